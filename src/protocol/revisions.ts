@@ -1,0 +1,94 @@
+/**
+ * The protocol revisions mcpx knows and which features each one defines.
+ *
+ * Code asks `defines(revision, feature)`; it never compares version strings inline.
+ * Adding a revision or a feature is a change to the table below and nothing else.
+ */
+
+export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
+export type Revision = (typeof REVISIONS)[number];
+
+/** Revisions negotiated with the `initialize` handshake (the legacy era). */
+export const LEGACY_REVISIONS: readonly Revision[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/** What mcpx offers upstream and answers a host that asks for something it does not know. */
+export const LATEST_LEGACY: Revision = "2025-11-25";
+
+/** Revisions mcpx serves to hosts today. The modern era joins this list in its own issue. */
+export const SERVED_REVISIONS: readonly Revision[] = LEGACY_REVISIONS;
+
+/** A feature is present from `since` and, if `until` is set, gone from `until` on. */
+interface Span {
+  since: Revision;
+  until?: Revision;
+}
+
+const FEATURES = {
+  // lifecycle and transport
+  initialize: { since: "2024-11-05", until: "2026-07-28" },
+  jsonRpcBatch: { since: "2025-03-26", until: "2025-06-18" },
+  streamableHttp: { since: "2025-03-26" },
+  protocolVersionHeader: { since: "2025-06-18" },
+  ping: { since: "2024-11-05", until: "2026-07-28" },
+  loggingSetLevel: { since: "2024-11-05", until: "2026-07-28" },
+  resourceSubscribe: { since: "2024-11-05", until: "2026-07-28" },
+  // content and metadata
+  audioContent: { since: "2025-03-26" },
+  toolAnnotations: { since: "2025-03-26" },
+  completions: { since: "2025-03-26" },
+  progressMessage: { since: "2025-03-26" },
+  structuredContent: { since: "2025-06-18" },
+  outputSchema: { since: "2025-06-18" },
+  resourceLink: { since: "2025-06-18" },
+  title: { since: "2025-06-18" },
+  contentMeta: { since: "2025-06-18" },
+  completionContext: { since: "2025-06-18" },
+  icons: { since: "2025-11-25" },
+  toolExecution: { since: "2025-11-25" },
+  samplingTools: { since: "2025-11-25" },
+  tasks: { since: "2025-11-25", until: "2026-07-28" },
+  // questions
+  elicitation: { since: "2025-06-18" },
+  elicitationUrl: { since: "2025-11-25" },
+  elicitationId: { since: "2025-11-25", until: "2026-07-28" },
+  elicitationComplete: { since: "2025-11-25", until: "2026-07-28" },
+  urlElicitationRequiredError: { since: "2025-11-25", until: "2026-07-28" },
+  richEnums: { since: "2025-11-25" },
+  elicitationDefaults: { since: "2025-11-25" },
+  // the modern era
+  serverDiscover: { since: "2026-07-28" },
+  inputRequired: { since: "2026-07-28" },
+  resultType: { since: "2026-07-28" },
+} as const satisfies Record<string, Span>;
+
+export type Feature = keyof typeof FEATURES;
+
+function index(revision: Revision): number {
+  return REVISIONS.indexOf(revision);
+}
+
+/** Does `revision` define `feature`? */
+export function defines(revision: Revision, feature: Feature): boolean {
+  const span: Span = FEATURES[feature];
+  const at = index(revision);
+  if (at < index(span.since)) return false;
+  return span.until === undefined || at < index(span.until);
+}
+
+export function isRevision(value: unknown): value is Revision {
+  return typeof value === "string" && (REVISIONS as readonly string[]).includes(value);
+}
+
+/**
+ * The revision to answer a host's `initialize` with: the one it asked for when mcpx serves it,
+ * otherwise the newest legacy revision mcpx serves (the spec's counter-offer).
+ */
+export function negotiateForHost(requested: unknown): Revision {
+  if (isRevision(requested) && SERVED_REVISIONS.includes(requested)) return requested;
+  return LATEST_LEGACY;
+}
+
+/** Can mcpx, as a client, work with the revision an upstream answered `initialize` with? */
+export function acceptableFromUpstream(answered: unknown): answered is Revision {
+  return isRevision(answered) && LEGACY_REVISIONS.includes(answered);
+}
