@@ -1,0 +1,65 @@
+/** The `mcpx` command line. Commands are thin: they parse, call the library, and set the exit code. */
+import { Command, CommanderError } from "commander";
+import { IMPLEMENTATION } from "../version.js";
+import { configFor } from "./context.js";
+import { CliError, Exit } from "./exit.js";
+import { serve } from "./serve.js";
+import { servers } from "./servers.js";
+import { call } from "./call.js";
+
+const program = new Command("mcpx")
+  .description("An MCP gateway: many MCP servers behind one endpoint")
+  .version(IMPLEMENTATION.version)
+  .exitOverride()
+  .showHelpAfterError();
+
+program
+  .command("serve")
+  .description("serve MCP on stdin/stdout for one host, or over HTTP with --http")
+  .option("-c, --config <file>", "config file (default: $MCPX_CONFIG, else ./mcpx.json)")
+  .option("--http", "serve Streamable HTTP at /mcp instead of stdio")
+  .option("--host <host>", "address to bind with --http (default from config: 127.0.0.1)")
+  .option("--port <port>", "port to bind with --http (default from config: 7777)", parsePort)
+  .action(async (options: { config?: string; http?: boolean; host?: string; port?: number }) => {
+    await serve(configFor(options.config), options);
+  });
+
+program
+  .command("servers")
+  .description("each configured upstream: state, negotiated revision, and what it offers")
+  .option("-c, --config <file>", "config file")
+  .option("--json", "print JSON")
+  .action(async (options: { config?: string; json?: boolean }) => {
+    process.exitCode = await servers(configFor(options.config), options.json === true);
+  });
+
+program
+  .command("call")
+  .description("call one tool through the gateway: mcpx call SERVER.TOOL '{\"arg\": 1}'")
+  .argument("<target>", "SERVER.TOOL")
+  .argument("[arguments]", "the tool's arguments as a JSON object")
+  .option("-c, --config <file>", "config file")
+  .option("--json", "print the whole result as JSON")
+  .action(async (target: string, args: string | undefined, options: { config?: string; json?: boolean }) => {
+    process.exitCode = await call(configFor(options.config), target, args, options);
+  });
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, got ${value}`, Exit.Usage);
+  return port;
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? Exit.Ok : Exit.Usage;
+  } else if (error instanceof CliError) {
+    process.stderr.write(`mcpx: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  } else {
+    process.stderr.write(`mcpx: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = Exit.Error;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * `mcpx servers`: start each configured upstream, report what it is, and stop it again.
+ * Each upstream's state, negotiated revision, counts, and why one is down.
+ */
+import type { Config } from "../config/types.js";
+import { Gateway } from "../host/gateway.js";
+import { createLogger } from "../util/log.js";
+import type { Upstream } from "../upstream/upstream.js";
+
+export interface ServerReport {
+  name: string;
+  state: string;
+  transport: string | null;
+  revision: string | null;
+  server: { name?: unknown; version?: unknown } | null;
+  tools: number;
+  resources: number;
+  resourceTemplates: number;
+  prompts: number;
+  reason: string | null;
+}
+
+export function report(upstream: Upstream): ServerReport {
+  return {
+    name: upstream.name,
+    state: upstream.state,
+    transport: upstream.state === "disabled" ? null : (upstream.transport ?? null),
+    revision: upstream.revision ?? null,
+    server: upstream.serverInfo ? { name: upstream.serverInfo.name, version: upstream.serverInfo.version } : null,
+    tools: upstream.catalog.tools.length,
+    resources: upstream.catalog.resources.length,
+    resourceTemplates: upstream.catalog.resourceTemplates.length,
+    prompts: upstream.catalog.prompts.length,
+    reason: upstream.reason ?? null,
+  };
+}
+
+export async function servers(config: Config, json: boolean): Promise<number> {
+  const gateway = new Gateway(config, createLogger({}, "error"));
+  await gateway.start();
+  const reports = gateway.upstreams.map(report);
+  await gateway.stop();
+  if (json) {
+    process.stdout.write(JSON.stringify(reports, null, 2) + "\n");
+  } else {
+    process.stdout.write(table(reports));
+  }
+  return reports.every((entry) => entry.state === "ready" || entry.state === "disabled") ? 0 : 1;
+}
+
+function table(reports: ServerReport[]): string {
+  if (reports.length === 0) return "no servers configured\n";
+  const rows = [
+    ["SERVER", "STATE", "REVISION", "TRANSPORT", "TOOLS", "RESOURCES", "PROMPTS"],
+    ...reports.map((entry) => [
+      entry.name,
+      entry.state,
+      entry.revision ?? "-",
+      entry.transport ?? "-",
+      String(entry.tools),
+      String(entry.resources + entry.resourceTemplates),
+      String(entry.prompts),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  let out = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n") + "\n";
+  for (const entry of reports) if (entry.reason) out += `\n${entry.name}: ${entry.state}: ${entry.reason}`;
+  return out.endsWith("\n") ? out : out + "\n";
+}

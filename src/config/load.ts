@@ -1,0 +1,38 @@
+/** Finding and reading the config file. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Env } from "./env.js";
+import { ConfigError } from "./errors.js";
+import { parseJsonc } from "./jsonc.js";
+import type { Config } from "./types.js";
+import { configFromObject } from "./validate.js";
+
+export { configFromObject, defaultConfig, DEFAULTS_FILE } from "./validate.js";
+
+/**
+ * Which config file to use: `--config FILE`, else `$MCPX_CONFIG`, else `./mcpx.json`.
+ * A relative choice is taken against `cwd`; the result keeps the person's spelling when that
+ * means the same file from `process.cwd()`, so messages show the path they typed.
+ */
+export function findConfigPath(explicit?: string, env: Env = process.env, cwd: string = process.cwd()): string {
+  const chosen = explicit || env.MCPX_CONFIG || "mcpx.json";
+  const resolved = path.resolve(cwd, chosen);
+  return path.resolve(chosen) === resolved ? chosen : resolved;
+}
+
+/**
+ * Reads, parses (JSONC), substitutes `${VAR}` from `env`, validates and fills in defaults.
+ * @throws ConfigError for a missing or unreadable file, a syntax error, or an invalid config.
+ */
+export function loadConfig(file: string, env: Env = process.env): Config {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new ConfigError(`no config file: looked for ${path.resolve(file)}`);
+    if (code === "EISDIR") throw new ConfigError(`${file}: is a directory, not a config file`);
+    throw new ConfigError(`${file}: cannot read the config file (${code ?? (err as Error).message})`);
+  }
+  return configFromObject(parseJsonc(text, file), file, env);
+}

@@ -1,0 +1,51 @@
+/** The typed configuration model: what the rest of mcpx reads, never the raw JSON. */
+import type { Revision } from "../protocol/revisions.js";
+
+/** How an HTTP upstream is spoken to; `auto` tries Streamable HTTP, then falls back to SSE. */
+export type TransportChoice = "auto" | "streamable-http" | "sse";
+
+/** A pinned protocol revision, or `auto` to negotiate. */
+export type ProtocolChoice = "auto" | Revision;
+
+/** What mcpx does with a question nobody is around to answer. */
+export type ElicitationMode = "ask" | "auto" | "decline" | "error";
+
+/** One upstream MCP server (an entry of `mcpServers`). */
+export interface ServerConfig {
+  name: string;
+  /** `stdio` when the entry has `command`, `http` when it has `url`. */
+  kind: "stdio" | "http";
+  command?: string;
+  args: string[];
+  /** Only the variables the config sets; the spawner merges them over the inherited environment. */
+  env: Record<string, string>;
+  /** Absolute. */
+  cwd: string;
+  url?: string;
+  headers: Record<string, string>;
+  transport: TransportChoice;
+  protocol: ProtocolChoice;
+  /** Expose this server's names unprefixed. */
+  passthrough: boolean;
+  timeoutSeconds: number;
+  disabled: boolean;
+  /** Overrides of the top-level elicitation settings for this server. */
+  elicitation: { ttlSeconds?: number };
+}
+
+/** The whole configuration, defaults filled in. */
+export interface Config {
+  /** Absolute path of the file it came from, or `<defaults>`. */
+  file: string;
+  /** In file order. */
+  servers: ServerConfig[];
+  elicitation: {
+    ttlSeconds: number;
+    mode: ElicitationMode;
+    /** Policy rules; their shape belongs to the broker, which validates them. */
+    rules: unknown[];
+    retentionDays: number;
+  };
+  http: { host: string; port: number; allowedOrigins: string[]; allowedHosts: string[] };
+  limits: { maxMessageBytes: number; requestTimeoutSeconds: number; startupTimeoutSeconds: number };
+}

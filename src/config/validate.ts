@@ -1,0 +1,178 @@
+/** Turns a parsed config document into the typed `Config`, checking every key on the way. */
+import path from "node:path";
+import { REVISIONS } from "../protocol/revisions.js";
+import { Checker, type Fields, isObject } from "./check.js";
+import { type Env, substituteEnv } from "./env.js";
+import type { KeyPath } from "./keypath.js";
+import { orderedEntries } from "./ordered.js";
+import type { Config, ElicitationMode, ProtocolChoice, ServerConfig, TransportChoice } from "./types.js";
+
+/** The `file` of a config that came from no file at all. */
+export const DEFAULTS_FILE = "<defaults>";
+
+const TOP_KEYS = ["$schema", "mcpServers", "elicitation", "http", "limits"];
+const SERVER_KEYS = [
+  "command", "args", "env", "cwd", "url", "headers", "type", "transport",
+  "protocol", "passthrough", "timeoutSeconds", "disabled", "elicitation",
+];
+// Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
+const STDIO_ONLY = ["args", "env", "cwd"];
+const HTTP_ONLY = ["headers", "transport"];
+
+const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
+const TRANSPORTS: readonly TransportChoice[] = ["auto", "streamable-http", "sse"];
+const PROTOCOLS: readonly ProtocolChoice[] = ["auto", ...REVISIONS];
+const MODES: readonly ElicitationMode[] = ["ask", "auto", "decline", "error"];
+const POSITIVE = { above: 0 };
+
+/**
+ * Validates a parsed document (after `${VAR}` substitution from `env`) and fills in defaults.
+ * Relative server `cwd`s resolve against the directory of `file`.
+ * @param file the config's path as the person wrote it (used in messages), or `<defaults>`.
+ * @throws ConfigError listing every problem, each naming `file` and the key path.
+ */
+export function configFromObject(raw: unknown, file: string, env: Env = process.env): Config {
+  const fromFile = file !== DEFAULTS_FILE;
+  const doc = substituteEnv(raw, env, file);
+  const check = new Checker(file);
+  const top = check.fields(doc, [], TOP_KEYS);
+
+  const lim = top?.read("limits", (v, at) => check.fields(v, at, ["maxMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds"]));
+  const limits: Config["limits"] = {
+    maxMessageBytes: lim?.number("maxMessageBytes", { above: 0, integer: true }) ?? 4 * 1024 * 1024,
+    requestTimeoutSeconds: lim?.number("requestTimeoutSeconds", POSITIVE) ?? 120,
+    startupTimeoutSeconds: lim?.number("startupTimeoutSeconds", POSITIVE) ?? 30,
+  };
+
+  const eli = top?.read("elicitation", (v, at) => check.fields(v, at, ["ttlSeconds", "mode", "rules", "retentionDays"]));
+  const elicitation: Config["elicitation"] = {
+    ttlSeconds: eli?.number("ttlSeconds", POSITIVE) ?? 120,
+    mode: eli?.oneOf("mode", MODES) ?? "ask",
+    rules: eli?.array("rules") ?? [],
+    retentionDays: eli?.number("retentionDays", POSITIVE) ?? 7,
+  };
+
+  const web = top?.read("http", (v, at) => check.fields(v, at, ["host", "port", "allowedOrigins", "allowedHosts"]));
+  const http: Config["http"] = {
+    host: web?.string("host") ?? "127.0.0.1",
+    port: web?.number("port", { min: 0, max: 65535, integer: true }) ?? 7777, // 0: any free port
+    allowedOrigins: web?.strings("allowedOrigins") ?? [],
+    allowedHosts: web?.strings("allowedHosts") ?? [],
+  };
+
+  const baseDir = fromFile ? path.dirname(path.resolve(file)) : process.cwd();
+  const servers: ServerConfig[] = [];
+  const entries = top?.read("mcpServers", (v, at) => (isObject(v) ? v : check.fail(at, "must be an object")));
+  for (const [name, value] of entries ? orderedEntries(entries) : []) {
+    const at = ["mcpServers", name];
+    checkName(check, name, at);
+    const server = readServer(check, name, value, at, baseDir, limits.requestTimeoutSeconds);
+    if (server) servers.push(server);
+  }
+
+  check.finish();
+  return { file: fromFile ? path.resolve(file) : DEFAULTS_FILE, servers, elicitation, http, limits };
+}
+
+/** The configuration used when there is no file: no servers, every default. */
+export function defaultConfig(): Config {
+  return configFromObject({}, DEFAULTS_FILE, {});
+}
+
+/** Server names become tool-name prefixes joined by `__`, so they must split back cleanly. */
+function checkName(check: Checker, name: string, at: KeyPath): void {
+  const bad = (why: string) => check.fail(at, `is not a valid server name: ${why}`);
+  if (name === "") bad("it is empty");
+  else if (!/^[A-Za-z0-9_-]+$/.test(name)) bad('use only letters, digits, "_" and "-"');
+  else if (name.includes("__")) bad('"__" is reserved: mcpx joins server and tool names with it');
+  else if (name.endsWith("_")) bad('it must not end with "_", which would blur the "__" that follows it');
+}
+
+function readServer(
+  check: Checker,
+  name: string,
+  value: unknown,
+  at: KeyPath,
+  baseDir: string,
+  defaultTimeout: number,
+): ServerConfig | undefined {
+  const f = check.fields(value, at, SERVER_KEYS);
+  if (!f) return undefined;
+
+  const command = f.string("command");
+  const url = f.read("url", (v, p) => readUrl(check, v, p));
+  const kind = serverKind(check, f);
+  if (kind) {
+    const foreign = kind === "stdio" ? HTTP_ONLY : STDIO_ONLY;
+    const needs = kind === "stdio" ? '"url"' : '"command"';
+    for (const key of foreign) if (f.has(key)) check.fail(f.path(key), `applies only to servers with a ${needs}`);
+  }
+
+  const elicitation = f.read("elicitation", (v, p) => {
+    const e = check.fields(v, p, ["ttlSeconds"]);
+    const ttlSeconds = e?.number("ttlSeconds", POSITIVE);
+    return ttlSeconds === undefined ? {} : { ttlSeconds };
+  });
+
+  const server: ServerConfig = {
+    name,
+    kind: kind ?? "stdio",
+    args: f.strings("args") ?? [],
+    env: f.stringMap("env") ?? {},
+    cwd: path.resolve(baseDir, f.string("cwd") ?? "."),
+    headers: f.stringMap("headers") ?? {},
+    transport: transportOf(check, f),
+    protocol: f.oneOf("protocol", PROTOCOLS) ?? "auto",
+    passthrough: f.boolean("passthrough") ?? false,
+    timeoutSeconds: f.number("timeoutSeconds", POSITIVE) ?? defaultTimeout,
+    disabled: f.boolean("disabled") ?? false,
+    elicitation: elicitation ?? {},
+  };
+  if (command !== undefined) server.command = command;
+  if (url !== undefined) server.url = url;
+  return server;
+}
+
+/** `stdio` for `command`, `http` for `url`; exactly one must be present, and `type` must agree. */
+function serverKind(check: Checker, f: Fields): ServerConfig["kind"] | undefined {
+  const type = f.oneOf("type", TYPES);
+  const hasCommand = f.has("command");
+  const hasUrl = f.has("url");
+  if (hasCommand && hasUrl) {
+    return check.fail(f.at, 'has both "command" and "url"; a server is either a local process or a remote endpoint');
+  }
+  if (!hasCommand && !hasUrl) {
+    return check.fail(f.at, 'needs either "command" (a local process) or "url" (a remote endpoint)');
+  }
+  const kind = hasCommand ? "stdio" : "http";
+  if (type !== undefined && (type === "stdio") !== (kind === "stdio")) {
+    check.fail(f.path("type"), `is "${type}", which does not fit a server with ${hasCommand ? '"command"' : '"url"'}`);
+  }
+  return kind;
+}
+
+/** `transport` if given, else what the Claude-Desktop `type` implies, else `auto`. */
+function transportOf(check: Checker, f: Fields): TransportChoice {
+  const type = f.has("type") && TYPES.includes(f.obj.type as never) ? (f.obj.type as (typeof TYPES)[number]) : undefined;
+  const implied: TransportChoice | undefined =
+    type === "sse" ? "sse" : type === "http" || type === "streamable-http" ? "streamable-http" : undefined;
+  const explicit = f.oneOf("transport", TRANSPORTS);
+  if (explicit !== undefined && implied !== undefined && explicit !== implied) {
+    check.fail(f.path("transport"), `is "${explicit}", but "type" "${type}" means "${implied}"`);
+  }
+  return explicit ?? implied ?? "auto";
+}
+
+function readUrl(check: Checker, value: unknown, at: KeyPath): string | undefined {
+  if (typeof value !== "string" || value === "") return check.fail(at, "must be a non-empty string");
+  let protocol: string;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    return check.fail(at, `is not a valid URL (got ${JSON.stringify(value)})`);
+  }
+  if (protocol !== "http:" && protocol !== "https:") {
+    return check.fail(at, `must be an http:// or https:// URL (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}

@@ -1,0 +1,174 @@
+/**
+ * What mcpx does with each request a host sends: the MCP server side of the gateway.
+ */
+import { ErrorCode, isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { invalidParams, methodNotFound, RpcError } from "../protocol/errors.js";
+import { defines, negotiateForHost } from "../protocol/revisions.js";
+import { downgradeNotification, downgradeResult } from "../protocol/downgrade.js";
+import type { IncomingContext } from "../rpc/peer.js";
+import { IMPLEMENTATION } from "../version.js";
+import type { Owned } from "./catalogue.js";
+import type { Gateway } from "./gateway.js";
+import { page } from "./pagination.js";
+import { LOG_LEVELS, type HostSession, type LogLevel } from "./session.js";
+
+type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
+
+const HANDLERS: Record<string, Handler> = {
+  initialize,
+  ping: async () => ({}),
+  "tools/list": async (gateway, session, _context, params) => list(gateway.catalogue.tools, "tools", params),
+  "prompts/list": async (gateway, session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
+  "resources/list": async (gateway, session, _context, params) => list(gateway.catalogue.resources, "resources", params),
+  "resources/templates/list": async (gateway, session, _context, params) =>
+    list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),
+  "tools/call": (gateway, session, context, params) =>
+    forward(gateway, session, context, "name", params, gateway.catalogue.tool(requireString(params, "name")), "tool"),
+  "prompts/get": (gateway, session, context, params) =>
+    forward(gateway, session, context, "name", params, gateway.catalogue.prompt(requireString(params, "name")), "prompt"),
+  "resources/read": (gateway, session, context, params) =>
+    forward(gateway, session, context, "uri", params, gateway.catalogue.resource(requireString(params, "uri")), "resource"),
+  "resources/subscribe": subscribe,
+  "resources/unsubscribe": unsubscribe,
+  "completion/complete": complete,
+  "logging/setLevel": setLevel,
+};
+
+/** Answer one host request. Errors thrown here become JSON-RPC error responses. */
+export async function dispatch(gateway: Gateway, session: HostSession, context: IncomingContext): Promise<JsonObject> {
+  const { method } = context.request;
+  const params = context.request.params ?? {};
+  const handler = HANDLERS[method];
+  if (!handler) throw methodNotFound(method);
+  // A host that pipelines requests behind initialize gets them answered after it, not refused.
+  if (method !== "initialize" && session.initializing) await session.initializing.catch(() => {});
+  if (method !== "initialize" && method !== "ping" && !session.initialized) {
+    throw new RpcError(ErrorCode.InvalidRequest, `${method} before initialize: send initialize first`);
+  }
+  const pending = handler(gateway, session, context, params);
+  if (method === "initialize") session.initializing = pending;
+  const result = await pending;
+  return session.revision ? downgradeResult(method, result, session.revision) : result;
+}
+
+async function initialize(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {
+  if (session.initialized) throw new RpcError(ErrorCode.InvalidRequest, "initialize was already done on this connection");
+  if (typeof params.protocolVersion !== "string") throw invalidParams("initialize needs a protocolVersion string");
+  await gateway.start();
+  const revision = negotiateForHost(params.protocolVersion);
+  session.capabilities = isObject(params.capabilities) ? params.capabilities : {};
+  session.clientInfo = isObject(params.clientInfo) ? params.clientInfo : undefined;
+  session.revision = revision;
+  gateway.log.info("host initialized", { session: session.id, revision, asked: params.protocolVersion, client: session.clientInfo?.name });
+  const capabilities: JsonObject = {
+    tools: { listChanged: true },
+    prompts: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    logging: {},
+  };
+  if (defines(revision, "completions")) capabilities.completions = {};
+  const instructions = combinedInstructions(gateway);
+  return {
+    protocolVersion: revision,
+    capabilities,
+    serverInfo: { ...IMPLEMENTATION },
+    ...(instructions ? { instructions } : {}),
+  };
+}
+
+function combinedInstructions(gateway: Gateway): string | undefined {
+  const parts = gateway.upstreams
+    .filter((upstream) => upstream.instructions)
+    .map((upstream) => (gateway.upstreams.length === 1 ? upstream.instructions : `## ${upstream.name}\n${upstream.instructions}`));
+  return parts.length ? parts.join("\n\n") : undefined;
+}
+
+async function list(items: JsonObject[], key: string, params: JsonObject): Promise<JsonObject> {
+  return page(items, key, params.cursor);
+}
+
+function requireString(params: JsonObject, key: string): string {
+  const value = params[key];
+  if (typeof value !== "string") throw invalidParams(`"${key}" must be a string`);
+  return value;
+}
+
+/** Send a host's request to the upstream that owns the named tool, prompt or resource. */
+async function forward(
+  gateway: Gateway,
+  session: HostSession,
+  context: IncomingContext,
+  key: "name" | "uri",
+  params: JsonObject,
+  owned: Owned | undefined,
+  kind: string,
+): Promise<JsonObject> {
+  if (!owned) {
+    if (kind === "resource") throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${String(params[key])}`, { uri: params[key] });
+    throw invalidParams(`unknown ${kind} "${String(params[key])}"`);
+  }
+  const upstream = gateway.upstream(owned.server);
+  if (!upstream) throw new RpcError(ErrorCode.InternalError, `no upstream named "${owned.server}"`);
+  const { method, id } = context.request;
+  const meta = isObject(params._meta) ? params._meta : undefined;
+  const hostToken = meta?.progressToken;
+  const { progressToken: _dropped, ...restMeta } = meta ?? {};
+  const sent: JsonObject = { ...params, [key]: owned.original };
+  if (meta) {
+    if (Object.keys(restMeta).length) sent._meta = restMeta;
+    else delete sent._meta;
+  }
+  const onProgress =
+    typeof hostToken === "string" || typeof hostToken === "number"
+      ? (progress: JsonObject): void => {
+          if (session.closed || !session.revision) return;
+          const shaped = downgradeNotification("notifications/progress", { ...progress, progressToken: hostToken }, session.revision);
+          if (shaped) void session.peer.notify("notifications/progress", shaped, { relatedRequestId: id }).catch(() => {});
+        }
+      : undefined;
+  return upstream.call(method, sent, {
+    owner: { session, requestId: id },
+    signal: context.signal,
+    ...(onProgress ? { onProgress } : {}),
+  });
+}
+
+async function subscribe(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {
+  const uri = requireString(params, "uri");
+  const owned = gateway.catalogue.resource(uri);
+  await forward(gateway, session, context, "uri", params, owned, "resource");
+  session.subscriptions.add(uri);
+  return {};
+}
+
+async function unsubscribe(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {
+  const uri = requireString(params, "uri");
+  session.subscriptions.delete(uri);
+  await gateway.unsubscribeIfUnused(uri);
+  return {};
+}
+
+async function complete(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {
+  const ref = isObject(params.ref) ? params.ref : undefined;
+  let owned: Owned | undefined;
+  let key: "name" | "uri" = "name";
+  if (ref?.type === "ref/prompt" && typeof ref.name === "string") owned = gateway.catalogue.prompt(ref.name);
+  else if (ref?.type === "ref/resource" && typeof ref.uri === "string") {
+    key = "uri";
+    owned = gateway.catalogue.template(ref.uri) ?? gateway.catalogue.resource(ref.uri);
+  } else throw invalidParams('"ref" must be a ref/prompt with a name or a ref/resource with a uri');
+  if (!owned) throw invalidParams(`nothing to complete for ${JSON.stringify(ref)}`);
+  const upstream = gateway.upstream(owned.server);
+  // An upstream without completions has none to offer: an empty answer, not an error.
+  if (!upstream || upstream.capabilities.completions === undefined) return { completion: { values: [], hasMore: false } };
+  const sent = { ...params, ref: { ...ref, [key]: owned.original } };
+  return upstream.call("completion/complete", sent, { owner: { session, requestId: context.request.id }, signal: context.signal });
+}
+
+async function setLevel(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {
+  const level = params.level;
+  if (!LOG_LEVELS.includes(level as LogLevel)) throw invalidParams(`"level" must be one of ${LOG_LEVELS.join(", ")}`);
+  session.logLevel = level as LogLevel;
+  await gateway.applyLogLevel();
+  return {};
+}

@@ -1,0 +1,146 @@
+/**
+ * The gateway: every upstream behind one catalogue, every host session served from it.
+ *
+ * It owns the upstreams and the sessions, rebuilds the catalogue when an upstream changes,
+ * and routes between them: calls down to the owning upstream, and notifications and
+ * questions back up to the host that caused them.
+ */
+import type { Config } from "../config/types.js";
+import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.js";
+import type { IncomingContext } from "../rpc/peer.js";
+import { Upstream, type CallOwner } from "../upstream/upstream.js";
+import type { CatalogPart } from "../upstream/catalog.js";
+import { downgradeNotification } from "../protocol/downgrade.js";
+import type { Logger } from "../util/log.js";
+import { within } from "../util/sleep.js";
+import { Catalogue } from "./catalogue.js";
+import { HostSession, LOG_LEVELS, type HostCall, type LogLevel } from "./session.js";
+import { relayNotification } from "./notifications.js";
+import { relayQuestion } from "./questions.js";
+
+const LIST_CHANGED: Record<CatalogPart, string> = {
+  tools: "notifications/tools/list_changed",
+  prompts: "notifications/prompts/list_changed",
+  resources: "notifications/resources/list_changed",
+  resourceTemplates: "notifications/resources/list_changed",
+};
+
+export class Gateway {
+  readonly upstreams: Upstream[];
+  readonly sessions = new Set<HostSession>();
+  catalogue = new Catalogue([]);
+  #ready: Promise<void> | undefined;
+
+  constructor(
+    readonly config: Config,
+    readonly log: Logger,
+  ) {
+    const limits = {
+      maxMessageBytes: config.limits.maxMessageBytes,
+      startupTimeoutMs: config.limits.startupTimeoutSeconds * 1000,
+    };
+    this.upstreams = config.servers.map(
+      (server) =>
+        new Upstream(
+          server,
+          {
+            question: (upstream, context, owner) => this.#question(upstream, context, owner),
+            notification: (upstream, notification, owner) => this.#notification(upstream, notification, owner),
+            changed: (upstream, what) => this.#changed(upstream, what),
+          },
+          log.child({ server: server.name }),
+          limits,
+        ),
+    );
+  }
+
+  /** Start every upstream; resolves when each has come up or failed (bounded by the startup timeout). */
+  start(): Promise<void> {
+    this.#ready ??= within(
+      Promise.all(this.upstreams.map((upstream) => upstream.start())).then(() => undefined),
+      this.config.limits.startupTimeoutSeconds * 1000 + 1000,
+      undefined,
+    );
+    return this.#ready;
+  }
+
+  async stop(): Promise<void> {
+    for (const session of [...this.sessions]) await this.closeSession(session);
+    await Promise.all(this.upstreams.map((upstream) => upstream.stop()));
+  }
+
+  upstream(name: string): Upstream | undefined {
+    return this.upstreams.find((upstream) => upstream.name === name);
+  }
+
+  addSession(session: HostSession): void {
+    this.sessions.add(session);
+  }
+
+  async closeSession(session: HostSession): Promise<void> {
+    if (session.closed) return;
+    session.closed = true;
+    this.sessions.delete(session);
+    const subscriptions = [...session.subscriptions];
+    session.subscriptions.clear();
+    for (const uri of subscriptions) await this.unsubscribeIfUnused(uri);
+    await session.peer.close();
+  }
+
+  /** Drop an upstream subscription once no host wants its updates. */
+  async unsubscribeIfUnused(uri: string): Promise<void> {
+    if ([...this.sessions].some((session) => session.subscriptions.has(uri))) return;
+    const owner = this.catalogue.resource(uri);
+    const upstream = owner && this.upstream(owner.server);
+    if (owner && upstream) await upstream.call("resources/unsubscribe", { uri: owner.original }).catch(() => {});
+  }
+
+  /** The most verbose level any host asked for: upstreams log at that, and mcpx filters per host. */
+  async applyLogLevel(): Promise<void> {
+    const levels = [...this.sessions].map((session) => session.logLevel).filter((level): level is LogLevel => !!level);
+    if (levels.length === 0) return;
+    const level = LOG_LEVELS[Math.min(...levels.map((candidate) => LOG_LEVELS.indexOf(candidate)))];
+    await Promise.all(
+      this.upstreams
+        .filter((upstream) => upstream.state === "ready" && upstream.capabilities.logging !== undefined)
+        .map((upstream) => upstream.call("logging/setLevel", { level }).catch(() => {})),
+    );
+  }
+
+  /** Send a notification to every initialized host, shaped for each one's revision. */
+  broadcast(method: string, params: JsonObject = {}, only?: (session: HostSession) => boolean): void {
+    for (const session of this.sessions) {
+      if (!session.revision || (only && !only(session))) continue;
+      const shaped = downgradeNotification(method, params, session.revision);
+      if (shaped === null) continue;
+      void session.peer.notify(method, shaped && Object.keys(shaped).length ? shaped : undefined).catch(() => {});
+    }
+  }
+
+  #rebuild(): void {
+    this.catalogue = new Catalogue(
+      this.upstreams
+        .filter((upstream) => upstream.state === "ready")
+        .map((upstream) => ({ server: upstream.name, passthrough: upstream.config.passthrough, catalog: upstream.catalog })),
+    );
+    for (const conflict of this.catalogue.conflicts) {
+      this.log.warn("name conflict between upstreams", { ...conflict });
+    }
+  }
+
+  #changed(upstream: Upstream, what: CatalogPart | "state"): void {
+    this.#rebuild();
+    const parts: CatalogPart[] = what === "state" ? ["tools", "prompts", "resources"] : [what];
+    if (what === "state" && upstream.state !== "ready" && upstream.state !== "down") return;
+    const methods = new Set(parts.map((part) => LIST_CHANGED[part]));
+    for (const method of methods) this.broadcast(method);
+  }
+
+  #question(upstream: Upstream, context: IncomingContext, owner: CallOwner | undefined): Promise<JsonObject> {
+    return relayQuestion(this, upstream, context, owner as HostCall | undefined);
+  }
+
+  #notification(upstream: Upstream, notification: JsonRpcNotification, owner: CallOwner | undefined): void {
+    relayNotification(this, upstream, notification, owner as HostCall | undefined);
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * `mcpx serve --http`: the Streamable HTTP endpoint at `/mcp`, serving many host sessions.
+ *
+ * Sessions are minted at `initialize` (`Mcp-Session-Id`); a request without one is 400, an
+ * unknown or ended one 404; DELETE ends a session. Host and Origin are checked on every
+ * request (403). Bodies are bounded (413). Other paths are offered to `extraRoutes` (the REST
+ * API and the web page), else 404.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { classify, ErrorCode, isRequest, isResponse, type JsonRpcMessage } from "../protocol/jsonrpc.js";
+import { defines, isRevision, SERVED_REVISIONS } from "../protocol/revisions.js";
+import { Peer } from "../rpc/peer.js";
+import type { Gateway } from "./gateway.js";
+import { HostSession } from "./session.js";
+import { dispatch } from "./dispatch.js";
+import { hostNotification } from "./host-notifications.js";
+import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
+import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
+
+export const MCP_PATH = "/mcp";
+const IDLE_SESSION_MS = 30 * 60_000;
+
+export type ExtraRoutes = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
+
+interface Live {
+  session: HostSession;
+  channel: HttpSessionChannel;
+  lastSeen: number;
+}
+
+export interface HttpHostOptions {
+  host: string;
+  port: number;
+  allowedOrigins: string[];
+  allowedHosts: string[];
+  extraRoutes?: ExtraRoutes;
+}
+
+export class HttpHost {
+  readonly #sessions = new Map<string, Live>();
+  readonly #server: Server;
+  #hosts = new Set<string>();
+  #origins = new Set<string>();
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly options: HttpHostOptions,
+  ) {
+    this.#server = createServer((request, response) => {
+      this.#handle(request, response).catch((error: unknown) => {
+        gateway.log.error("HTTP handler failed", { error });
+        if (!response.headersSent) sendError(response, 500, ErrorCode.InternalError, "Internal error in mcpx (see its log)");
+        else response.end();
+      });
+    });
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  async listen(): Promise<URL> {
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once("error", reject);
+      this.#server.listen(this.options.port, this.options.host, () => resolve());
+    });
+    const { port } = this.#server.address() as AddressInfo;
+    const guard = { ...this.options, port };
+    this.#hosts = allowedHosts(guard);
+    this.#origins = allowedOrigins(guard);
+    this.#sweeper = setInterval(() => this.#sweep(), 60_000);
+    this.#sweeper.unref();
+    const host = this.options.host.includes(":") ? `[${this.options.host}]` : this.options.host;
+    return new URL(`http://${host}:${port}${MCP_PATH}`);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    for (const [id, live] of this.#sessions) {
+      this.#sessions.delete(id);
+      await this.gateway.closeSession(live.session);
+    }
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://mcpx.invalid");
+    const refused = rejectReason(request, this.#hosts, this.#origins);
+    if (refused) return sendError(response, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
+    if (url.pathname !== MCP_PATH) {
+      if (await this.options.extraRoutes?.(request, response, url)) return;
+      return sendError(response, 404, ErrorCode.InvalidRequest, `Not found: ${url.pathname} (the MCP endpoint is ${MCP_PATH})`);
+    }
+    switch (request.method) {
+      case "POST":
+        return this.#post(request, response);
+      case "GET":
+        return this.#get(request, response);
+      case "DELETE":
+        return this.#delete(request, response);
+      default:
+        response.setHeader("allow", "GET, POST, DELETE");
+        return sendError(response, 405, ErrorCode.InvalidRequest, `Method ${request.method} is not allowed on ${MCP_PATH}`);
+    }
+  }
+
+  async #post(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const limit = this.gateway.config.limits.maxMessageBytes;
+    const body = await readBody(request, limit);
+    if (body === undefined) return sendError(response, 413, ErrorCode.InvalidRequest, `Message exceeds the ${limit}-byte limit`);
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      return sendError(response, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+    }
+    const batch = Array.isArray(value);
+    const items = batch ? (value as unknown[]) : [value];
+    if (items.length === 0) return sendError(response, 400, ErrorCode.InvalidRequest, "Invalid JSON-RPC message: empty batch");
+    const messages: JsonRpcMessage[] = [];
+    for (const item of items) {
+      const parsed = classify(item);
+      if (!parsed.ok) return sendError(response, 400, parsed.error.code, parsed.error.message, parsed.id);
+      messages.push(parsed.message);
+    }
+
+    const initializing = messages.some((message) => isRequest(message) && message.method === "initialize");
+    let live: Live | undefined;
+    if (initializing && !request.headers["mcp-session-id"]) {
+      if (batch) return sendError(response, 400, ErrorCode.InvalidRequest, "initialize must not be part of a batch");
+      live = this.#open();
+    } else {
+      live = this.#session(request, response);
+      if (!live) return;
+      if (!this.#versionHeaderOk(request, response)) return;
+      const revision = live.session.revision;
+      if (batch && !(revision && defines(revision, "jsonRpcBatch"))) {
+        return sendError(response, 400, ErrorCode.InvalidRequest, `JSON-RPC batches are not part of protocol revision ${revision ?? "(none yet)"}`);
+      }
+    }
+
+    const headers = { "mcp-session-id": live.session.id };
+    const hasRequests = messages.some(isRequest);
+    if (!hasRequests) {
+      response.writeHead(202, headers).end();
+      live.channel.receive(messages, undefined);
+      return;
+    }
+    const exchange = new Exchange(response, headers);
+    response.once("close", () => {
+      if (exchange.ended && exchange.waiting.size === 0) return;
+      // The host hung up before its answers: treat that as cancelling what it asked.
+      for (const id of live.channel.forget(exchange)) live.session.peer.abandon(id, "the host closed the connection");
+    });
+    live.channel.receive(messages, exchange);
+    if (messages.every((message) => isResponse(message) || !("id" in message))) exchange.end();
+  }
+
+  async #get(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const live = this.#session(request, response);
+    if (!live) return;
+    if (!this.#versionHeaderOk(request, response)) return;
+    if (!(request.headers.accept ?? "").includes("text/event-stream")) {
+      return sendError(response, 406, ErrorCode.InvalidRequest, "GET needs Accept: text/event-stream");
+    }
+    if (live.channel.hasListeningStream) {
+      return sendError(response, 409, ErrorCode.InvalidRequest, "This session already has a GET stream open");
+    }
+    live.channel.listen(response, { "mcp-session-id": live.session.id });
+  }
+
+  async #delete(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const live = this.#session(request, response);
+    if (!live) return;
+    this.#sessions.delete(live.session.id);
+    await this.gateway.closeSession(live.session);
+    response.writeHead(200).end();
+  }
+
+  #open(): Live {
+    const id = randomUUID();
+    const channel = new HttpSessionChannel(this.gateway.log.child({ session: id }));
+    let session: HostSession | undefined;
+    const peer = new Peer(
+      channel,
+      {
+        request: (context) => dispatch(this.gateway, session!, context),
+        notification: (notification) => hostNotification(this.gateway, session!, notification),
+      },
+      this.gateway.log.child({ session: id }),
+      "mcpx-",
+    );
+    session = new HostSession(peer, "http", id);
+    const live = { session, channel, lastSeen: Date.now() };
+    this.#sessions.set(id, live);
+    this.gateway.addSession(session);
+    return live;
+  }
+
+  #session(request: IncomingMessage, response: ServerResponse): Live | undefined {
+    const id = request.headers["mcp-session-id"];
+    if (typeof id !== "string" || id === "") {
+      sendError(response, 400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
+      return undefined;
+    }
+    const live = this.#sessions.get(id);
+    if (!live) {
+      sendError(response, 404, ErrorCode.InvalidRequest, "Session not found: it ended or never existed; initialize a new one");
+      return undefined;
+    }
+    live.lastSeen = Date.now();
+    return live;
+  }
+
+  #versionHeaderOk(request: IncomingMessage, response: ServerResponse): boolean {
+    const header = request.headers["mcp-protocol-version"];
+    if (header === undefined) return true;
+    if (typeof header === "string" && isRevision(header) && SERVED_REVISIONS.includes(header)) return true;
+    sendError(
+      response,
+      400,
+      ErrorCode.InvalidRequest,
+      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(header)} (supported: ${SERVED_REVISIONS.join(", ")})`,
+    );
+    return false;
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const [id, live] of this.#sessions) {
+      if (now - live.lastSeen < IDLE_SESSION_MS || live.channel.hasListeningStream) continue;
+      this.#sessions.delete(id);
+      this.gateway.log.info("ended an idle host session", { session: id });
+      void this.gateway.closeSession(live.session);
+    }
+  }
+}
+
+/** Read a body up to `limit` bytes; undefined when it is larger. */
+function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        return;
+      }
+      if (!over) chunks.push(chunk);
+    });
+    request.once("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
+    request.once("error", reject);
+  });
+}
+
+export function sendError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
+}

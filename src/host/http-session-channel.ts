@@ -1,0 +1,136 @@
+/**
+ * The channel of one host session over Streamable HTTP.
+ *
+ * Each POST that carries requests stays open until they are all answered. Everything that
+ * belongs to one of those requests (progress, logs, questions for the host) travels on that
+ * POST's response, upgraded to an SSE stream when something precedes the answer. Everything
+ * else goes on the session's GET stream when the host has one open.
+ */
+import type { ServerResponse } from "node:http";
+import type { Arrival, Channel, Route } from "../rpc/channel.js";
+import { isResponse, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { formatSse } from "../util/sse.js";
+import type { Logger } from "../util/log.js";
+
+/** One POST and the requests it is still answering. */
+export class Exchange {
+  readonly waiting = new Set<RequestId>();
+  #streaming = false;
+  #ended = false;
+
+  constructor(
+    readonly response: ServerResponse,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  get ended(): boolean {
+    return this.#ended || this.response.destroyed;
+  }
+
+  write(message: JsonRpcMessage): void {
+    if (this.ended) return;
+    const answers = isResponse(message) && message.id !== null && this.waiting.has(message.id);
+    if (answers) this.waiting.delete(message.id as RequestId);
+    const last = answers && this.waiting.size === 0;
+    if (!this.#streaming && last) {
+      // Nothing came before the answer: plain JSON is simplest for every client.
+      this.response.writeHead(200, { ...this.headers, "content-type": "application/json" });
+      this.response.end(JSON.stringify(message));
+      this.#ended = true;
+      return;
+    }
+    if (!this.#streaming) {
+      this.response.writeHead(200, {
+        ...this.headers,
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+      });
+      this.response.flushHeaders();
+      this.#streaming = true;
+    }
+    this.response.write(formatSse(JSON.stringify(message), { event: "message" }));
+    if (last) this.end();
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (!this.response.headersSent) this.response.writeHead(202, this.headers);
+    this.response.end();
+  }
+}
+
+export class HttpSessionChannel implements Channel {
+  readonly #exchanges = new Map<RequestId, Exchange>();
+  #listening: ServerResponse | undefined;
+  #closed = false;
+  onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
+  onclose?: (reason?: Error) => void;
+
+  constructor(private readonly log: Logger) {}
+
+  async start(): Promise<void> {}
+
+  /** Hand a POST's messages to the session; its requests will be answered on `exchange`. */
+  receive(messages: JsonRpcMessage[], exchange: Exchange | undefined): void {
+    for (const message of messages) {
+      if (exchange && "method" in message && "id" in message && message.id !== undefined) {
+        exchange.waiting.add(message.id);
+        this.#exchanges.set(message.id, exchange);
+      }
+    }
+    for (const message of messages) this.onmessage?.(message, {});
+  }
+
+  /** The POST connection closed: these requests can no longer be answered. */
+  forget(exchange: Exchange): RequestId[] {
+    const ids = [...exchange.waiting];
+    for (const id of ids) this.#exchanges.delete(id);
+    return ids;
+  }
+
+  get hasListeningStream(): boolean {
+    return this.#listening !== undefined;
+  }
+
+  /** Adopt a GET response as the session's standing stream. */
+  listen(response: ServerResponse, headers: Record<string, string>): void {
+    response.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    response.flushHeaders();
+    this.#listening = response;
+    response.once("close", () => {
+      if (this.#listening === response) this.#listening = undefined;
+    });
+  }
+
+  async send(message: JsonRpcMessage, route?: Route): Promise<void> {
+    if (this.#closed) return;
+    const id = isResponse(message) ? message.id : route?.relatedRequestId;
+    const exchange = id === null || id === undefined ? undefined : this.#exchanges.get(id);
+    if (exchange && !exchange.ended) {
+      exchange.write(message);
+      if (isResponse(message) && message.id !== null) this.#exchanges.delete(message.id);
+      return;
+    }
+    if (isResponse(message)) {
+      this.log.debug("an answer whose request's connection is gone was dropped", { id: message.id });
+      return;
+    }
+    if (this.#listening && !this.#listening.destroyed) {
+      this.#listening.write(formatSse(JSON.stringify(message), { event: "message" }));
+      return;
+    }
+    this.log.debug("no open stream for a message to the host; dropped", { method: "method" in message ? message.method : undefined });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const exchange of new Set(this.#exchanges.values())) exchange.end();
+    this.#exchanges.clear();
+    this.#listening?.end();
+    this.#listening = undefined;
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Notifications from an upstream, on their way to hosts.
+ *
+ * A notification that belongs to a call goes to that call's host (on HTTP, on that call's
+ * stream). Log messages that belong to no call go to every host that wants that level;
+ * resource updates go to the hosts subscribed to the resource.
+ */
+import { isObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
+import { defines } from "../protocol/revisions.js";
+import { downgradeNotification } from "../protocol/downgrade.js";
+import type { Upstream } from "../upstream/upstream.js";
+import type { Gateway } from "./gateway.js";
+import type { HostCall, HostSession } from "./session.js";
+import { deliveredElicitations } from "./questions.js";
+
+export function relayNotification(gateway: Gateway, upstream: Upstream, notification: JsonRpcNotification, owner: HostCall | undefined): void {
+  const params = isObject(notification.params) ? notification.params : {};
+  switch (notification.method) {
+    case "notifications/message": {
+      const named = upstream.config.passthrough ? params : { ...params, logger: loggerName(upstream.name, params.logger) };
+      const send = (session: HostSession, related?: HostCall): void => {
+        if (!session.revision || !session.wantsLog(params.level)) return;
+        const shaped = downgradeNotification(notification.method, named, session.revision);
+        if (shaped === null) return;
+        void session.peer
+          .notify(notification.method, shaped, related ? { relatedRequestId: related.requestId } : undefined)
+          .catch(() => {});
+      };
+      if (owner) send(owner.session, owner);
+      else for (const session of gateway.sessions) send(session);
+      return;
+    }
+    case "notifications/resources/updated": {
+      if (typeof params.uri !== "string") return;
+      const uri = params.uri;
+      gateway.broadcast(notification.method, params, (session) => session.subscriptions.has(uri));
+      return;
+    }
+    case "notifications/elicitation/complete": {
+      const id = params.elicitationId;
+      const session = typeof id === "string" ? deliveredElicitations.take(upstream.name, id) : undefined;
+      // Only the host that was asked may hear that it is done; unknown ids are ignored (spec MUST).
+      if (session?.revision && defines(session.revision, "elicitationComplete") && !session.closed) {
+        void session.peer.notify(notification.method, params).catch(() => {});
+      }
+      return;
+    }
+    case "notifications/cancelled":
+      return; // the peer already cancelled the matching question
+    default:
+      gateway.log.debug("dropped a notification no host can use", { server: upstream.name, method: notification.method });
+  }
+}
+
+function loggerName(server: string, logger: unknown): string {
+  return typeof logger === "string" && logger !== "" ? `${server}/${logger}` : server;
+}

@@ -1,0 +1,54 @@
+/**
+ * One host connected to mcpx: its negotiated revision, what it declared, and its conversation.
+ * The revision and capabilities are fixed at `initialize` and read by the render layer.
+ */
+import type { Peer } from "../rpc/peer.js";
+import type { JsonObject, RequestId } from "../protocol/jsonrpc.js";
+import type { Revision } from "../protocol/revisions.js";
+import type { HostProfile } from "../render/host.js";
+
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+let counter = 0;
+
+export class HostSession {
+  readonly id: string;
+  revision: Revision | undefined;
+  capabilities: JsonObject = {};
+  clientInfo: JsonObject | undefined;
+  logLevel: LogLevel | undefined;
+  readonly subscriptions = new Set<string>();
+  closed = false;
+  /** Set while `initialize` is being answered. */
+  initializing: Promise<unknown> | undefined;
+
+  constructor(
+    readonly peer: Peer,
+    readonly transport: "stdio" | "http",
+    id?: string,
+  ) {
+    this.id = id ?? `host-${++counter}`;
+  }
+
+  get initialized(): boolean {
+    return this.revision !== undefined;
+  }
+
+  profile(): HostProfile | undefined {
+    return this.revision ? { revision: this.revision, capabilities: this.capabilities } : undefined;
+  }
+
+  /** Should a log message at `level` reach this host? */
+  wantsLog(level: unknown): boolean {
+    if (!this.logLevel) return true;
+    const at = LOG_LEVELS.indexOf(level as LogLevel);
+    return at === -1 || at >= LOG_LEVELS.indexOf(this.logLevel);
+  }
+}
+
+/** Whoever made a call through mcpx: the host session and its request id. */
+export interface HostCall {
+  session: HostSession;
+  requestId: RequestId;
+}

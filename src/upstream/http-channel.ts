@@ -1,0 +1,230 @@
+/**
+ * An upstream reached over Streamable HTTP (2025-03-26 and later).
+ *
+ * Every message is a POST. A request's answer comes back as JSON or as an SSE stream that may
+ * carry the server's own requests and notifications first; those are delivered with the id of
+ * the request whose stream carried them, which is how mcpx attributes a question to a call.
+ * A stream that breaks before its answer is resumed with GET and `Last-Event-ID`, honouring the
+ * server's `retry`. After the handshake a standing GET stream carries unrelated messages.
+ */
+import type { Arrival, Channel } from "../rpc/channel.js";
+import { classify, isRequest, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { GatewayError } from "../protocol/errors.js";
+import { readSse } from "../util/sse.js";
+import { sleep } from "../util/sleep.js";
+import type { Logger } from "../util/log.js";
+
+const DEFAULT_RETRY_MS = 1_000;
+const MAX_RESUMES = 5;
+const MAX_GET_BACKOFF_MS = 30_000;
+
+/** The server answered the POST with an HTTP status that says it is not a Streamable HTTP endpoint. */
+export class NotStreamableHttp extends GatewayError {
+  constructor(readonly status: number) {
+    super("UPSTREAM_PROTOCOL", `the server answered HTTP ${status} to a Streamable HTTP POST`);
+  }
+}
+
+interface StreamState {
+  lastEventId?: string;
+  retryMs: number;
+  answered: boolean;
+}
+
+export class StreamableHttpChannel implements Channel {
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+  readonly #aborter = new AbortController();
+  #closed = false;
+  onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
+  onjunk?: (why: string) => void;
+  onclose?: (reason?: Error) => void;
+
+  constructor(
+    private readonly url: URL,
+    private readonly headers: Record<string, string>,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {}
+
+  #headers(extra: Record<string, string>): Record<string, string> {
+    return {
+      ...this.headers,
+      ...(this.sessionId ? { "mcp-session-id": this.sessionId } : {}),
+      ...(this.protocolVersion ? { "mcp-protocol-version": this.protocolVersion } : {}),
+      ...extra,
+    };
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.#closed) throw new GatewayError("CONNECTION_CLOSED", "the connection to the server is closed");
+    const response = await fetch(this.url, {
+      method: "POST",
+      headers: this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
+      body: JSON.stringify(message),
+      signal: this.#aborter.signal,
+    }).catch((error: unknown) => {
+      throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describe(error)}`);
+    });
+    const session = response.headers.get("mcp-session-id");
+    if (session) this.sessionId = session;
+
+    if (response.status === 404 && this.sessionId && !isInitialize(message)) {
+      await response.body?.cancel();
+      const error = new GatewayError("UPSTREAM_UNAVAILABLE", "the server ended the session (HTTP 404)");
+      this.#fail(error);
+      throw error;
+    }
+    if (!response.ok) {
+      const body = await response.text().catch(() => "");
+      if (isInitialize(message) && [400, 404, 405].includes(response.status)) throw new NotStreamableHttp(response.status);
+      throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`);
+    }
+    const related = isRequest(message) ? message.id : undefined;
+    const type = response.headers.get("content-type") ?? "";
+    if (response.status === 202 || response.status === 204 || !response.body) {
+      await response.body?.cancel();
+      return;
+    }
+    if (type.includes("text/event-stream")) {
+      // Read in the background: the answer may be a long way off, and other sends must not wait.
+      void this.#readStream(response.body, related, { retryMs: DEFAULT_RETRY_MS, answered: false });
+      return;
+    }
+    const text = await response.text();
+    if (text.trim() === "") return;
+    this.#deliverText(text, related);
+  }
+
+  /** Open the standing GET stream for messages unrelated to any request. */
+  openListeningStream(): void {
+    void this.#listen(0);
+  }
+
+  async #listen(attempt: number, lastEventId?: string): Promise<void> {
+    if (this.#closed) return;
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: "GET",
+        headers: this.#headers({ accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) }),
+        signal: this.#aborter.signal,
+      });
+    } catch (error) {
+      if (this.#closed) return;
+      this.log.debug("GET stream failed", { error: describe(error) });
+      return this.#relisten(attempt + 1, lastEventId);
+    }
+    if (response.status === 405 || !response.ok || !response.body) {
+      await response.body?.cancel().catch(() => {});
+      if (response.status !== 405) this.log.debug("server refused the GET stream", { status: response.status });
+      return;
+    }
+    const state: StreamState = { retryMs: DEFAULT_RETRY_MS, answered: false, ...(lastEventId ? { lastEventId } : {}) };
+    await this.#consume(response.body, undefined, state);
+    if (!this.#closed) return this.#relisten(0, state.lastEventId, state.retryMs);
+  }
+
+  async #relisten(attempt: number, lastEventId?: string, retryMs?: number): Promise<void> {
+    const delay = retryMs ?? Math.min(MAX_GET_BACKOFF_MS, DEFAULT_RETRY_MS * 2 ** attempt);
+    await sleep(delay, this.#aborter.signal);
+    return this.#listen(attempt, lastEventId);
+  }
+
+  async #readStream(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState): Promise<void> {
+    await this.#consume(body, related, state);
+    // The server closed the connection before answering: poll for the rest, as SEP-1699 asks.
+    for (let resume = 0; !state.answered && !this.#closed && state.lastEventId !== undefined && resume < MAX_RESUMES; resume++) {
+      await sleep(state.retryMs, this.#aborter.signal);
+      if (this.#closed) return;
+      try {
+        const response = await fetch(this.url, {
+          method: "GET",
+          headers: this.#headers({ accept: "text/event-stream", "last-event-id": state.lastEventId }),
+          signal: this.#aborter.signal,
+        });
+        if (!response.ok || !response.body) {
+          await response.body?.cancel().catch(() => {});
+          break;
+        }
+        await this.#consume(response.body, related, state);
+      } catch (error) {
+        if (this.#closed) return;
+        this.log.debug("resuming a stream failed", { error: describe(error) });
+      }
+    }
+    if (!state.answered && related !== undefined && !this.#closed) {
+      this.log.warn("the server closed a response stream without answering", { request: related });
+    }
+  }
+
+  async #consume(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState): Promise<void> {
+    try {
+      for await (const event of readSse(body, this.#aborter.signal)) {
+        if (event.id !== undefined) state.lastEventId = event.id;
+        if (event.retry !== undefined) state.retryMs = event.retry;
+        if (event.event !== undefined && event.event !== "message") continue;
+        if (event.data.trim() === "") continue; // a priming event
+        if (this.#deliverText(event.data, related)) state.answered = true;
+      }
+    } catch (error) {
+      if (!this.#closed) this.log.debug("response stream broke", { error: describe(error) });
+    }
+  }
+
+  /** Deliver one JSON body (a message or a batch). True when it answered `related`. */
+  #deliverText(text: string, related: RequestId | undefined): boolean {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.onjunk?.("unreadable JSON from the server");
+      return false;
+    }
+    let answered = false;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const parsed = classify(item);
+      if (!parsed.ok) {
+        this.onjunk?.(parsed.error.message);
+        continue;
+      }
+      const message = parsed.message;
+      if ("id" in message && message.id === related && !("method" in message)) answered = true;
+      this.onmessage?.(message, related === undefined ? {} : { relatedRequestId: related });
+    }
+    return answered;
+  }
+
+  #fail(error: Error): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#aborter.abort();
+    this.onclose?.(error);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#aborter.abort();
+    if (this.sessionId) {
+      // Best effort: tell the server the session is over, without holding up shutdown.
+      await fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
+        .then((response) => response.body?.cancel())
+        .catch(() => {});
+    }
+    this.onclose?.();
+  }
+}
+
+function isInitialize(message: JsonRpcMessage): boolean {
+  return "method" in message && message.method === "initialize";
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}

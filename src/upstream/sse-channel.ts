@@ -1,0 +1,91 @@
+/**
+ * An upstream reached over the 2024-11-05 HTTP+SSE transport: one long GET stream carries
+ * everything the server sends; the first event names the URL to POST messages to.
+ * mcpx falls back to this when a server refuses Streamable HTTP.
+ */
+import type { Arrival, Channel } from "../rpc/channel.js";
+import { parseFrame, type JsonRpcMessage } from "../protocol/jsonrpc.js";
+import { GatewayError } from "../protocol/errors.js";
+import { readSse } from "../util/sse.js";
+import type { Logger } from "../util/log.js";
+
+const ENDPOINT_WAIT_MS = 10_000;
+
+export class LegacySseChannel implements Channel {
+  #endpoint: URL | undefined;
+  readonly #aborter = new AbortController();
+  #closed = false;
+  onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
+  onjunk?: (why: string) => void;
+  onclose?: (reason?: Error) => void;
+
+  constructor(
+    private readonly url: URL,
+    private readonly headers: Record<string, string>,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const response = await fetch(this.url, {
+      headers: { ...this.headers, accept: "text/event-stream" },
+      signal: this.#aborter.signal,
+    }).catch((error: unknown) => {
+      throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${(error as Error).message}`);
+    });
+    if (!response.ok || !response.body || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+      await response.body?.cancel().catch(() => {});
+      throw new GatewayError("UPSTREAM_PROTOCOL", `GET ${this.url.href} answered HTTP ${response.status}, not an SSE stream`);
+    }
+    const events = readSse(response.body, this.#aborter.signal);
+    const timer = setTimeout(() => this.#aborter.abort(), ENDPOINT_WAIT_MS);
+    for (;;) {
+      const next = await events.next();
+      if (next.done) {
+        clearTimeout(timer);
+        throw new GatewayError("UPSTREAM_PROTOCOL", "the SSE stream ended before naming its message endpoint");
+      }
+      if (next.value.event === "endpoint") {
+        this.#endpoint = new URL(next.value.data.trim(), this.url);
+        break;
+      }
+    }
+    clearTimeout(timer);
+    void this.#pump(events);
+  }
+
+  async #pump(events: AsyncGenerator<{ event?: string; data: string }>): Promise<void> {
+    try {
+      for await (const event of events) {
+        if (event.event !== undefined && event.event !== "message") continue;
+        const parsed = parseFrame(event.data);
+        if (parsed.ok) this.onmessage?.(parsed.message, {});
+        else this.onjunk?.(parsed.error.message);
+      }
+    } catch (error) {
+      this.log.debug("SSE stream broke", { error });
+    }
+    if (!this.#closed) {
+      this.#closed = true;
+      this.onclose?.(new GatewayError("UPSTREAM_UNAVAILABLE", "the server closed its SSE stream"));
+    }
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (!this.#endpoint || this.#closed) throw new GatewayError("CONNECTION_CLOSED", "the SSE connection is not open");
+    const response = await fetch(this.#endpoint, {
+      method: "POST",
+      headers: { ...this.headers, "content-type": "application/json" },
+      body: JSON.stringify(message),
+      signal: this.#aborter.signal,
+    });
+    await response.body?.cancel().catch(() => {});
+    if (!response.ok) throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status} to a message`);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#aborter.abort();
+    this.onclose?.();
+  }
+}

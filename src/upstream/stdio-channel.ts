@@ -1,0 +1,106 @@
+/**
+ * An upstream that runs as a child process speaking MCP on its stdin/stdout.
+ * Its stderr goes to mcpx's log. Shutdown is orderly: close stdin, then SIGTERM, then SIGKILL.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Arrival, Channel } from "../rpc/channel.js";
+import { LineReader } from "../rpc/line-reader.js";
+import { parseFrame, type JsonRpcMessage } from "../protocol/jsonrpc.js";
+import { GatewayError } from "../protocol/errors.js";
+import type { Logger } from "../util/log.js";
+import { within } from "../util/sleep.js";
+
+export interface StdioSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+const GRACE_MS = 2_000;
+
+export class StdioChannel implements Channel {
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #exited: Promise<void> = Promise.resolve();
+  #closing = false;
+  onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
+  onjunk?: (why: string) => void;
+  onclose?: (reason?: Error) => void;
+
+  constructor(
+    private readonly spec: StdioSpec,
+    private readonly log: Logger,
+    private readonly maxMessageBytes: number,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.spec.command, this.spec.args, {
+        cwd: this.spec.cwd,
+        env: { ...process.env, ...this.spec.env },
+        stdio: ["pipe", "pipe", "pipe"],
+        // Its own process group, so that shutdown reaches what it spawned (npx, shells).
+        detached: true,
+      });
+      this.#child = child;
+      const lines = new LineReader(this.maxMessageBytes, {
+        line: (text) => {
+          const parsed = parseFrame(text);
+          if (parsed.ok) this.onmessage?.(parsed.message, {});
+          else this.onjunk?.(`unreadable line from upstream: ${parsed.error.message}`);
+        },
+        oversized: (bytes) => this.onjunk?.(`dropped a ${bytes}-byte message over the ${this.maxMessageBytes}-byte limit`),
+      });
+      child.stdout.on("data", (chunk: Buffer) => lines.push(chunk));
+      const stderr = new LineReader(64 * 1024, {
+        line: (text) => this.log.info("upstream stderr", { stderr: text }),
+        oversized: () => {},
+      });
+      child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+      child.stdin.on("error", () => {}); // EPIPE when the child is gone; the exit handler reports it.
+      this.#exited = new Promise((done) => child.once("exit", () => done()));
+      child.once("spawn", () => resolve());
+      child.once("error", (error) => {
+        reject(new GatewayError("UPSTREAM_UNAVAILABLE", `could not start "${this.spec.command}": ${error.message}`));
+      });
+      child.once("exit", (code, signal) => {
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.onclose?.(this.#closing ? undefined : new GatewayError("UPSTREAM_EXITED", `the server process ${how}`));
+      });
+    });
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    const child = this.#child;
+    if (!child || child.exitCode !== null || !child.stdin.writable) {
+      return Promise.reject(new GatewayError("UPSTREAM_UNAVAILABLE", "the server process is not running"));
+    }
+    return new Promise((resolve, reject) => {
+      child.stdin.write(JSON.stringify(message) + "\n", (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.#closing = true;
+    child.stdin.end();
+    if (await within(this.#exited.then(() => true), GRACE_MS, false)) return;
+    signalGroup(child, "SIGTERM");
+    if (await within(this.#exited.then(() => true), GRACE_MS, false)) return;
+    signalGroup(child, "SIGKILL");
+    await this.#exited;
+  }
+}
+
+function signalGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * One configured upstream MCP server: its connection, handshake, catalogue, and restarts.
+ *
+ * mcpx is the client here. It offers the newest legacy revision and speaks whatever the
+ * server answers. A failed start or a crash never touches other upstreams: the upstream
+ * goes `down` with a reason and is restarted with backoff.
+ */
+import type { ServerConfig } from "../config/types.js";
+import type { Arrival, Channel } from "../rpc/channel.js";
+import { Peer, type IncomingContext } from "../rpc/peer.js";
+import { isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
+import { GatewayError } from "../protocol/errors.js";
+import { acceptableFromUpstream, defines, LATEST_LEGACY, type Revision } from "../protocol/revisions.js";
+import { IMPLEMENTATION } from "../version.js";
+import type { Logger } from "../util/log.js";
+import { sleep } from "../util/sleep.js";
+import { CATALOG_PARTS, emptyCatalog, fetchAll, type Catalog, type CatalogPart } from "./catalog.js";
+import { legacySseChannel, stdioChannel, streamableHttpChannel } from "./connect.js";
+import { NotStreamableHttp, StreamableHttpChannel } from "./http-channel.js";
+
+export type UpstreamState = "starting" | "ready" | "down" | "stopped" | "disabled";
+
+/** Whoever made a call through mcpx; opaque here, meaningful to the host layer. */
+export type CallOwner = object;
+
+export interface UpstreamEvents {
+  /** A request from the server (elicitation, sampling, roots), with the call it belongs to if provable. */
+  question(upstream: Upstream, context: IncomingContext, owner: CallOwner | undefined): Promise<JsonObject>;
+  notification(upstream: Upstream, notification: JsonRpcNotification, owner: CallOwner | undefined): void;
+  /** The catalogue or the state changed. */
+  changed(upstream: Upstream, what: CatalogPart | "state"): void;
+}
+
+export interface UpstreamLimits {
+  maxMessageBytes: number;
+  startupTimeoutMs: number;
+}
+
+export interface CallOptions {
+  owner?: CallOwner;
+  signal?: AbortSignal;
+  onProgress?: (params: JsonObject) => void;
+}
+
+const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+/** An upstream that stayed up this long is healthy again: its next crash restarts quickly. */
+const STABLE_MS = 10_000;
+
+export class Upstream {
+  state: UpstreamState = "starting";
+  reason: string | undefined;
+  revision: Revision | undefined;
+  serverInfo: JsonObject | undefined;
+  capabilities: JsonObject = {};
+  instructions: string | undefined;
+  catalog: Catalog = emptyCatalog();
+  transport: "stdio" | "streamable-http" | "sse" | undefined;
+  restarts = 0;
+
+  #peer: Peer | undefined;
+  #stopping = false;
+  #attempt = 0;
+  #readyAt = 0;
+  #progressCounter = 0;
+  readonly #calls = new Map<RequestId, CallOwner>();
+  readonly #stopper = new AbortController();
+  #firstStart: Promise<void> | undefined;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly events: UpstreamEvents,
+    private readonly log: Logger,
+    private readonly limits: UpstreamLimits,
+  ) {
+    if (config.disabled) this.state = "disabled";
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Start, and resolve once the first attempt has succeeded or failed. Never rejects. */
+  start(): Promise<void> {
+    if (this.state === "disabled") return Promise.resolve();
+    this.#firstStart ??= this.#connect();
+    return this.#firstStart;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#stopper.abort();
+    const peer = this.#peer;
+    this.#peer = undefined;
+    this.#setState("stopped", undefined);
+    await peer?.close(new GatewayError("UPSTREAM_UNAVAILABLE", `mcpx is shutting down upstream "${this.name}"`));
+  }
+
+  /** Send a host's request on to this server. */
+  call(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<JsonObject> {
+    const peer = this.#peer;
+    if (!peer || this.state !== "ready") {
+      return Promise.reject(
+        new GatewayError("UPSTREAM_UNAVAILABLE", `upstream "${this.name}" is ${this.state}${this.reason ? `: ${this.reason}` : ""}`, {
+          server: this.name,
+        }),
+      );
+    }
+    let sent = params;
+    let progressToken: string | undefined;
+    if (options.onProgress) {
+      progressToken = `mcpx-${this.name}-${++this.#progressCounter}`;
+      const meta = isObject(params?._meta) ? params._meta : {};
+      sent = { ...params, _meta: { ...meta, progressToken } };
+    }
+    let id: RequestId | undefined;
+    const forget = (): void => {
+      if (id !== undefined) this.#calls.delete(id);
+    };
+    const result = peer.request(method, sent, {
+      timeoutMs: this.config.timeoutSeconds * 1000,
+      resetTimeoutOnProgress: true,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(progressToken !== undefined && options.onProgress ? { progressToken, onProgress: options.onProgress } : {}),
+      onId: (sentId) => {
+        id = sentId;
+        if (options.owner) this.#calls.set(sentId, options.owner);
+      },
+    });
+    return result.then(
+      (value) => (forget(), value),
+      (error: unknown) => {
+        forget();
+        throw this.#explain(error);
+      },
+    );
+  }
+
+  /** Forward a notification (cancellation is handled by `call`'s signal, not here). */
+  async notify(method: string, params?: JsonObject): Promise<void> {
+    if (this.state === "ready") await this.#peer?.notify(method, params);
+  }
+
+  /**
+   * Design rule 5: a message belongs to a call only when that is provable: it came on the
+   * call's own HTTP stream, or that call is the only one in flight on this connection.
+   */
+  attribute(arrival: Arrival): CallOwner | undefined {
+    if (arrival.relatedRequestId !== undefined) return this.#calls.get(arrival.relatedRequestId);
+    if (this.#calls.size !== 1) return undefined;
+    return this.#calls.values().next().value;
+  }
+
+  #explain(error: unknown): unknown {
+    if (error instanceof GatewayError && error.code === "UPSTREAM_EXITED") {
+      return new GatewayError(
+        "UPSTREAM_EXITED",
+        `upstream "${this.name}" went away while the request was in flight (${error.message}); mcpx is restarting it`,
+        { server: this.name },
+      );
+    }
+    if (error instanceof GatewayError && error.code === "UPSTREAM_TIMEOUT") {
+      return new GatewayError("UPSTREAM_TIMEOUT", `upstream "${this.name}": ${error.message}`, { server: this.name });
+    }
+    return error;
+  }
+
+  #setState(state: UpstreamState, reason: string | undefined): void {
+    this.state = state;
+    this.reason = reason;
+    this.events.changed(this, "state");
+  }
+
+  async #connect(): Promise<void> {
+    this.#setState("starting", undefined);
+    try {
+      const peer = await this.#open();
+      this.#peer = peer;
+      peer.onclose = (reason) => this.#lost(peer, reason);
+      await this.#loadCatalog(peer);
+      this.#readyAt = Date.now();
+      this.#setState("ready", undefined);
+      this.log.info("upstream ready", {
+        revision: this.revision,
+        transport: this.transport,
+        tools: this.catalog.tools.length,
+        resources: this.catalog.resources.length,
+        prompts: this.catalog.prompts.length,
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const peer = this.#peer;
+      this.#peer = undefined;
+      await peer?.close().catch(() => {});
+      if (this.#stopping) return;
+      this.#setState("down", reason);
+      this.log.warn("upstream failed to start", { reason });
+      this.#scheduleRestart();
+    }
+  }
+
+  async #open(): Promise<Peer> {
+    const { config, log } = this;
+    if (config.kind === "stdio") {
+      this.transport = "stdio";
+      return this.#handshake(stdioChannel(config, log, this.limits.maxMessageBytes));
+    }
+    if (config.transport === "sse") {
+      this.transport = "sse";
+      return this.#handshake(legacySseChannel(config, log));
+    }
+    try {
+      this.transport = "streamable-http";
+      return await this.#handshake(streamableHttpChannel(config, log));
+    } catch (error) {
+      if (!(error instanceof NotStreamableHttp) || config.transport !== "auto") throw error;
+      log.info("server refused Streamable HTTP; trying the 2024-11-05 HTTP+SSE transport", { status: error.status });
+      this.transport = "sse";
+      return this.#handshake(legacySseChannel(config, log));
+    }
+  }
+
+  async #handshake(channel: Channel): Promise<Peer> {
+    const peer = new Peer(
+      channel,
+      {
+        request: (context) => this.#serverRequest(context),
+        notification: (notification, arrival) => this.#serverNotification(notification, arrival),
+      },
+      this.log,
+    );
+    channel.onjunk = (why) => this.log.warn("unreadable message from upstream", { why });
+    const offered = this.config.protocol === "auto" ? LATEST_LEGACY : this.config.protocol;
+    try {
+      await peer.start();
+      const result = await peer.request(
+        "initialize",
+        { protocolVersion: offered, capabilities: clientCapabilities(offered), clientInfo: { ...IMPLEMENTATION } },
+        { timeoutMs: this.limits.startupTimeoutMs, signal: this.#stopper.signal },
+      );
+      if (!acceptableFromUpstream(result.protocolVersion)) {
+        throw new GatewayError(
+          "UPSTREAM_PROTOCOL",
+          `the server answered protocol revision ${JSON.stringify(result.protocolVersion)}, which mcpx does not speak`,
+        );
+      }
+      this.revision = result.protocolVersion;
+      this.capabilities = isObject(result.capabilities) ? result.capabilities : {};
+      this.serverInfo = isObject(result.serverInfo) ? result.serverInfo : undefined;
+      this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
+      if (channel instanceof StreamableHttpChannel) channel.protocolVersion = this.revision;
+      await peer.notify("notifications/initialized");
+      if (channel instanceof StreamableHttpChannel) channel.openListeningStream();
+      return peer;
+    } catch (error) {
+      await peer.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  async #loadCatalog(peer: Peer): Promise<void> {
+    const catalog = emptyCatalog();
+    for (const part of Object.keys(CATALOG_PARTS) as CatalogPart[]) {
+      if (this.capabilities[CATALOG_PARTS[part].capability] === undefined) continue;
+      catalog[part] = await this.#fetch(peer, part);
+    }
+    this.catalog = catalog;
+  }
+
+  #fetch(peer: Peer, part: CatalogPart): Promise<JsonObject[]> {
+    return fetchAll((method, params) => peer.request(method, params, { timeoutMs: this.limits.startupTimeoutMs }), part);
+  }
+
+  async #refresh(parts: CatalogPart[]): Promise<void> {
+    const peer = this.#peer;
+    if (!peer || this.state !== "ready") return;
+    for (const part of parts) {
+      try {
+        this.catalog = { ...this.catalog, [part]: await this.#fetch(peer, part) };
+        this.events.changed(this, part);
+      } catch (error) {
+        this.log.warn("could not refresh the catalogue", { part, error });
+      }
+    }
+  }
+
+  #lost(peer: Peer, reason: Error): void {
+    if (this.#peer !== peer || this.#stopping) return;
+    this.#peer = undefined;
+    this.#calls.clear();
+    this.catalog = emptyCatalog();
+    this.#setState("down", reason.message);
+    this.log.warn("upstream went away", { reason: reason.message });
+    if (Date.now() - this.#readyAt >= STABLE_MS) this.#attempt = 0;
+    this.#scheduleRestart();
+  }
+
+  #scheduleRestart(): void {
+    const delay = BACKOFF_MS[Math.min(this.#attempt, BACKOFF_MS.length - 1)] ?? 30_000;
+    this.#attempt++;
+    this.log.info("restarting upstream", { inMs: delay });
+    void sleep(delay, this.#stopper.signal).then(() => {
+      if (this.#stopping) return;
+      this.restarts++;
+      return this.#connect();
+    });
+  }
+
+  async #serverRequest(context: IncomingContext): Promise<JsonObject> {
+    if (context.request.method === "ping") return {};
+    return this.events.question(this, context, this.attribute(context.arrival));
+  }
+
+  #serverNotification(notification: JsonRpcNotification, arrival: Arrival): void {
+    const refresh: Partial<Record<string, CatalogPart[]>> = {
+      "notifications/tools/list_changed": ["tools"],
+      "notifications/prompts/list_changed": ["prompts"],
+      "notifications/resources/list_changed": ["resources", "resourceTemplates"],
+    };
+    const parts = refresh[notification.method];
+    if (parts) {
+      void this.#refresh(parts);
+      return;
+    }
+    this.events.notification(this, notification, this.attribute(arrival));
+  }
+}
+
+/** What mcpx declares as a client, shaped for the revision it offers. */
+function clientCapabilities(revision: Revision): JsonObject {
+  const capabilities: JsonObject = { roots: { listChanged: true }, sampling: {} };
+  if (defines(revision, "elicitation")) {
+    capabilities.elicitation = defines(revision, "elicitationUrl") ? { form: {}, url: {} } : {};
+  }
+  return capabilities;
+}
