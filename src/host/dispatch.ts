@@ -4,7 +4,7 @@
 import { ErrorCode, isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { invalidParams, methodNotFound, RpcError } from "../protocol/errors.js";
 import { defines, negotiateForHost } from "../protocol/revisions.js";
-import { downgradeNotification, downgradeResult } from "../protocol/downgrade.js";
+import { downgradeResult } from "../protocol/downgrade.js";
 import type { IncomingContext } from "../rpc/peer.js";
 import { IMPLEMENTATION } from "../version.js";
 import type { Owned } from "./catalogue.js";
@@ -121,9 +121,7 @@ async function forward(
   const onProgress =
     typeof hostToken === "string" || typeof hostToken === "number"
       ? (progress: JsonObject): void => {
-          if (session.closed || !session.revision) return;
-          const shaped = downgradeNotification("notifications/progress", { ...progress, progressToken: hostToken }, session.revision);
-          if (shaped) void session.peer.notify("notifications/progress", shaped, { relatedRequestId: id }).catch(() => {});
+          session.notify("notifications/progress", { ...progress, progressToken: hostToken }, { relatedRequestId: id });
         }
       : undefined;
   return upstream.call(method, sent, {

@@ -10,7 +10,6 @@ import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.js";
 import type { IncomingContext } from "../rpc/peer.js";
 import { Upstream, type CallOwner } from "../upstream/upstream.js";
 import type { CatalogPart } from "../upstream/catalog.js";
-import { downgradeNotification } from "../protocol/downgrade.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
@@ -110,10 +109,7 @@ export class Gateway {
   /** Send a notification to every initialized host, shaped for each one's revision. */
   broadcast(method: string, params: JsonObject = {}, only?: (session: HostSession) => boolean): void {
     for (const session of this.sessions) {
-      if (!session.revision || (only && !only(session))) continue;
-      const shaped = downgradeNotification(method, params, session.revision);
-      if (shaped === null) continue;
-      void session.peer.notify(method, shaped && Object.keys(shaped).length ? shaped : undefined).catch(() => {});
+      if (!only || only(session)) session.notify(method, params);
     }
   }
 

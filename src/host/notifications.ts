@@ -6,8 +6,6 @@
  * resource updates go to the hosts subscribed to the resource.
  */
 import { isObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
-import { defines } from "../protocol/revisions.js";
-import { downgradeNotification } from "../protocol/downgrade.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { Gateway } from "./gateway.js";
 import type { HostCall, HostSession } from "./session.js";
@@ -19,12 +17,9 @@ export function relayNotification(gateway: Gateway, upstream: Upstream, notifica
     case "notifications/message": {
       const named = upstream.config.passthrough ? params : { ...params, logger: loggerName(upstream.name, params.logger) };
       const send = (session: HostSession, related?: HostCall): void => {
-        if (!session.revision || !session.wantsLog(params.level)) return;
-        const shaped = downgradeNotification(notification.method, named, session.revision);
-        if (shaped === null) return;
-        void session.peer
-          .notify(notification.method, shaped, related ? { relatedRequestId: related.requestId } : undefined)
-          .catch(() => {});
+        if (session.wantsLog(params.level)) {
+          session.notify(notification.method, named, related ? { relatedRequestId: related.requestId } : undefined);
+        }
       };
       if (owner) send(owner.session, owner);
       else for (const session of gateway.sessions) send(session);
@@ -40,9 +35,7 @@ export function relayNotification(gateway: Gateway, upstream: Upstream, notifica
       const id = params.elicitationId;
       const session = typeof id === "string" ? deliveredElicitations.take(upstream.name, id) : undefined;
       // Only the host that was asked may hear that it is done; unknown ids are ignored (spec MUST).
-      if (session?.revision && defines(session.revision, "elicitationComplete") && !session.closed) {
-        void session.peer.notify(notification.method, params).catch(() => {});
-      }
+      session?.notify(notification.method, params);
       return;
     }
     case "notifications/cancelled":

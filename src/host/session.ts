@@ -6,6 +6,8 @@ import type { Peer } from "../rpc/peer.js";
 import type { JsonObject, RequestId } from "../protocol/jsonrpc.js";
 import type { Revision } from "../protocol/revisions.js";
 import type { HostProfile } from "../render/host.js";
+import type { Route } from "../rpc/channel.js";
+import { canCarryNotification, downgradeNotification } from "../protocol/downgrade.js";
 
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -37,6 +39,17 @@ export class HostSession {
 
   profile(): HostProfile | undefined {
     return this.revision ? { revision: this.revision, capabilities: this.capabilities } : undefined;
+  }
+
+  /**
+   * Send a notification shaped for this host's revision, or not at all when the revision has
+   * no way to carry it. Never throws: a host that has gone simply misses it.
+   */
+  notify(method: string, params: JsonObject | undefined, route?: Route): void {
+    if (this.closed || !this.revision) return;
+    if (!canCarryNotification(method, params ?? {}, this.revision)) return;
+    const shaped = params === undefined ? undefined : downgradeNotification(method, params, this.revision);
+    void this.peer.notify(method, shaped && Object.keys(shaped).length ? shaped : undefined, route).catch(() => {});
   }
 
   /** Should a log message at `level` reach this host? */

@@ -41,11 +41,20 @@ const FEATURES = {
   outputSchema: { since: "2025-06-18" },
   resourceLink: { since: "2025-06-18" },
   title: { since: "2025-06-18" },
+  /** `_meta` on content blocks and on embedded/read resource contents. */
   contentMeta: { since: "2025-06-18" },
+  /** `_meta` on tools, resources, resource templates and prompts. */
+  primitiveMeta: { since: "2025-06-18" },
+  /** `lastModified` in content and resource `annotations` (audience and priority are older). */
+  annotationsLastModified: { since: "2025-06-18" },
+  /** `_meta` in the params of progress, message, resources/updated and cancelled notifications. */
+  notificationParamsMeta: { since: "2025-11-25" },
   completionContext: { since: "2025-06-18" },
   icons: { since: "2025-11-25" },
   toolExecution: { since: "2025-11-25" },
   samplingTools: { since: "2025-11-25" },
+  /** A sampling message's `content` may be a list of blocks, not just one. */
+  samplingContentArrays: { since: "2025-11-25" },
   tasks: { since: "2025-11-25", until: "2026-07-28" },
   // questions
   elicitation: { since: "2025-06-18" },
@@ -55,6 +64,8 @@ const FEATURES = {
   urlElicitationRequiredError: { since: "2025-11-25", until: "2026-07-28" },
   richEnums: { since: "2025-11-25" },
   elicitationDefaults: { since: "2025-11-25" },
+  /** `$schema` on an elicitation's `requestedSchema`. */
+  elicitationSchemaDialect: { since: "2025-11-25" },
   // the modern era
   serverDiscover: { since: "2026-07-28" },
   inputRequired: { since: "2026-07-28" },
