@@ -1,0 +1,254 @@
+/**
+ * The broker: every question an upstream asks becomes a row in the shared store, and any
+ * surface in any process may answer it. A question is state with a deadline: expiry answers
+ * `cancel` (never `decline`, which would claim someone said no).
+ *
+ * The process that asked keeps waiting; it notices answers written by other processes by
+ * watching the store (cheap: SQLite's data_version), within a fraction of a second.
+ */
+import { randomUUID } from "node:crypto";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import type { Question } from "../render/question.js";
+import type { Logger } from "../util/log.js";
+import { decideAudience } from "./audience.js";
+import { QuestionStore } from "./store.js";
+import type { Action, Answer, Origin, QuestionRecord } from "./types.js";
+import { answerProblems } from "./validate-answer.js";
+import { BrokerError } from "./errors.js";
+
+const POLL_MS = 100;
+const SWEEP_MS = 5_000;
+
+export interface AnswerInput {
+  action: Action;
+  content?: JsonObject;
+}
+
+export interface AnswerOptions {
+  /** Who is answering, for the record. */
+  by: string;
+  /** The answerer is an agent (a gateway tool): person-only questions are refused. */
+  asAgent?: boolean;
+}
+
+type Waiter = (record: QuestionRecord) => void;
+
+export class Broker {
+  /** Identifies this process's questions in the shared store. */
+  readonly instance = randomUUID();
+  readonly #waiters = new Map<string, Set<Waiter>>();
+  readonly #expiry = new Map<string, NodeJS.Timeout>();
+  #poller: NodeJS.Timeout | undefined;
+  #sweeper: NodeJS.Timeout | undefined;
+  readonly #listeners = new Set<(record: QuestionRecord) => void>();
+
+  constructor(
+    readonly store: QuestionStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** Begin housekeeping: expire overdue questions, close orphans, prune settled rows past retention. */
+  start(retentionDays = 7): void {
+    const pruned = this.store.prune(Date.now() - retentionDays * 86_400_000);
+    if (pruned > 0) this.log.info("pruned old questions", { count: pruned, retentionDays });
+    this.sweep();
+    this.#sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.#sweeper.unref();
+  }
+
+  /** Close this process's pending questions (their waiter is going away) and stop. */
+  stop(): void {
+    clearInterval(this.#sweeper);
+    clearInterval(this.#poller);
+    this.#poller = undefined;
+    for (const timer of this.#expiry.values()) clearTimeout(timer);
+    this.#expiry.clear();
+    for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, "the mcpx process that was waiting on it stopped");
+  }
+
+  /** Record a new question from an upstream. */
+  open(question: Question, origin: Origin, ttlSeconds: number): QuestionRecord {
+    const audience = decideAudience(question);
+    const now = Date.now();
+    const params = question.params;
+    const record: QuestionRecord = {
+      id: question.id,
+      server: question.server,
+      kind: question.kind,
+      method: question.method,
+      message: typeof params.message === "string" ? params.message : describe(question),
+      params,
+      audience: audience.audience,
+      audienceReason: audience.reason,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + ttlSeconds * 1000).toISOString(),
+      state: "pending",
+      ownerPid: process.pid,
+      ownerInstance: this.instance,
+      ...(question.kind === "elicitation" ? { mode: question.mode ?? "form" } : {}),
+      ...(typeof params.url === "string" ? { url: params.url } : {}),
+      ...(isObject(params.requestedSchema) ? { requestedSchema: params.requestedSchema } : {}),
+      ...(origin.tool ? { tool: origin.tool } : {}),
+      ...(origin.hostSession ? { hostSession: origin.hostSession } : {}),
+    };
+    this.store.insert(record);
+    const timer = setTimeout(() => this.#expire(record.id), ttlSeconds * 1000);
+    timer.unref();
+    this.#expiry.set(record.id, timer);
+    this.log.info("question opened", { question: record.id, server: record.server, kind: record.kind, audience: record.audience, reason: record.audienceReason });
+    this.#emit(record);
+    return record;
+  }
+
+  get(id: string): QuestionRecord | undefined {
+    return this.store.get(id);
+  }
+
+  list(all = false): QuestionRecord[] {
+    this.sweep();
+    return this.store.list(all);
+  }
+
+  /**
+   * Answer a pending question. Validates form content against the question's schema. The
+   * first answer stands: a second gets a BrokerError saying who answered first.
+   */
+  answer(id: string, input: AnswerInput, options: AnswerOptions): QuestionRecord {
+    const record = this.store.get(id);
+    if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
+    if (record.state !== "pending") throw alreadySettled(record);
+    if (options.asAgent && record.audience === "person") {
+      throw new BrokerError("PERSON_ONLY", `question ${id} is for a person only (${record.audienceReason})`);
+    }
+    checkAnswer(record, input);
+    const answer = { action: input.action, by: options.by, ...(input.content ? { content: input.content } : {}) };
+    if (!this.store.settle(id, "answered", answer)) throw alreadySettled(this.store.get(id) ?? record);
+    this.log.info("question answered", { question: id, action: input.action, by: options.by });
+    return this.#settled(id);
+  }
+
+  /** The waiting call is gone: the question can no longer be answered usefully. */
+  close(id: string, why: string): void {
+    if (this.store.settle(id, "closed", { action: "cancel", by: `closed: ${why}` })) {
+      this.log.info("question closed", { question: id, why });
+      this.#settled(id);
+    }
+  }
+
+  /** Resolve when the question is settled by anyone, in any process. */
+  wait(id: string): Promise<QuestionRecord> {
+    const current = this.store.get(id);
+    if (current && current.state !== "pending") return Promise.resolve(current);
+    return new Promise((resolve) => {
+      let waiters = this.#waiters.get(id);
+      if (!waiters) this.#waiters.set(id, (waiters = new Set()));
+      waiters.add(resolve);
+      this.#poll();
+    });
+  }
+
+  /** Be told of every question opened or settled in this process. */
+  subscribe(listener: (record: QuestionRecord) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Expire overdue questions and close those whose waiting process no longer exists. */
+  sweep(): void {
+    for (const id of this.store.overdue()) this.#expire(id);
+    for (const owner of this.store.pendingOwners()) {
+      if (owner.instance === this.instance || processAlive(owner.pid)) continue;
+      for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, "the mcpx process that was waiting on it is gone");
+    }
+  }
+
+  #expire(id: string): void {
+    if (this.store.settle(id, "expired", { action: "cancel", by: "expiry" })) {
+      this.log.info("question expired; answered cancel", { question: id });
+      this.#settled(id);
+    }
+  }
+
+  #settled(id: string): QuestionRecord {
+    clearTimeout(this.#expiry.get(id));
+    this.#expiry.delete(id);
+    const record = this.store.get(id)!;
+    const waiters = this.#waiters.get(id);
+    this.#waiters.delete(id);
+    for (const waiter of waiters ?? []) waiter(record);
+    this.#emit(record);
+    return record;
+  }
+
+  #emit(record: QuestionRecord): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(record);
+      } catch (error) {
+        this.log.warn("a question listener failed", { error });
+      }
+    }
+  }
+
+  /** Watch the store for answers from other processes while anyone here is waiting. */
+  #poll(): void {
+    if (this.#poller) return;
+    this.#poller = setInterval(() => {
+      if (this.#waiters.size === 0) {
+        clearInterval(this.#poller);
+        this.#poller = undefined;
+        return;
+      }
+      if (!this.store.changed()) return;
+      for (const id of [...this.#waiters.keys()]) {
+        const record = this.store.get(id);
+        if (!record || record.state !== "pending") this.#settled(id);
+      }
+    }, POLL_MS);
+    this.#poller.unref();
+  }
+}
+
+/** Check an answer's shape for the question it answers. */
+export function checkAnswer(record: QuestionRecord, input: AnswerInput): void {
+  if (!["accept", "decline", "cancel"].includes(input.action)) {
+    throw new BrokerError("INVALID_ANSWER", `action must be accept, decline or cancel, not ${JSON.stringify(input.action)}`);
+  }
+  if (input.action !== "accept") {
+    if (input.content !== undefined) throw new BrokerError("INVALID_ANSWER", `a ${input.action} carries no content`);
+    return;
+  }
+  if (record.kind === "elicitation" && record.mode === "url") {
+    if (input.content !== undefined && Object.keys(input.content).length > 0) {
+      throw new BrokerError("INVALID_ANSWER", "a URL question is accepted without content (accept means the person consents)");
+    }
+    return;
+  }
+  if (!input.content) throw new BrokerError("INVALID_ANSWER", "accepting this question needs content");
+  if (record.kind === "elicitation" && record.requestedSchema) {
+    const problems = answerProblems(record.requestedSchema, input.content);
+    if (problems.length) throw new BrokerError("INVALID_ANSWER", `the answer does not fit the question: ${problems.join("; ")}`);
+  }
+}
+
+function alreadySettled(record: QuestionRecord): BrokerError {
+  const by = record.answer ? ` (${record.answer.action} by ${record.answer.by} at ${record.answer.answeredAt})` : "";
+  return new BrokerError("ALREADY_SETTLED", `question ${record.id} is already ${record.state}${by}; the first answer stands`);
+}
+
+function describe(question: Question): string {
+  if (question.kind === "sampling") return `${question.server} asks for a model completion`;
+  if (question.kind === "roots") return `${question.server} asks for the host's roots`;
+  return `${question.server} asks a question`;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export type { Answer };

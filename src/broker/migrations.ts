@@ -1,0 +1,34 @@
+/**
+ * The store's schema, as numbered migrations. `PRAGMA user_version` records how many have run;
+ * a new version of mcpx appends a migration and never edits an old one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE questions (
+     id TEXT PRIMARY KEY,
+     server TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     method TEXT NOT NULL,
+     mode TEXT,
+     message TEXT NOT NULL,
+     params_json TEXT NOT NULL,
+     url TEXT,
+     tool TEXT,
+     host_session TEXT,
+     audience TEXT NOT NULL,
+     audience_reason TEXT NOT NULL,
+     created_ms INTEGER NOT NULL,
+     expires_ms INTEGER NOT NULL,
+     state TEXT NOT NULL,
+     owner_pid INTEGER NOT NULL,
+     owner_instance TEXT NOT NULL
+   );
+   CREATE INDEX questions_by_state ON questions (state, expires_ms);
+   CREATE INDEX questions_by_owner ON questions (owner_instance, state);
+   CREATE TABLE answers (
+     question_id TEXT PRIMARY KEY REFERENCES questions (id) ON DELETE CASCADE,
+     action TEXT NOT NULL,
+     content_json TEXT,
+     answered_by TEXT NOT NULL,
+     answered_ms INTEGER NOT NULL
+   );`,
+];

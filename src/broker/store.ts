@@ -1,0 +1,226 @@
+/**
+ * The question store: one SQLite file in the state directory, shared by every mcpx process
+ * of the user. WAL mode so readers never block the writer; the file is private (0600).
+ *
+ * Settling is a compare-and-set on `state = 'pending'`, so when two surfaces answer at once,
+ * exactly one wins and the other learns it lost.
+ */
+import Database from "better-sqlite3";
+import { chmodSync, closeSync, existsSync, openSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { GatewayError } from "../protocol/errors.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import { MIGRATIONS } from "./migrations.js";
+import { ensurePrivateDir } from "./state-dir.js";
+import type { Answer, QuestionRecord, QuestionState } from "./types.js";
+
+export const STORE_FILE = "mcpx.db";
+
+interface Row {
+  id: string;
+  server: string;
+  kind: string;
+  method: string;
+  mode: string | null;
+  message: string;
+  params_json: string;
+  url: string | null;
+  tool: string | null;
+  host_session: string | null;
+  audience: string;
+  audience_reason: string;
+  created_ms: number;
+  expires_ms: number;
+  state: string;
+  owner_pid: number;
+  owner_instance: string;
+  action: string | null;
+  content_json: string | null;
+  answered_by: string | null;
+  answered_ms: number | null;
+}
+
+const SELECT = `SELECT q.*, a.action, a.content_json, a.answered_by, a.answered_ms
+                FROM questions q LEFT JOIN answers a ON a.question_id = q.id`;
+
+export class QuestionStore {
+  readonly #db: Database.Database;
+  readonly #statements;
+  #dataVersion = -1;
+
+  private constructor(
+    readonly path: string,
+    db: Database.Database,
+  ) {
+    this.#db = db;
+    this.#statements = {
+      insert: db.prepare(
+        `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session,
+           audience, audience_reason, created_ms, expires_ms, state, owner_pid, owner_instance)
+         VALUES (@id, @server, @kind, @method, @mode, @message, @params_json, @url, @tool, @host_session,
+           @audience, @audience_reason, @created_ms, @expires_ms, 'pending', @owner_pid, @owner_instance)`,
+      ),
+      get: db.prepare(`${SELECT} WHERE q.id = ?`),
+      all: db.prepare(`${SELECT} ORDER BY q.created_ms, q.id`),
+      pending: db.prepare(`${SELECT} WHERE q.state = 'pending' ORDER BY q.created_ms, q.id`),
+      setState: db.prepare(`UPDATE questions SET state = @state WHERE id = @id AND state = 'pending'`),
+      answer: db.prepare(
+        `INSERT INTO answers (question_id, action, content_json, answered_by, answered_ms) VALUES (?, ?, ?, ?, ?)`,
+      ),
+      overdue: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND expires_ms <= ?`),
+      owners: db.prepare(`SELECT DISTINCT owner_pid, owner_instance FROM questions WHERE state = 'pending'`),
+      ownedPending: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND owner_instance = ?`),
+      prune: db.prepare(`DELETE FROM questions WHERE state != 'pending' AND created_ms < ?`),
+    };
+  }
+
+  /** Open (creating if needed) the store in `dir`. Fails with a clear message, never mid-call. */
+  static open(dir: string): QuestionStore {
+    ensurePrivateDir(dir);
+    const path = join(dir, STORE_FILE);
+    try {
+      if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
+      else if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+      const db = new Database(path);
+      db.pragma("journal_mode = WAL");
+      db.pragma("busy_timeout = 5000");
+      db.pragma("foreign_keys = ON");
+      const check = db.pragma("quick_check", { simple: true });
+      if (check !== "ok") throw new Error(`integrity check failed: ${String(check)}`);
+      migrate(db);
+      return new QuestionStore(path, db);
+    } catch (error) {
+      throw new GatewayError(
+        "STORE_UNAVAILABLE",
+        `the question store ${path} cannot be used: ${(error as Error).message}. ` +
+          "Check the permissions of the state directory, or move the file aside to start with an empty store.",
+        { path },
+      );
+    }
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+
+  insert(record: QuestionRecord): void {
+    this.#statements.insert.run({
+      id: record.id,
+      server: record.server,
+      kind: record.kind,
+      method: record.method,
+      mode: record.mode ?? null,
+      message: record.message,
+      params_json: JSON.stringify(record.params),
+      url: record.url ?? null,
+      tool: record.tool ?? null,
+      host_session: record.hostSession ?? null,
+      audience: record.audience,
+      audience_reason: record.audienceReason,
+      created_ms: Date.parse(record.createdAt),
+      expires_ms: Date.parse(record.expiresAt),
+      owner_pid: record.ownerPid,
+      owner_instance: record.ownerInstance,
+    });
+  }
+
+  get(id: string): QuestionRecord | undefined {
+    const row = this.#statements.get.get(id) as Row | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+
+  list(all = false): QuestionRecord[] {
+    return ((all ? this.#statements.all : this.#statements.pending).all() as Row[]).map(fromRow);
+  }
+
+  /**
+   * Settle a pending question. True when this call settled it; false when it was no longer
+   * pending (someone else answered first, or it expired).
+   */
+  settle(id: string, state: Exclude<QuestionState, "pending">, answer: Omit<Answer, "answeredAt">): boolean {
+    const run = this.#db.transaction((): boolean => {
+      if (this.#statements.setState.run({ id, state }).changes === 0) return false;
+      this.#statements.answer.run(id, answer.action, answer.content ? JSON.stringify(answer.content) : null, answer.by, Date.now());
+      return true;
+    });
+    return run.immediate();
+  }
+
+  /** Ids of pending questions whose deadline has passed. */
+  overdue(now = Date.now()): string[] {
+    return (this.#statements.overdue.all(now) as Array<{ id: string }>).map((row) => row.id);
+  }
+
+  /** Owners (process and instance) of pending questions, to find those whose process is gone. */
+  pendingOwners(): Array<{ pid: number; instance: string }> {
+    return (this.#statements.owners.all() as Array<{ owner_pid: number; owner_instance: string }>).map((row) => ({
+      pid: row.owner_pid,
+      instance: row.owner_instance,
+    }));
+  }
+
+  pendingOwnedBy(instance: string): string[] {
+    return (this.#statements.ownedPending.all(instance) as Array<{ id: string }>).map((row) => row.id);
+  }
+
+  /** Remove settled questions created before `beforeMs`. */
+  prune(beforeMs: number): number {
+    return this.#statements.prune.run(beforeMs).changes;
+  }
+
+  /** True when another connection has written since the last call (cheap: no table read). */
+  changed(): boolean {
+    const version = this.#db.pragma("data_version", { simple: true }) as number;
+    const changed = version !== this.#dataVersion;
+    this.#dataVersion = version;
+    return changed;
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new Error(`it was written by a newer mcpx (schema ${version}; this mcpx knows ${MIGRATIONS.length})`);
+  }
+  for (let next = version; next < MIGRATIONS.length; next++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[next]!);
+      db.pragma(`user_version = ${next + 1}`);
+    }).immediate();
+  }
+}
+
+function fromRow(row: Row): QuestionRecord {
+  const params = JSON.parse(row.params_json) as JsonObject;
+  const record: QuestionRecord = {
+    id: row.id,
+    server: row.server,
+    kind: row.kind as QuestionRecord["kind"],
+    method: row.method,
+    message: row.message,
+    params,
+    audience: row.audience as QuestionRecord["audience"],
+    audienceReason: row.audience_reason,
+    createdAt: new Date(row.created_ms).toISOString(),
+    expiresAt: new Date(row.expires_ms).toISOString(),
+    state: row.state as QuestionState,
+    ownerPid: row.owner_pid,
+    ownerInstance: row.owner_instance,
+  };
+  if (row.mode) record.mode = row.mode as "form" | "url";
+  if (row.url) record.url = row.url;
+  if (row.tool) record.tool = row.tool;
+  if (row.host_session) record.hostSession = row.host_session;
+  if (record.mode === "form" && typeof params.requestedSchema === "object" && params.requestedSchema !== null) {
+    record.requestedSchema = params.requestedSchema as JsonObject;
+  }
+  if (row.action && row.answered_by && row.answered_ms !== null) {
+    record.answer = {
+      action: row.action as Answer["action"],
+      by: row.answered_by,
+      answeredAt: new Date(row.answered_ms).toISOString(),
+      ...(row.content_json ? { content: JSON.parse(row.content_json) as JsonObject } : {}),
+    };
+  }
+  return record;
+}

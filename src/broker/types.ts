@@ -1,0 +1,48 @@
+/** The broker's records: a question as state with a deadline, and the answer that settled it. */
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import type { QuestionKind } from "../render/question.js";
+
+export type QuestionState = "pending" | "answered" | "expired" | "closed";
+export type Action = "accept" | "decline" | "cancel";
+export type Audience = "person" | "agent";
+
+export interface Answer {
+  action: Action;
+  /** Form content (elicitation accept), or the whole result for sampling and roots. */
+  content?: JsonObject;
+  /** Who answered: `cli`, `web`, `rest`, `host:<session>`, `agent-tool`, `rule:<n>`, `expiry`, ... */
+  by: string;
+  answeredAt: string;
+}
+
+export interface QuestionRecord {
+  id: string;
+  server: string;
+  kind: QuestionKind;
+  method: string;
+  mode?: "form" | "url";
+  message: string;
+  /** The upstream's params exactly as sent. */
+  params: JsonObject;
+  requestedSchema?: JsonObject;
+  url?: string;
+  /** The tool call the question came from, when known. */
+  tool?: string;
+  /** The host session whose call caused it, when attributed. */
+  hostSession?: string;
+  audience: Audience;
+  audienceReason: string;
+  createdAt: string;
+  expiresAt: string;
+  state: QuestionState;
+  answer?: Answer;
+  /** The process waiting on it (pid and a per-process instance id). */
+  ownerPid: number;
+  ownerInstance: string;
+}
+
+/** Where a question came from, as far as mcpx knows. */
+export interface Origin {
+  tool?: string;
+  hostSession?: string;
+}

@@ -1,0 +1,57 @@
+/**
+ * A question as every surface shows it (CLI `--json`, REST, the web page, gateway tools):
+ * the shape interface.md promises, plus who may answer and why.
+ */
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import type { QuestionRecord } from "./types.js";
+
+export interface QuestionView {
+  id: string;
+  server: string;
+  kind: QuestionRecord["kind"];
+  mode: "form" | "url" | null;
+  message: string;
+  requestedSchema?: JsonObject;
+  url?: string;
+  /** For sampling and roots: the upstream's request params. */
+  params?: JsonObject;
+  tool: string | null;
+  hostSession: string | null;
+  audience: QuestionRecord["audience"];
+  audienceReason: string;
+  state: QuestionRecord["state"];
+  createdAt: string;
+  expiresAt: string;
+  /** Seconds until expiry while pending; 0 otherwise. */
+  secondsLeft: number;
+  answer: { action: string; content?: JsonObject; by: string; answeredAt: string } | null;
+}
+
+export function viewOf(record: QuestionRecord, now = Date.now()): QuestionView {
+  return {
+    id: record.id,
+    server: record.server,
+    kind: record.kind,
+    mode: record.mode ?? null,
+    message: record.message,
+    ...(record.requestedSchema ? { requestedSchema: record.requestedSchema } : {}),
+    ...(record.url ? { url: record.url } : {}),
+    ...(record.kind !== "elicitation" ? { params: record.params } : {}),
+    tool: record.tool ?? null,
+    hostSession: record.hostSession ?? null,
+    audience: record.audience,
+    audienceReason: record.audienceReason,
+    state: record.state,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+    secondsLeft: record.state === "pending" ? Math.max(0, Math.round((Date.parse(record.expiresAt) - now) / 1000)) : 0,
+    answer: record.answer
+      ? {
+          action: record.answer.action,
+          by: record.answer.by,
+          answeredAt: record.answer.answeredAt,
+          ...(record.answer.content ? { content: record.answer.content } : {}),
+        }
+      : null,
+  };
+}
