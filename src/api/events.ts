@@ -1,0 +1,124 @@
+/**
+ * `GET /v1/events`: a server-sent event stream with one `question` event (the question's view)
+ * whenever a question is opened or settled, in this process or any other sharing the store.
+ *
+ * This process's own questions arrive at once through `broker.subscribe`. Other processes'
+ * are noticed by polling the store: a diff of the pending set whenever SQLite says another
+ * connection wrote. The poll uses its own connection, because `changed()` answers once per
+ * change and per connection: sharing the broker's would steal changes from `Broker.wait`.
+ */
+import type { ServerResponse } from "node:http";
+import { dirname } from "node:path";
+import type { Broker } from "../broker/broker.js";
+import { QuestionStore } from "../broker/store.js";
+import type { QuestionRecord } from "../broker/types.js";
+import { viewOf } from "../broker/view.js";
+import type { Logger } from "../util/log.js";
+
+const POLL_MS = 200;
+const KEEPALIVE_MS = 15_000;
+const RETRY_MS = 2_000;
+
+export class QuestionEvents {
+  readonly #clients = new Set<ServerResponse>();
+  /** Ids of the questions known to be pending, to tell what changed. */
+  #pending = new Set<string>();
+  #watcher: QuestionStore | undefined;
+  #poller: NodeJS.Timeout | undefined;
+  #keepalive: NodeJS.Timeout | undefined;
+  readonly #unsubscribe: () => void;
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly log: Logger,
+  ) {
+    this.#unsubscribe = broker.subscribe((record) => this.#noted(record));
+  }
+
+  get clientCount(): number {
+    return this.#clients.size;
+  }
+
+  /** Serve one event stream until the client goes away. */
+  stream(response: ServerResponse): void {
+    response.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    });
+    response.write(`retry: ${RETRY_MS}\n: mcpx question events\n\n`);
+    if (this.#clients.size === 0) this.#begin();
+    this.#clients.add(response);
+    const gone = (): void => {
+      if (!this.#clients.delete(response)) return;
+      if (this.#clients.size === 0) this.#end();
+    };
+    // The response's close (not the request's, which fires once the empty body is read).
+    response.once("close", gone);
+  }
+
+  close(): void {
+    this.#unsubscribe();
+    for (const client of this.#clients) client.end();
+    this.#clients.clear();
+    this.#end();
+    this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+
+  #begin(): void {
+    try {
+      this.#watcher ??= QuestionStore.open(dirname(this.broker.store.path));
+      this.#watcher.changed();
+      this.#pending = new Set(this.#watcher.list(false).map((record) => record.id));
+    } catch (error) {
+      this.log.warn("question events cannot watch the store; only this process's questions will be streamed", { error });
+    }
+    this.#poller = setInterval(() => this.#poll(), POLL_MS);
+    this.#poller.unref();
+    this.#keepalive = setInterval(() => this.#send(": keepalive\n\n"), KEEPALIVE_MS);
+    this.#keepalive.unref();
+  }
+
+  #end(): void {
+    clearInterval(this.#poller);
+    clearInterval(this.#keepalive);
+    this.#poller = this.#keepalive = undefined;
+  }
+
+  #poll(): void {
+    const store = this.#watcher;
+    if (!store) return;
+    try {
+      if (!store.changed()) return;
+      const now = store.list(false);
+      const stillPending = new Set(now.map((record) => record.id));
+      for (const record of now) if (!this.#pending.has(record.id)) this.#noted(record);
+      for (const id of [...this.#pending]) {
+        if (stillPending.has(id)) continue;
+        const record = store.get(id);
+        if (record) this.#noted(record);
+        else this.#pending.delete(id);
+      }
+    } catch (error) {
+      this.log.warn("question events: reading the store failed", { error });
+    }
+  }
+
+  /** A question was opened or settled: tell every client once. */
+  #noted(record: QuestionRecord): void {
+    if (record.state === "pending") {
+      if (this.#pending.has(record.id)) return;
+      this.#pending.add(record.id);
+    } else {
+      this.#pending.delete(record.id);
+    }
+    if (this.#clients.size === 0) return;
+    this.#send(`event: question\ndata: ${JSON.stringify(viewOf(record))}\n\n`);
+  }
+
+  #send(text: string): void {
+    for (const client of this.#clients) client.write(text);
+  }
+}

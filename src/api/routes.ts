@@ -1,0 +1,144 @@
+/**
+ * The REST API under `/v1`, its event stream, and the web page at `/`, as routes for an HTTP
+ * server that has already refused foreign Host and Origin headers (`http-guard.ts`).
+ *
+ *   GET  /v1/questions[?all=1]         → [view]
+ *   GET  /v1/questions/:id             → view | 404 UNKNOWN_QUESTION
+ *   POST /v1/questions/:id/answer      {action, content?} → view | 400 | 404 | 409
+ *   GET  /v1/events                    → text/event-stream, event `question` with a view
+ *
+ * Everything under `/v1` needs the token (Bearer header, or the page's cookie). POST needs
+ * `content-type: application/json` (which a cross-site form cannot send without a CORS
+ * preflight, and no CORS headers are ever given) and at most 64 KiB.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { dirname, join } from "node:path";
+import type { Broker } from "../broker/broker.js";
+import { BrokerError } from "../broker/errors.js";
+import { TOKEN_FILE } from "../broker/token.js";
+import { viewOf } from "../broker/view.js";
+import type { ExtraRoutes } from "../host/http-host.js";
+import { GatewayError } from "../protocol/errors.js";
+import { isObject } from "../protocol/jsonrpc.js";
+import type { Logger } from "../util/log.js";
+import { callerOf, tokenHint, type Caller } from "./auth.js";
+import { QuestionEvents } from "./events.js";
+import { MAX_BODY_BYTES, mediaType, readBody, sendApiError, sendJson } from "./http.js";
+import { servePage } from "./page.js";
+
+export interface ApiOptions {
+  broker: Broker;
+  token: string;
+  log: Logger;
+  /** Where the token is kept, for the 401 message; default `<state dir>/api-token`. */
+  tokenFile?: string;
+}
+
+export type ApiRoutes = ExtraRoutes & { close(): void };
+
+const STATUS: Record<BrokerError["code"], number> = {
+  UNKNOWN_QUESTION: 404,
+  ALREADY_SETTLED: 409,
+  INVALID_ANSWER: 400,
+  PERSON_ONLY: 403,
+};
+
+export function createApiRoutes(options: ApiOptions): ApiRoutes {
+  const { broker, token, log } = options;
+  const tokenFile = options.tokenFile ?? join(dirname(broker.store.path), TOKEN_FILE);
+  const events = new QuestionEvents(broker, log);
+
+  const routes = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> => {
+    if (url.pathname !== "/v1" && !url.pathname.startsWith("/v1/")) {
+      return servePage(request, response, url, { token, tokenFile });
+    }
+    const caller = callerOf(request, token);
+    if (!caller) {
+      sendApiError(response, 401, "UNAUTHORIZED", `Unauthorized: ${tokenHint(tokenFile)}`, { "www-authenticate": 'Bearer realm="mcpx"' });
+      return true;
+    }
+    try {
+      await api(request, response, url, caller);
+    } catch (error) {
+      if (response.headersSent) {
+        response.end();
+      } else if (error instanceof BrokerError) {
+        sendApiError(response, STATUS[error.code], error.code, error.message);
+      } else if (error instanceof GatewayError) {
+        sendApiError(response, 503, error.code, error.message);
+      } else {
+        log.error("REST handler failed", { error, path: url.pathname });
+        sendApiError(response, 500, "INTERNAL", "Internal error in mcpx (see its log)");
+      }
+    }
+    return true;
+  };
+
+  async function api(request: IncomingMessage, response: ServerResponse, url: URL, caller: Caller): Promise<void> {
+    const parts = url.pathname.split("/").slice(2); // after "", "v1"
+    const method = request.method ?? "GET";
+    if (parts.length === 1 && parts[0] === "questions") {
+      if (method !== "GET") return notAllowed(response, "GET");
+      const all = ["1", "true"].includes(url.searchParams.get("all") ?? "");
+      return sendJson(response, 200, broker.list(all).map((record) => viewOf(record)));
+    }
+    if (parts.length === 2 && parts[0] === "questions") {
+      if (method !== "GET") return notAllowed(response, "GET");
+      const record = broker.get(idOf(parts[1]!));
+      if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${parts[1]}`);
+      return sendJson(response, 200, viewOf(record));
+    }
+    if (parts.length === 3 && parts[0] === "questions" && parts[2] === "answer") {
+      if (method !== "POST") return notAllowed(response, "POST");
+      return answer(request, response, idOf(parts[1]!), caller);
+    }
+    if (parts.length === 1 && parts[0] === "events") {
+      if (method !== "GET") return notAllowed(response, "GET");
+      return events.stream(response);
+    }
+    sendApiError(response, 404, "NOT_FOUND", `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer and /v1/events)`);
+  }
+
+  async function answer(request: IncomingMessage, response: ServerResponse, id: string, caller: Caller): Promise<void> {
+    if (mediaType(request) !== "application/json") {
+      return sendApiError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "the answer must be sent with content-type: application/json");
+    }
+    const body = await readBody(request);
+    if (body === undefined) {
+      return sendApiError(response, 413, "PAYLOAD_TOO_LARGE", `the answer exceeds the ${MAX_BODY_BYTES}-byte limit`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      return sendApiError(response, 400, "INVALID_ANSWER", `the body is not JSON: ${(error as Error).message}`);
+    }
+    if (!isObject(value)) return sendApiError(response, 400, "INVALID_ANSWER", 'the body must be a JSON object {"action": ..., "content": {...}}');
+    const unknown = Object.keys(value).filter((key) => key !== "action" && key !== "content");
+    if (unknown.length) return sendApiError(response, 400, "INVALID_ANSWER", `unknown field "${unknown[0]}" (an answer has only "action" and "content")`);
+    const { action, content } = value;
+    if (action !== "accept" && action !== "decline" && action !== "cancel") {
+      return sendApiError(response, 400, "INVALID_ANSWER", `field "action" must be "accept", "decline" or "cancel", not ${JSON.stringify(action) ?? "missing"}`);
+    }
+    if (content !== undefined && !isObject(content)) {
+      return sendApiError(response, 400, "INVALID_ANSWER", 'field "content" must be a JSON object');
+    }
+    const record = broker.answer(id, { action, ...(content !== undefined ? { content } : {}) }, { by: caller });
+    sendJson(response, 200, viewOf(record));
+  }
+
+  return Object.assign(routes, { close: () => events.close() });
+}
+
+function notAllowed(response: ServerResponse, allow: string): void {
+  sendApiError(response, 405, "METHOD_NOT_ALLOWED", `use ${allow} here`, { allow });
+}
+
+/** A path segment as a question id (a malformed escape is kept as it is: no such question). */
+function idOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

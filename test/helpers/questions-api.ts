@@ -1,0 +1,99 @@
+/**
+ * For tests of the REST API and the web page: `mcpx ui` as a child process, a broker of the
+ * test's own on the same state dir (another process, as far as mcpx is concerned), and quick
+ * ways to open questions in it.
+ */
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Broker } from "../../src/broker/broker.js";
+import { QuestionStore } from "../../src/broker/store.js";
+import type { QuestionRecord } from "../../src/broker/types.js";
+import type { JsonObject } from "../../src/protocol/jsonrpc.js";
+import { questionFromRequest, type QuestionMethod } from "../../src/render/question.js";
+import { silentLogger } from "../../src/util/log.js";
+import { MCPX_BIN } from "./mcpx.js";
+
+export function tempStateDir(): string {
+  return join(mkdtempSync(join(tmpdir(), "mcpx-api-")), "state");
+}
+
+export interface RunningUi {
+  /** The page's base address (no token). */
+  base: URL;
+  token: string;
+  pid: number;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** `mcpx ui --port 0` on `stateDir`; resolves once it prints the page URL. */
+export async function startUi(stateDir: string): Promise<RunningUi> {
+  const child = spawn(process.execPath, [MCPX_BIN, "ui", "--port", "0"], {
+    env: { ...process.env, MCPX_STATE_DIR: stateDir, MCPX_LOG_LEVEL: "debug" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let log = "";
+  const printed = new Promise<URL>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mcpx ui printed no URL; log:\n${log}`)), 15_000);
+    child.stderr.on("data", (chunk: Buffer) => {
+      log += chunk.toString("utf8");
+      const match = /mcpx: questions at (\S+)/.exec(log);
+      if (match) {
+        clearTimeout(timer);
+        resolve(new URL(match[1]!));
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`mcpx ui exited (${code}); log:\n${log}`)));
+  });
+  const url = await printed;
+  const token = url.searchParams.get("token")!;
+  return {
+    base: new URL("/", url),
+    token,
+    pid: child.pid!,
+    stderr: () => log,
+    close: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((done) => child.once("exit", () => done()));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** A broker of the test's own on a state dir. */
+export function openBroker(stateDir: string): { store: QuestionStore; broker: Broker; close(): void } {
+  const store = QuestionStore.open(stateDir);
+  const broker = new Broker(store, silentLogger);
+  return {
+    store,
+    broker,
+    close: () => {
+      broker.stop();
+      store.close();
+    },
+  };
+}
+
+/** Open a question as if the upstream `server` had sent `method` with `params` during `tool`. */
+export function ask(
+  broker: Broker,
+  method: QuestionMethod,
+  params: JsonObject,
+  options: { server?: string; tool?: string; ttlSeconds?: number } = {},
+): QuestionRecord {
+  const question = questionFromRequest(randomUUID(), options.server ?? "demo", method, params);
+  if (!question) throw new Error(`not a question: ${method} ${JSON.stringify(params)}`);
+  return broker.open(question, { tool: options.tool ?? "demo__book" }, options.ttlSeconds ?? 300);
+}
+
+export function askForm(broker: Broker, message: string, requestedSchema: JsonObject, options: { server?: string; tool?: string } = {}): QuestionRecord {
+  return ask(broker, "elicitation/create", { mode: "form", message, requestedSchema }, options);
+}
+
+export function askUrl(broker: Broker, message: string, url: string): QuestionRecord {
+  return ask(broker, "elicitation/create", { mode: "url", message, url, elicitationId: randomUUID() });
+}
