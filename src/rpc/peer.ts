@@ -54,6 +54,10 @@ interface Pending {
   reject: (error: Error) => void;
   cleanup: () => void;
   restartTimer?: () => void;
+  /** While above zero the timeout is suspended (someone is answering a question for it). */
+  holds: number;
+  pauseTimer: () => void;
+  resumeTimer: () => void;
   progressToken?: string | number;
 }
 
@@ -101,7 +105,7 @@ export class Peer {
         this.#tellCancelled(id, "the caller cancelled the request", options.route);
       };
       const startTimer = (): void => {
-        if (options.timeoutMs === undefined) return;
+        if (options.timeoutMs === undefined || pending.holds > 0) return;
         clearTimeout(timer);
         timer = setTimeout(() => {
           const seconds = Math.round((options.timeoutMs ?? 0) / 100) / 10;
@@ -121,6 +125,9 @@ export class Peer {
           options.signal?.removeEventListener("abort", onAbort);
           if (options.progressToken !== undefined) this.#progress.delete(options.progressToken);
         },
+        holds: 0,
+        pauseTimer: () => clearTimeout(timer),
+        resumeTimer: startTimer,
         ...(options.resetTimeoutOnProgress ? { restartTimer: startTimer } : {}),
         ...(options.progressToken !== undefined ? { progressToken: options.progressToken } : {}),
       };
@@ -142,6 +149,24 @@ export class Peer {
   async notify(method: string, params?: JsonObject, route?: Route): Promise<void> {
     if (this.#closed) return;
     await this.channel.send({ jsonrpc: "2.0", method, ...(params ? { params } : {}) }, route);
+  }
+
+  /**
+   * Suspend the timeout of one of our requests until the returned function is called; the
+   * timeout then starts afresh. For calls waiting on a person to answer a question.
+   */
+  holdTimeout(id: RequestId): () => void {
+    const pending = this.#pending.get(id);
+    if (!pending) return () => {};
+    pending.holds++;
+    pending.pauseTimer();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      pending.holds--;
+      if (pending.holds === 0 && this.#pending.get(id) === pending) pending.resumeTimer();
+    };
   }
 
   /** Stop working on one of the peer's requests, as if it had sent `notifications/cancelled`. */
@@ -169,7 +194,7 @@ export class Peer {
 
   #receive(message: JsonRpcMessage, arrival: Arrival): void {
     if (isResponse(message)) {
-      const pending = message.id === null ? undefined : this.#settle(message.id);
+      const pending = message.id === null || message.id === undefined ? undefined : this.#settle(message.id);
       if (!pending) {
         this.log.debug("answer to a request that is no longer waiting", { id: message.id });
         return;

@@ -8,8 +8,8 @@
 import type { ServerConfig } from "../config/types.js";
 import type { Arrival, Channel } from "../rpc/channel.js";
 import { Peer, type IncomingContext } from "../rpc/peer.js";
-import { isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
-import { GatewayError } from "../protocol/errors.js";
+import { ErrorCode, isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
+import { GatewayError, RpcError } from "../protocol/errors.js";
 import { acceptableFromUpstream, defines, LATEST_LEGACY, type Revision } from "../protocol/revisions.js";
 import { IMPLEMENTATION } from "../version.js";
 import type { Logger } from "../util/log.js";
@@ -65,6 +65,7 @@ export class Upstream {
   readonly #calls = new Map<RequestId, CallOwner>();
   readonly #stopper = new AbortController();
   #firstStart: Promise<void> | undefined;
+  #stopped: Promise<void> | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -86,7 +87,13 @@ export class Upstream {
     return this.#firstStart;
   }
 
-  async stop(): Promise<void> {
+  /** Stop for good. Every caller waits for the same shutdown, which may take the kill grace periods. */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
     this.#stopping = true;
     this.#stopper.abort();
     const peer = this.#peer;
@@ -148,6 +155,14 @@ export class Upstream {
     if (arrival.relatedRequestId !== undefined) return this.#calls.get(arrival.relatedRequestId);
     if (this.#calls.size !== 1) return undefined;
     return this.#calls.values().next().value;
+  }
+
+  /** Suspend the timeouts of `owner`'s calls while a question of theirs waits for an answer. */
+  holdTimeout(owner: CallOwner | undefined): () => void {
+    const peer = this.#peer;
+    if (!owner || !peer) return () => {};
+    const releases = [...this.#calls].filter(([, candidate]) => candidate === owner).map(([id]) => peer.holdTimeout(id));
+    return () => releases.forEach((release) => release());
   }
 
   #explain(error: unknown): unknown {
@@ -266,8 +281,16 @@ export class Upstream {
     this.catalog = catalog;
   }
 
-  #fetch(peer: Peer, part: CatalogPart): Promise<JsonObject[]> {
-    return fetchAll((method, params) => peer.request(method, params, { timeoutMs: this.limits.startupTimeoutMs }), part);
+  async #fetch(peer: Peer, part: CatalogPart): Promise<JsonObject[]> {
+    try {
+      return await fetchAll((method, params) => peer.request(method, params, { timeoutMs: this.limits.startupTimeoutMs }), part);
+    } catch (error) {
+      // Many servers declare `resources` without implementing resources/templates/list: a part
+      // the server does not implement is empty, not a reason to lose the whole server.
+      if (!(error instanceof RpcError) || error.code !== ErrorCode.MethodNotFound) throw error;
+      this.log.debug("the server does not implement a list method; treating it as empty", { method: CATALOG_PARTS[part].method });
+      return [];
+    }
   }
 
   async #refresh(parts: CatalogPart[]): Promise<void> {

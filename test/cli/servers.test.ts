@@ -1,0 +1,85 @@
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { nodeServer, writeConfig } from "../helpers/mcpx.js";
+import { runMcpx } from "../helpers/upstreams.js";
+
+const MISSING = "/nonexistent/mcpx-test-no-such-command";
+
+interface Report {
+  name: string;
+  state: string;
+  transport: string | null;
+  revision: string | null;
+  tools: number;
+  resources: number;
+  resourceTemplates: number;
+  prompts: number;
+  reason: string | null;
+}
+
+function parse(stdout: string): Map<string, Report> {
+  return new Map((JSON.parse(stdout) as Report[]).map((report) => [report.name, report]));
+}
+
+describe("mcpx servers", () => {
+  it("reports a dead upstream as down with its reason, the others ready with revision and counts, and exits 1", async () => {
+    const config = writeConfig({
+      mcpServers: {
+        broken: { command: MISSING, args: ["--whatever"] },
+        faulty: nodeServer("faulty-server.mjs"),
+        sdk2: nodeServer("sdk2-server.mjs"),
+      },
+    });
+    const run = await runMcpx(["servers", "--json", "--config", config.file], config);
+    expect(run.code, run.stderr + run.stdout).toBe(1);
+    const reports = parse(run.stdout);
+    expect(reports.get("broken")).toMatchObject({ state: "down", revision: null, tools: 0 });
+    expect(reports.get("broken")?.reason).toContain(MISSING);
+    expect(reports.get("faulty")).toMatchObject({
+      state: "ready",
+      transport: "stdio",
+      revision: "2025-11-25",
+      tools: 5,
+      resources: 0,
+      resourceTemplates: 0,
+      prompts: 0,
+      reason: null,
+    });
+    // An SDK 2.x server negotiates the revision mcpx offers, like a 1.x one.
+    expect(reports.get("sdk2")).toMatchObject({ state: "ready", revision: "2025-11-25", tools: 1, prompts: 1 });
+  });
+
+  it("prints a table with the reason for a down server", async () => {
+    const config = writeConfig({ mcpServers: { broken: { command: MISSING }, faulty: nodeServer("faulty-server.mjs") } });
+    const run = await runMcpx(["servers", "--config", config.file], config);
+    expect(run.code, run.stderr + run.stdout).toBe(1);
+    expect(run.stdout).toMatch(/^SERVER\s+STATE\s+REVISION/m);
+    expect(run.stdout).toMatch(/^faulty\s+ready\s+2025-11-25\s+stdio\s+5\b/m);
+    expect(run.stdout).toMatch(new RegExp(`^broken: down: .*${MISSING}`, "m"));
+  });
+
+  it("counts a server that declares resources but has no resources/templates/list as ready", async () => {
+    const config = writeConfig({ mcpServers: { changing: nodeServer("changing-server.mjs") } });
+    const run = await runMcpx(["servers", "--json", "--config", config.file], config);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(parse(run.stdout).get("changing")).toMatchObject({ state: "ready", tools: 3, resources: 3, resourceTemplates: 0 });
+  });
+
+  it("exits 0 when every upstream is ready", async () => {
+    const config = writeConfig({ mcpServers: { faulty: nodeServer("faulty-server.mjs") } });
+    const run = await runMcpx(["servers", "--json", "--config", config.file], config);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(parse(run.stdout).get("faulty")?.state).toBe("ready");
+  });
+
+  it("exits 2 on a config error, naming the key and the file, without a stack trace", async () => {
+    const config = writeConfig({});
+    writeFileSync(config.file, JSON.stringify({ mcpServers: { faulty: { ...nodeServer("faulty-server.mjs"), timeout: 5 } } }));
+    const run = await runMcpx(["servers", "--json", "--config", config.file], config);
+    expect(run.code, run.stderr + run.stdout).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("mcpServers.faulty.timeout");
+    expect(run.stderr).toContain(config.file);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+});
