@@ -5,7 +5,10 @@ import { configFor } from "./context.js";
 import { CliError, Exit } from "./exit.js";
 import { serve } from "./serve.js";
 import { servers } from "./servers.js";
-import { call } from "./call.js";
+import { call, collect } from "./call.js";
+import { runCall } from "./run-call.js";
+import { ui, UI_DEFAULT_PORT } from "./ui.js";
+import { registerElicit } from "./elicit/commands.js";
 
 const program = new Command("mcpx")
   .description("An MCP gateway: many MCP servers behind one endpoint")
@@ -42,6 +45,34 @@ program
   .option("--json", "print the whole result as JSON")
   .action(async (target: string, args: string | undefined, options: { config?: string; json?: boolean }) => {
     process.exitCode = await call(configFor(options.config), target, args, options);
+  });
+
+program
+  .command("result")
+  .description("collect the result of a call that stopped on a question (the callId from its input-required document)")
+  .argument("<callId>")
+  .option("--json", "print the whole result as JSON")
+  .action(async (callId: string, options: { json?: boolean }) => {
+    process.exitCode = await collect(callId, options);
+  });
+
+program
+  .command("run-call", { hidden: true })
+  .argument("<callId>")
+  .option("-c, --config <file>", "config file")
+  .action(async (callId: string, options: { config?: string }) => {
+    process.exitCode = await runCall(configFor(options.config), callId);
+  });
+
+registerElicit(program);
+
+program
+  .command("ui")
+  .description("serve only the question store: the web page at / and the REST API under /v1 (no gateway)")
+  .option("--host <host>", "address to bind (default: 127.0.0.1)")
+  .option("--port <port>", `port to bind (default: ${UI_DEFAULT_PORT})`, parsePort)
+  .action(async (options: { host?: string; port?: number }) => {
+    await ui(options);
   });
 
 function parsePort(value: string): number {

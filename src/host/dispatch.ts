@@ -10,6 +10,7 @@ import { IMPLEMENTATION } from "../version.js";
 import type { Owned } from "./catalogue.js";
 import type { Gateway } from "./gateway.js";
 import { page } from "./pagination.js";
+import { AGENT_TOOLS, callAgentTool, isAgentTool, offersAgentTools } from "./agent-tools.js";
 import { LOG_LEVELS, type HostSession, type LogLevel } from "./session.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
@@ -17,13 +18,16 @@ type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext
 const HANDLERS: Record<string, Handler> = {
   initialize,
   ping: async () => ({}),
-  "tools/list": async (gateway, session, _context, params) => list(gateway.catalogue.tools, "tools", params),
+  "tools/list": async (gateway, session, _context, params) =>
+    list(offersAgentTools(gateway, session) ? [...gateway.catalogue.tools, ...AGENT_TOOLS] : gateway.catalogue.tools, "tools", params),
   "prompts/list": async (gateway, session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
   "resources/list": async (gateway, session, _context, params) => list(gateway.catalogue.resources, "resources", params),
   "resources/templates/list": async (gateway, session, _context, params) =>
     list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),
-  "tools/call": (gateway, session, context, params) =>
-    forward(gateway, session, context, "name", params, gateway.catalogue.tool(requireString(params, "name")), "tool"),
+  "tools/call": async (gateway, session, context, params) =>
+    isAgentTool(requireString(params, "name"))
+      ? callAgentTool(gateway, session, requireString(params, "name"), isObject(params.arguments) ? params.arguments : {})
+      : forward(gateway, session, context, "name", params, gateway.catalogue.tool(requireString(params, "name")), "tool"),
   "prompts/get": (gateway, session, context, params) =>
     forward(gateway, session, context, "name", params, gateway.catalogue.prompt(requireString(params, "name")), "prompt"),
   "resources/read": (gateway, session, context, params) =>
@@ -125,7 +129,7 @@ async function forward(
         }
       : undefined;
   return upstream.call(method, sent, {
-    owner: { session, requestId: id },
+    owner: { session, requestId: id, signal: context.signal, ...(method === "tools/call" ? { tool: owned.original } : {}) },
     signal: context.signal,
     ...(onProgress ? { onProgress } : {}),
   });
@@ -134,8 +138,16 @@ async function forward(
 async function subscribe(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {
   const uri = requireString(params, "uri");
   const owned = gateway.catalogue.resource(uri);
-  await forward(gateway, session, context, "uri", params, owned, "resource");
+  // Subscribed before the upstream answers: it may send an update right after its answer,
+  // and that update must not find the host not yet subscribed.
+  const already = session.subscriptions.has(uri);
   session.subscriptions.add(uri);
+  try {
+    await forward(gateway, session, context, "uri", params, owned, "resource");
+  } catch (error) {
+    if (!already) session.subscriptions.delete(uri);
+    throw error;
+  }
   return {};
 }
 

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { classify, ErrorCode, isRequest, isResponse, type JsonRpcMessage } from "../protocol/jsonrpc.js";
+import { classify, ErrorCode, errorResponse, isRequest, isResponse, type JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { defines, isRevision, SERVED_REVISIONS } from "../protocol/revisions.js";
 import { Peer } from "../rpc/peer.js";
 import type { Gateway } from "./gateway.js";
@@ -268,5 +268,5 @@ export function sendError(
   id: string | number | null = null,
 ): void {
   response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
+  response.end(JSON.stringify(errorResponse(id, { code, message })));
 }

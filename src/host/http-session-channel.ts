@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Arrival, Channel, Route } from "../rpc/channel.js";
-import { isResponse, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { ErrorCode, errorResponse, isResponse, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { formatSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
 
@@ -29,7 +29,7 @@ export class Exchange {
 
   write(message: JsonRpcMessage): void {
     if (this.ended) return;
-    const answers = isResponse(message) && message.id !== null && this.waiting.has(message.id);
+    const answers = isResponse(message) && message.id !== null && message.id !== undefined && this.waiting.has(message.id);
     if (answers) this.waiting.delete(message.id as RequestId);
     const last = answers && this.waiting.size === 0;
     if (!this.#streaming && last) {
@@ -74,13 +74,26 @@ export class HttpSessionChannel implements Channel {
 
   /** Hand a POST's messages to the session; its requests will be answered on `exchange`. */
   receive(messages: JsonRpcMessage[], exchange: Exchange | undefined): void {
+    const accepted: JsonRpcMessage[] = [];
+    const duplicates: RequestId[] = [];
     for (const message of messages) {
       if (exchange && "method" in message && "id" in message && message.id !== undefined) {
+        // Answers are routed by id: a second request under an id still in flight would take
+        // over the first one's answer, leaving the first POST hanging. Refuse it here.
+        if (this.#exchanges.has(message.id)) {
+          exchange.waiting.add(message.id);
+          duplicates.push(message.id);
+          continue;
+        }
         exchange.waiting.add(message.id);
         this.#exchanges.set(message.id, exchange);
       }
+      accepted.push(message);
     }
-    for (const message of messages) this.onmessage?.(message, {});
+    for (const message of accepted) this.onmessage?.(message, {});
+    for (const id of duplicates) {
+      exchange?.write(errorResponse(id, { code: ErrorCode.InvalidRequest, message: `Request id ${JSON.stringify(id)} is already in use` }));
+    }
   }
 
   /** The POST connection closed: these requests can no longer be answered. */
@@ -110,7 +123,7 @@ export class HttpSessionChannel implements Channel {
     const exchange = id === null || id === undefined ? undefined : this.#exchanges.get(id);
     if (exchange && !exchange.ended) {
       exchange.write(message);
-      if (isResponse(message) && message.id !== null) this.#exchanges.delete(message.id);
+      if (isResponse(message) && message.id !== null && message.id !== undefined) this.#exchanges.delete(message.id);
       return;
     }
     if (isResponse(message)) {

@@ -33,7 +33,8 @@ export interface JsonRpcErrorObject {
 
 export interface JsonRpcError {
   jsonrpc: "2.0";
-  id: RequestId | null;
+  /** Absent (or null, from peers that follow JSON-RPC 2.0 to the letter) when the request's id could not be read. */
+  id?: RequestId | null;
   error: JsonRpcErrorObject;
 }
 
@@ -105,7 +106,9 @@ export function classify(value: unknown): Classified {
     return { ok: true, message: value as unknown as JsonRpcMessage };
   }
   if ("result" in value || "error" in value) {
-    if (!isId(value.id) && value.id !== null) return invalid('a response needs an "id"');
+    // An error about a request whose id could not be read has a null id (JSON-RPC) or none (MCP 2025-11-25).
+    const idOptional = "error" in value && !("result" in value);
+    if (!isId(value.id) && value.id !== null && !(idOptional && value.id === undefined)) return invalid('a response needs an "id"');
     if ("result" in value && !isObject(value.result)) return invalid('"result" must be an object', id);
     if ("error" in value) {
       const error = value.error;
@@ -137,6 +140,7 @@ export function resultResponse(id: RequestId, result: JsonObject): JsonRpcResult
   return { jsonrpc: "2.0", id, result };
 }
 
+/** An error response; without an id when the request's id is unknown, as MCP's schema (2025-11-25) has it. */
 export function errorResponse(id: RequestId | null, error: JsonRpcErrorObject): JsonRpcError {
-  return { jsonrpc: "2.0", id, error };
+  return id === null ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 }

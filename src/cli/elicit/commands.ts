@@ -1,0 +1,184 @@
+/**
+ * `mcpx elicit list|show|answer|accept|decline|cancel|watch`: the questions upstreams ask, read
+ * and answered straight from the shared store in the state directory. No config file needed.
+ * The CLI is a person's surface: answers are recorded `by: "cli"` and person-only questions
+ * may be answered here.
+ */
+import type { Command } from "commander";
+import { Broker, type AnswerInput } from "../../broker/broker.js";
+import { BrokerError } from "../../broker/errors.js";
+import { stateDir } from "../../broker/state-dir.js";
+import { QuestionStore } from "../../broker/store.js";
+import type { Action, QuestionRecord } from "../../broker/types.js";
+import { viewOf } from "../../broker/view.js";
+import { GatewayError } from "../../protocol/errors.js";
+import type { JsonObject } from "../../protocol/jsonrpc.js";
+import { createLogger } from "../../util/log.js";
+import { CliError, Exit } from "../exit.js";
+import { parseContent } from "./coerce.js";
+import { fieldsOf } from "./fields.js";
+import { listTable, showQuestion } from "./format.js";
+import { promptForAnswer, PromptStopped } from "./prompt.js";
+import { watchQuestions } from "./watch.js";
+
+const BY = "cli";
+
+interface JsonOption {
+  json?: boolean;
+}
+
+export function registerElicit(program: Command): void {
+  const elicit = program
+    .command("elicit")
+    .description("the questions upstream servers ask (forms, URLs, sampling, roots): list, show, answer, watch");
+
+  elicit
+    .command("list")
+    .description("pending questions")
+    .option("--all", "answered, expired and closed questions too")
+    .option("--json", "print a JSON array")
+    .action((options: JsonOption & { all?: boolean }) =>
+      withBroker((broker) => {
+        const records = broker.list(options.all === true);
+        write(options.json ? json(records.map((record) => viewOf(record))) : listTable(records, options.all === true, terminalFormat()));
+      }),
+    );
+
+  elicit
+    .command("show")
+    .description("one question: who asks, its fields or URL, time left, and how to answer")
+    .argument("<id>", "the question's id (or a unique prefix of it)")
+    .option("--json", "print JSON")
+    .action((id: string, options: JsonOption) =>
+      withBroker((broker) => {
+        broker.sweep();
+        const record = find(broker, id);
+        write(options.json ? json(viewOf(record)) : showQuestion(record, terminalFormat()));
+      }),
+    );
+
+  elicit
+    .command("answer")
+    .description("accept with content: '{json}' or key=value pairs; with neither, on a terminal, asks field by field")
+    .argument("<id>", "the question's id (or a unique prefix of it)")
+    .argument("[content...]", `'{"name":"Ada"}' or name=Ada age=36 tags=a,b ok=yes`)
+    .option("--json", "print the answered question as JSON")
+    .action((id: string, content: string[], options: JsonOption) =>
+      withBroker(async (broker) => {
+        const record = find(broker, id);
+        settle(broker, record, { action: "accept", content: await contentFor(record, content) }, options);
+      }),
+    );
+
+  const actions: Array<[Action, string]> = [
+    ["accept", "accept without content (URL question: you consent, or have completed it in your browser)"],
+    ["decline", "say no: the server learns the person declined"],
+    ["cancel", "do not answer: the server learns nobody answered"],
+  ];
+  for (const [action, description] of actions) {
+    elicit
+      .command(action)
+      .description(description)
+      .argument("<id>", "the question's id (or a unique prefix of it)")
+      .option("--json", "print the answered question as JSON")
+      .action((id: string, options: JsonOption) =>
+        withBroker((broker) => {
+          const record = find(broker, id);
+          settle(broker, record, { action, ...(action === "accept" ? emptyForm(record) : {}) }, options);
+        }),
+      );
+  }
+
+  elicit
+    .command("watch")
+    .description("follow new and settled questions live until interrupted")
+    .option("--json", "one JSON object per line")
+    .action((options: JsonOption) =>
+      withBroker(async (broker) => {
+        process.stderr.write(`mcpx: watching questions in ${stateDir()} (Ctrl-C to stop)\n`);
+        const until = new Promise<void>((resolve) => {
+          process.once("SIGINT", () => resolve());
+          process.once("SIGTERM", () => resolve());
+        });
+        await watchQuestions(broker, { json: options.json === true, write: (line) => write(line + "\n"), until });
+      }),
+    );
+}
+
+/** Open the shared store for one command, and close it after, whatever happens. */
+async function withBroker(run: (broker: Broker) => void | Promise<void>): Promise<void> {
+  let store: QuestionStore;
+  try {
+    store = QuestionStore.open(stateDir());
+  } catch (error) {
+    if (error instanceof GatewayError) throw new CliError(error.message);
+    throw error;
+  }
+  try {
+    await run(new Broker(store, createLogger({}, "warn")));
+  } catch (error) {
+    if (error instanceof BrokerError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+/** A question by its id, or by a prefix that only one question's id starts with. */
+function find(broker: Broker, id: string): QuestionRecord {
+  const exact = broker.get(id);
+  if (exact) return exact;
+  const matches = id === "" ? [] : broker.store.list(true).filter((record) => record.id.startsWith(id));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) throw new CliError(`"${id}" matches ${matches.length} questions (${matches.map((record) => record.id).join(", ")}); give more of the id`);
+  throw new CliError(`no question with id ${id} (see mcpx elicit list --all)`);
+}
+
+async function contentFor(record: QuestionRecord, args: string[]): Promise<JsonObject> {
+  const fields = fieldsOf(record.requestedSchema);
+  if (args.length > 0) return parseContent(args, fields);
+  if (record.kind === "elicitation" && record.mode === "url") {
+    throw new CliError(`a URL question is accepted without content: mcpx elicit accept ${record.id}`, Exit.Usage);
+  }
+  if (record.state !== "pending") throw new BrokerError("ALREADY_SETTLED", `question ${record.id} is already ${record.state}; the first answer stands`);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new CliError(
+      `give the answer as '{json}' or as key=value pairs, e.g. mcpx elicit answer ${record.id} ${fields.map((field) => `${field.name}=…`).join(" ") || "'{...}'"} (on a terminal, mcpx asks field by field)`,
+      Exit.Usage,
+    );
+  }
+  if (record.kind !== "elicitation") {
+    throw new CliError(`a ${record.method} question is answered with its JSON result: mcpx elicit answer ${record.id} '{...}'`, Exit.Usage);
+  }
+  try {
+    const content = await promptForAnswer(record, { input: process.stdin, output: process.stdout, terminal: true });
+    if (content) return content;
+  } catch (error) {
+    if (!(error instanceof PromptStopped)) throw error;
+  }
+  throw new CliError(`not sent; question ${record.id} is still pending`);
+}
+
+/** `accept` of a form sends an empty form: the broker then says which required field is missing. */
+function emptyForm(record: QuestionRecord): Partial<AnswerInput> {
+  return record.kind === "elicitation" && record.mode !== "url" ? { content: {} } : {};
+}
+
+function settle(broker: Broker, record: QuestionRecord, input: AnswerInput, options: JsonOption): void {
+  const settled = broker.answer(record.id, input, { by: BY });
+  if (options.json) return write(json(viewOf(settled)));
+  const content = settled.answer?.content ? ` ${JSON.stringify(settled.answer.content)}` : "";
+  write(`${input.action} sent for question ${settled.id} from "${settled.server}"${content}\n`);
+}
+
+function terminalFormat(): { color: boolean; width?: number } {
+  return { color: process.stdout.isTTY === true && !process.env.NO_COLOR, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) };
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2) + "\n";
+}
+
+function write(text: string): void {
+  process.stdout.write(text);
+}

@@ -1,0 +1,119 @@
+/**
+ * Asking a person for a form answer field by field on a terminal: each field in schema order
+ * with its title, description and type; choices numbered; the default pre-filled so Enter keeps
+ * it; required fields asked again until given; each value checked as it is typed; then the whole
+ * answer shown for confirmation. Streams are injected so tests can drive it.
+ */
+import { createInterface } from "node:readline/promises";
+import { answerProblems } from "../../broker/validate-answer.js";
+import type { QuestionRecord } from "../../broker/types.js";
+import type { JsonObject } from "../../protocol/jsonrpc.js";
+import { CliError } from "../exit.js";
+import { coerceScalar, coerceValue, parseBoolean } from "./coerce.js";
+import { displayValue, fieldsOf, typeHint, type Choice, type Field } from "./fields.js";
+
+export interface PromptStreams {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /**
+   * A terminal: the default is pre-filled on the line, to keep or edit. Otherwise it is shown
+   * in brackets and an empty line keeps it.
+   */
+  terminal: boolean;
+}
+
+/** The person stopped (Ctrl-C or end of input) before the answer was confirmed. */
+export class PromptStopped extends Error {
+  override readonly name = "PromptStopped";
+}
+
+/** The confirmed content, or undefined when the person chose not to send it. */
+export async function promptForAnswer(record: QuestionRecord, streams: PromptStreams): Promise<JsonObject | undefined> {
+  const { output, terminal } = streams;
+  const rl = createInterface({ input: streams.input, output, terminal });
+  const stopped = new Promise<never>((_, reject) => rl.once("close", () => reject(new PromptStopped("stopped before answering"))));
+  stopped.catch(() => {}); // observed through each ask; this only keeps an unasked rejection quiet
+  rl.on("SIGINT", () => {
+    output.write("\n"); // the cursor is still on the prompt line
+    rl.close();
+  });
+  const ask = (query: string, prefill?: string): Promise<string> => {
+    const answer = rl.question(query);
+    if (prefill !== undefined && terminal) rl.write(prefill);
+    return Promise.race([answer, stopped]);
+  };
+  try {
+    output.write(`server "${record.server}" asks: ${record.message}\n`);
+    output.write(terminal ? "(Enter keeps a pre-filled default; Ctrl-C stops without answering)\n" : "(an empty line keeps the default)\n");
+    const content: JsonObject = {};
+    for (const field of fieldsOf(record.requestedSchema)) {
+      const value = await askField(field, ask, output, terminal);
+      if (value !== undefined) content[field.name] = value;
+    }
+    output.write(`\nyour answer:\n${JSON.stringify(content, null, 2)}\n`);
+    for (;;) {
+      const reply = (await ask(`send it to "${record.server}"? [Y/n] `)).trim();
+      if (reply === "") return content;
+      const yes = parseBoolean(reply);
+      if (yes !== undefined) return yes ? content : undefined;
+      output.write("  please answer yes or no\n");
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+type Ask = (query: string, prefill?: string) => Promise<string>;
+
+async function askField(field: Field, ask: Ask, output: NodeJS.WritableStream, terminal: boolean): Promise<unknown> {
+  const label = field.title && field.title !== field.name ? `${field.title} (${field.name})` : field.name;
+  output.write(`\n${label}${field.required ? ", required" : ""}: ${typeHint(field)}\n`);
+  if (field.description) output.write(`  ${field.description}\n`);
+  field.choices?.forEach((choice, index) => output.write(`  ${index + 1}) ${choice.value}${choice.title ? `  ${choice.title}` : ""}\n`));
+  const prefill = field.default !== undefined ? displayValue(field.default) : undefined;
+  const query = !terminal && prefill !== undefined ? `${field.name} [${prefill}]: ` : `${field.name}: `;
+  for (;;) {
+    const text = (await ask(query, prefill)).trim();
+    let value: unknown;
+    if (text === "") {
+      if (!terminal && field.default !== undefined) return field.default;
+      if (!field.required) return undefined;
+      output.write(`  "${field.name}" is required\n`);
+      continue;
+    }
+    try {
+      value = interpret(field, text);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      output.write(`  ${error.message}\n`);
+      continue;
+    }
+    const problems = answerProblems({ type: "object", properties: { [field.name]: field.schema } }, { [field.name]: value });
+    if (problems.length === 0) return value;
+    output.write(`  ${problems.join("; ")}\n`);
+  }
+}
+
+/** Typed text as the field's value: choices by number or value, lists comma-separated. */
+function interpret(field: Field, text: string): unknown {
+  const choices = field.choices;
+  if (!choices) return coerceValue(field, text);
+  if (field.type !== "array") return coerceScalar(field.name, field.type, pick(field.name, choices, text));
+  return text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .map((part) => coerceScalar(field.name, field.itemType ?? "string", pick(field.name, choices, part)));
+}
+
+/** A choice by its number as listed, its value, or its title. */
+function pick(name: string, choices: Choice[], text: string): string {
+  if (/^\d+$/.test(text)) {
+    const chosen = choices[Number(text) - 1];
+    if (chosen) return chosen.value;
+  }
+  const lower = text.toLowerCase();
+  const chosen = choices.find((choice) => choice.value === text) ?? choices.find((choice) => choice.title?.toLowerCase() === lower);
+  if (chosen) return chosen.value;
+  throw new CliError(`"${text}" is not one of the choices for "${name}"; give its number (1-${choices.length}) or its value`);
+}
