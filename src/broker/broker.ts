@@ -18,6 +18,8 @@ import { BrokerError } from "./errors.js";
 
 const POLL_MS = 100;
 const SWEEP_MS = 5_000;
+/** The longest delay setTimeout honours (a longer one fires at once); the sweep expires the rest. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface AnswerInput {
   action: Action;
@@ -39,6 +41,8 @@ export class Broker {
   readonly #waiters = new Map<string, Set<Waiter>>();
   readonly #expiry = new Map<string, NodeJS.Timeout>();
   #poller: NodeJS.Timeout | undefined;
+  /** The store's data_version when the poller last looked (its own: others may poll `changed()`). */
+  #seenVersion = -1;
   #sweeper: NodeJS.Timeout | undefined;
   readonly #listeners = new Set<(record: QuestionRecord) => void>();
 
@@ -66,8 +70,11 @@ export class Broker {
     for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, "the mcpx process that was waiting on it stopped");
   }
 
-  /** Record a new question from an upstream. */
-  open(question: Question, origin: Origin, ttlSeconds: number): QuestionRecord {
+  /**
+   * Record a new question from an upstream. A `preanswer` (a policy rule's) is checked like any
+   * answer and stored in the same transaction, so no surface ever sees the question pending.
+   */
+  open(question: Question, origin: Origin, ttlSeconds: number, preanswer?: AnswerInput & { by: string }): QuestionRecord {
     const audience = decideAudience(question);
     const now = Date.now();
     const params = question.params;
@@ -90,14 +97,35 @@ export class Broker {
       ...(isObject(params.requestedSchema) ? { requestedSchema: params.requestedSchema } : {}),
       ...(origin.tool ? { tool: origin.tool } : {}),
       ...(origin.hostSession ? { hostSession: origin.hostSession } : {}),
+      ...(origin.callId ? { callId: origin.callId } : {}),
     };
+    if (preanswer && this.#fits(record, preanswer)) {
+      const answer = { action: preanswer.action, by: preanswer.by, ...(preanswer.content ? { content: preanswer.content } : {}) };
+      this.store.insertSettled(record, answer);
+      this.log.info("question answered by policy", { question: record.id, server: record.server, action: answer.action, by: answer.by });
+      const settled = this.store.get(record.id)!;
+      this.#emit(settled);
+      return settled;
+    }
     this.store.insert(record);
-    const timer = setTimeout(() => this.#expire(record.id), ttlSeconds * 1000);
-    timer.unref();
-    this.#expiry.set(record.id, timer);
+    if (ttlSeconds * 1000 <= MAX_TIMER_MS) {
+      const timer = setTimeout(() => this.#expire(record.id), ttlSeconds * 1000);
+      timer.unref();
+      this.#expiry.set(record.id, timer);
+    }
     this.log.info("question opened", { question: record.id, server: record.server, kind: record.kind, audience: record.audience, reason: record.audienceReason });
     this.#emit(record);
     return record;
+  }
+
+  #fits(record: QuestionRecord, answer: AnswerInput & { by: string }): boolean {
+    try {
+      checkAnswer(record, answer);
+      return true;
+    } catch (error) {
+      this.log.warn("a policy answer does not fit the question; leaving it to people", { question: record.id, by: answer.by, error });
+      return false;
+    }
   }
 
   get(id: string): QuestionRecord | undefined {
@@ -114,6 +142,8 @@ export class Broker {
    * first answer stands: a second gets a BrokerError saying who answered first.
    */
   answer(id: string, input: AnswerInput, options: AnswerOptions): QuestionRecord {
+    // Settle what is overdue or orphaned first, so an answer nobody can receive is refused.
+    this.sweep();
     const record = this.store.get(id);
     if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
     if (record.state !== "pending") throw alreadySettled(record);
@@ -138,7 +168,8 @@ export class Broker {
   /** Resolve when the question is settled by anyone, in any process. */
   wait(id: string): Promise<QuestionRecord> {
     const current = this.store.get(id);
-    if (current && current.state !== "pending") return Promise.resolve(current);
+    if (!current) return Promise.reject(new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`));
+    if (current.state !== "pending") return Promise.resolve(current);
     return new Promise((resolve) => {
       let waiters = this.#waiters.get(id);
       if (!waiters) this.#waiters.set(id, (waiters = new Set()));
@@ -199,7 +230,9 @@ export class Broker {
         this.#poller = undefined;
         return;
       }
-      if (!this.store.changed()) return;
+      const version = this.store.dataVersion();
+      if (version === this.#seenVersion) return;
+      this.#seenVersion = version;
       for (const id of [...this.#waiters.keys()]) {
         const record = this.store.get(id);
         if (!record || record.state !== "pending") this.#settled(id);
@@ -225,6 +258,12 @@ export function checkAnswer(record: QuestionRecord, input: AnswerInput): void {
     return;
   }
   if (!input.content) throw new BrokerError("INVALID_ANSWER", "accepting this question needs content");
+  if (record.kind === "sampling" && !(isObject(input.content.content) && typeof input.content.model === "string")) {
+    throw new BrokerError("INVALID_ANSWER", 'a sampling answer is a CreateMessageResult: {"role":"assistant","content":{"type":"text","text":…},"model":…}');
+  }
+  if (record.kind === "roots" && !Array.isArray(input.content.roots)) {
+    throw new BrokerError("INVALID_ANSWER", 'a roots answer is a ListRootsResult: {"roots":[{"uri":"file:///…"}]}');
+  }
   if (record.kind === "elicitation" && record.requestedSchema) {
     const problems = answerProblems(record.requestedSchema, input.content);
     if (problems.length) throw new BrokerError("INVALID_ANSWER", `the answer does not fit the question: ${problems.join("; ")}`);

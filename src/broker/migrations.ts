@@ -31,4 +31,19 @@ export const MIGRATIONS: readonly string[] = [
      answered_by TEXT NOT NULL,
      answered_ms INTEGER NOT NULL
    );`,
+  // 2: calls made by `mcpx call`, which keep running after the command exits on a question.
+  `ALTER TABLE questions ADD COLUMN call_id TEXT;
+   CREATE INDEX questions_by_call ON questions (call_id, state);
+   CREATE TABLE calls (
+     id TEXT PRIMARY KEY,
+     server TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     arguments_json TEXT NOT NULL,
+     state TEXT NOT NULL,
+     result_json TEXT,
+     error TEXT,
+     runner_pid INTEGER,
+     created_ms INTEGER NOT NULL,
+     finished_ms INTEGER
+   );`,
 ];

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { MIGRATIONS } from "./migrations.js";
+import { CallStore } from "./call-store.js";
 import { ensurePrivateDir } from "./state-dir.js";
 import type { Answer, QuestionRecord, QuestionState } from "./types.js";
 
@@ -27,6 +28,7 @@ interface Row {
   url: string | null;
   tool: string | null;
   host_session: string | null;
+  call_id: string | null;
   audience: string;
   audience_reason: string;
   created_ms: number;
@@ -47,22 +49,26 @@ export class QuestionStore {
   readonly #db: Database.Database;
   readonly #statements;
   #dataVersion = -1;
+  /** Calls made by `mcpx call`, in the same file. */
+  readonly calls: CallStore;
 
   private constructor(
     readonly path: string,
     db: Database.Database,
   ) {
     this.#db = db;
+    this.calls = new CallStore(db);
     this.#statements = {
       insert: db.prepare(
-        `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session,
+        `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session, call_id,
            audience, audience_reason, created_ms, expires_ms, state, owner_pid, owner_instance)
-         VALUES (@id, @server, @kind, @method, @mode, @message, @params_json, @url, @tool, @host_session,
+         VALUES (@id, @server, @kind, @method, @mode, @message, @params_json, @url, @tool, @host_session, @call_id,
            @audience, @audience_reason, @created_ms, @expires_ms, 'pending', @owner_pid, @owner_instance)`,
       ),
       get: db.prepare(`${SELECT} WHERE q.id = ?`),
       all: db.prepare(`${SELECT} ORDER BY q.created_ms, q.id`),
       pending: db.prepare(`${SELECT} WHERE q.state = 'pending' ORDER BY q.created_ms, q.id`),
+      ofCall: db.prepare(`${SELECT} WHERE q.call_id = ? ORDER BY q.created_ms, q.id`),
       setState: db.prepare(`UPDATE questions SET state = @state WHERE id = @id AND state = 'pending'`),
       answer: db.prepare(
         `INSERT INTO answers (question_id, action, content_json, answered_by, answered_ms) VALUES (?, ?, ?, ?, ?)`,
@@ -115,6 +121,7 @@ export class QuestionStore {
       url: record.url ?? null,
       tool: record.tool ?? null,
       host_session: record.hostSession ?? null,
+      call_id: record.callId ?? null,
       audience: record.audience,
       audience_reason: record.audienceReason,
       created_ms: Date.parse(record.createdAt),
@@ -122,6 +129,19 @@ export class QuestionStore {
       owner_pid: record.ownerPid,
       owner_instance: record.ownerInstance,
     });
+  }
+
+  /** Every question a `mcpx call` call asked, in order. */
+  ofCall(callId: string): QuestionRecord[] {
+    return (this.#statements.ofCall.all(callId) as Row[]).map(fromRow);
+  }
+
+  /** Insert a question that is answered from the start (a policy rule answered it). */
+  insertSettled(record: QuestionRecord, answer: Omit<Answer, "answeredAt">): void {
+    this.#db.transaction(() => {
+      this.insert(record);
+      this.settle(record.id, "answered", answer);
+    }).immediate();
   }
 
   get(id: string): QuestionRecord | undefined {
@@ -168,9 +188,14 @@ export class QuestionStore {
     return this.#statements.prune.run(beforeMs).changes;
   }
 
+  /** SQLite's data_version for this connection: it moves whenever another connection commits. */
+  dataVersion(): number {
+    return this.#db.pragma("data_version", { simple: true }) as number;
+  }
+
   /** True when another connection has written since the last call (cheap: no table read). */
   changed(): boolean {
-    const version = this.#db.pragma("data_version", { simple: true }) as number;
+    const version = this.dataVersion();
     const changed = version !== this.#dataVersion;
     this.#dataVersion = version;
     return changed;
@@ -182,12 +207,17 @@ function migrate(db: Database.Database): void {
   if (version > MIGRATIONS.length) {
     throw new Error(`it was written by a newer mcpx (schema ${version}; this mcpx knows ${MIGRATIONS.length})`);
   }
-  for (let next = version; next < MIGRATIONS.length; next++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[next]!);
-      db.pragma(`user_version = ${next + 1}`);
-    }).immediate();
-  }
+  if (version === MIGRATIONS.length) return;
+  // Re-read the version under the write lock: another process opening the same fresh store
+  // at the same moment may have run this migration while we waited for the lock.
+  const step = db.transaction((): boolean => {
+    const current = db.pragma("user_version", { simple: true }) as number;
+    if (current >= MIGRATIONS.length) return false;
+    db.exec(MIGRATIONS[current]!);
+    db.pragma(`user_version = ${current + 1}`);
+    return true;
+  });
+  while (step.immediate());
 }
 
 function fromRow(row: Row): QuestionRecord {
@@ -211,6 +241,7 @@ function fromRow(row: Row): QuestionRecord {
   if (row.url) record.url = row.url;
   if (row.tool) record.tool = row.tool;
   if (row.host_session) record.hostSession = row.host_session;
+  if (row.call_id) record.callId = row.call_id;
   if (record.mode === "form" && typeof params.requestedSchema === "object" && params.requestedSchema !== null) {
     record.requestedSchema = params.requestedSchema as JsonObject;
   }

@@ -3,7 +3,7 @@
  * created on first use and shared by every mcpx process of the user.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "./state-dir.js";
 
@@ -12,19 +12,33 @@ export const TOKEN_FILE = "api-token";
 export function apiToken(dir: string): string {
   ensurePrivateDir(dir);
   const path = join(dir, TOKEN_FILE);
-  try {
-    const existing = readFileSync(path, "utf8").trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    // not there yet
-  }
+  const existing = readToken(path);
+  if (existing) return existing;
+  // Written whole to a temp file, then linked into place: the link fails when another process
+  // got there first, and no process ever reads a half-written (empty) token.
   const token = randomBytes(32).toString("hex");
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(temp, token + "\n", { mode: 0o600, flag: "wx" });
   try {
-    writeFileSync(path, token + "\n", { mode: 0o600, flag: "wx" });
+    linkSync(temp, path);
     return token;
   } catch {
-    // Another process created it first: use theirs.
-    return readFileSync(path, "utf8").trim();
+    // Another process created it first: use theirs. A damaged one (empty, truncated) is replaced.
+    const theirs = readToken(path);
+    if (theirs) return theirs;
+    renameSync(temp, path);
+    return readToken(path) ?? token;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+function readToken(path: string): string | undefined {
+  try {
+    const token = readFileSync(path, "utf8").trim();
+    return token.length >= 32 ? token : undefined;
+  } catch {
+    return undefined; // not there yet
   }
 }
 

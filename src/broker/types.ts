@@ -30,6 +30,8 @@ export interface QuestionRecord {
   tool?: string;
   /** The host session whose call caused it, when attributed. */
   hostSession?: string;
+  /** The `mcpx call` call that caused it, when attributed. */
+  callId?: string;
   audience: Audience;
   audienceReason: string;
   createdAt: string;
@@ -45,4 +47,5 @@ export interface QuestionRecord {
 export interface Origin {
   tool?: string;
   hostSession?: string;
+  callId?: string;
 }

@@ -1,15 +1,28 @@
 /**
- * `mcpx call SERVER.TOOL ['{json args}']`: one tool call through the gateway, in this process.
+ * `mcpx call SERVER.TOOL ['{json args}']`: one tool call through the gateway.
+ *
+ * The call runs in a detached process of its own (`run-call.ts`) and this command follows it.
+ * If the upstream asks a question and this is not a terminal, the command prints the
+ * input-required document and exits 75; the call keeps running, and `mcpx result ID`
+ * collects it once someone has answered.
  */
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Config } from "../config/types.js";
-import { Gateway } from "../host/gateway.js";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
-import { GatewayError, RpcError } from "../protocol/errors.js";
-import { createLogger } from "../util/log.js";
+import { QuestionStore } from "../broker/store.js";
+import { stateDir } from "../broker/state-dir.js";
 import { CliError, Exit } from "./exit.js";
+import { followCall, type FollowOptions } from "./follow-call.js";
+
+const BIN = fileURLToPath(new URL("../../bin/mcpx.js", import.meta.url));
 
 export interface CallOptions {
   json?: boolean;
+  ask?: FollowOptions["ask"];
 }
 
 export function parseTarget(target: string): { server: string; tool: string } {
@@ -33,31 +46,43 @@ export function parseArguments(text: string | undefined): JsonObject {
 export async function call(config: Config, target: string, argsText: string | undefined, options: CallOptions): Promise<number> {
   const { server, tool } = parseTarget(target);
   const args = parseArguments(argsText);
-  const gateway = new Gateway(config, createLogger({}, "warn"));
-  const upstream = gateway.upstream(server);
-  if (!upstream) {
-    const known = gateway.upstreams.map((candidate) => candidate.name).join(", ") || "none";
+  if (!config.servers.some((candidate) => candidate.name === server)) {
+    const known = config.servers.map((candidate) => candidate.name).join(", ") || "none";
     throw new CliError(`no server named "${server}" in ${config.file} (configured: ${known})`, Exit.Usage);
   }
+  const store = QuestionStore.open(stateDir());
   try {
-    await upstream.start();
-    const result = await upstream.call("tools/call", { name: tool, arguments: args });
-    process.stdout.write(options.json ? JSON.stringify(result, null, 2) + "\n" : render(result));
-    return result.isError === true ? Exit.Error : Exit.Ok;
-  } catch (error) {
-    if (error instanceof RpcError || error instanceof GatewayError) throw new CliError(`${server}.${tool}: ${error.message}`);
-    throw error;
+    const callId = randomUUID();
+    store.calls.create(callId, server, tool, args);
+    const logFile = startRunner(config, callId);
+    return await followCall(store, callId, { json: options.json === true, logFile, ...(options.ask ? { ask: options.ask } : {}) });
   } finally {
-    await gateway.stop();
+    store.close();
   }
 }
 
-/** Text content as text; anything else as its JSON, so nothing is hidden. */
-function render(result: JsonObject): string {
-  const content = Array.isArray(result.content) ? result.content : [];
-  const parts = content.map((block: unknown) =>
-    isObject(block) && block.type === "text" && typeof block.text === "string" ? block.text : JSON.stringify(block),
-  );
-  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
-  return parts.join("\n") + "\n";
+/** `mcpx result CALL_ID`: follow a call started earlier until it ends (or asks again). */
+export async function collect(callId: string, options: CallOptions): Promise<number> {
+  const store = QuestionStore.open(stateDir());
+  try {
+    return await followCall(store, callId, { json: options.json === true, ...(options.ask ? { ask: options.ask } : {}) });
+  } finally {
+    store.close();
+  }
+}
+
+/** Start the detached process that makes the call; its log goes to a private file. */
+function startRunner(config: Config, callId: string): string {
+  const dir = join(stateDir(), "calls");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const logFile = join(dir, `${callId}.log`);
+  const log = openSync(logFile, "a", 0o600);
+  const child = spawn(process.execPath, [BIN, "run-call", callId, "--config", config.file], {
+    detached: true,
+    stdio: ["ignore", "ignore", log],
+    env: process.env,
+  });
+  child.unref();
+  closeSync(log);
+  return logFile;
 }

@@ -1,4 +1,4 @@
-/** `mcpx serve`: the gateway, for one host on stdio or many over HTTP. */
+/** `mcpx serve`: the gateway, for one host on stdio or many over HTTP, with the question broker. */
 import type { Config } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { HttpHost } from "../host/http-host.js";
@@ -9,6 +9,8 @@ import { Broker } from "../broker/broker.js";
 import { stateDir } from "../broker/state-dir.js";
 import { QuestionStore } from "../broker/store.js";
 import { apiToken } from "../broker/token.js";
+import { GatewayError } from "../protocol/errors.js";
+import { CliError } from "./exit.js";
 
 export interface ServeOptions {
   http?: boolean;
@@ -18,22 +20,23 @@ export interface ServeOptions {
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
   const log = createLogger();
-  const gateway = new Gateway(config, log);
+  const dir = stateDir();
+  // A store that cannot be used is a clear error now, not a crash in the middle of a call.
+  const store = openStore(dir);
+  const broker = new Broker(store, log);
+  broker.start(config.elicitation.retentionDays);
+  const gateway = new Gateway(config, log, { broker });
+  const shutdown = async (): Promise<void> => {
+    await gateway.stop();
+    broker.stop();
+    store.close();
+  };
   if (!options.http) {
-    const stop = onSignal(() => gateway.stop());
+    const stop = onSignal(shutdown);
     await serveStdio(gateway);
     stop();
-    await gateway.stop();
+    await shutdown();
     return;
-  }
-  // The REST API and the web page answer questions from the shared store.
-  const dir = stateDir();
-  let store: QuestionStore | undefined;
-  let broker = gateway.broker;
-  if (!broker) {
-    store = QuestionStore.open(dir);
-    broker = new Broker(store, log);
-    broker.start(config.elicitation.retentionDays);
   }
   const api = createApiRoutes({ broker, token: apiToken(dir), log });
   const host = new HttpHost(gateway, {
@@ -43,7 +46,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     allowedHosts: config.http.allowedHosts,
     extraRoutes: api,
   });
-  const url = await host.listen();
+  const url = await host.listen().catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(`cannot listen on ${options.host ?? config.http.host}:${options.port ?? config.http.port}: ${error.message}`);
+  });
   process.stderr.write(`mcpx: serving MCP at ${url.href}\n`);
   process.stderr.write(`mcpx: questions at ${new URL(`/?token=${apiToken(dir)}`, url).href}\n`);
   void gateway.start();
@@ -51,14 +56,19 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     onSignal(async () => {
       await host.close();
       api.close();
-      if (store) {
-        broker.stop();
-        store.close();
-      }
-      await gateway.stop();
+      await shutdown();
       resolve();
     });
   });
+}
+
+function openStore(dir: string): QuestionStore {
+  try {
+    return QuestionStore.open(dir);
+  } catch (error) {
+    if (error instanceof GatewayError) throw new CliError(error.message);
+    throw error;
+  }
 }
 
 function onSignal(handler: () => Promise<void>): () => void {

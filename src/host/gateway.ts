@@ -13,7 +13,9 @@ import type { CatalogPart } from "../upstream/catalog.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
-import { HostSession, LOG_LEVELS, type HostCall, type LogLevel } from "./session.js";
+import type { Broker } from "../broker/broker.js";
+import { parseRules, type Rule } from "../broker/policy.js";
+import { HostSession, LOG_LEVELS, type CallerContext, type LogLevel } from "./session.js";
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
 
@@ -28,12 +30,18 @@ export class Gateway {
   readonly upstreams: Upstream[];
   readonly sessions = new Set<HostSession>();
   catalogue = new Catalogue([]);
+  /** Where questions wait for an answer; without one, only the calling host can be asked. */
+  readonly broker: Broker | undefined;
+  readonly rules: Rule[];
   #ready: Promise<void> | undefined;
 
   constructor(
     readonly config: Config,
     readonly log: Logger,
+    options: { broker?: Broker } = {},
   ) {
+    this.broker = options.broker;
+    this.rules = parseRules(config.elicitation.rules, config.file);
     const limits = {
       maxMessageBytes: config.limits.maxMessageBytes,
       startupTimeoutMs: config.limits.startupTimeoutSeconds * 1000,
@@ -133,10 +141,10 @@ export class Gateway {
   }
 
   #question(upstream: Upstream, context: IncomingContext, owner: CallOwner | undefined): Promise<JsonObject> {
-    return relayQuestion(this, upstream, context, owner as HostCall | undefined);
+    return relayQuestion(this, upstream, context, owner as CallerContext | undefined);
   }
 
   #notification(upstream: Upstream, notification: JsonRpcNotification, owner: CallOwner | undefined): void {
-    relayNotification(this, upstream, notification, owner as HostCall | undefined);
+    relayNotification(this, upstream, notification, owner as CallerContext | undefined);
   }
 }

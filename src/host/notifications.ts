@@ -8,21 +8,21 @@
 import { isObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { Gateway } from "./gateway.js";
-import type { HostCall, HostSession } from "./session.js";
+import type { CallerContext, HostSession } from "./session.js";
 import { deliveredElicitations } from "./questions.js";
 
-export function relayNotification(gateway: Gateway, upstream: Upstream, notification: JsonRpcNotification, owner: HostCall | undefined): void {
+export function relayNotification(gateway: Gateway, upstream: Upstream, notification: JsonRpcNotification, owner: CallerContext | undefined): void {
   const params = isObject(notification.params) ? notification.params : {};
   switch (notification.method) {
     case "notifications/message": {
       const named = upstream.config.passthrough ? params : { ...params, logger: loggerName(upstream.name, params.logger) };
-      const send = (session: HostSession, related?: HostCall): void => {
+      const send = (session: HostSession, related?: CallerContext): void => {
         if (session.wantsLog(params.level)) {
-          session.notify(notification.method, named, related ? { relatedRequestId: related.requestId } : undefined);
+          session.notify(notification.method, named, related?.requestId !== undefined ? { relatedRequestId: related.requestId } : undefined);
         }
       };
-      if (owner) send(owner.session, owner);
-      else for (const session of gateway.sessions) send(session);
+      if (owner?.session) send(owner.session, owner);
+      else if (!owner) for (const session of gateway.sessions) send(session);
       return;
     }
     case "notifications/resources/updated": {

@@ -1,78 +1,121 @@
 /**
- * Requests an upstream sends to the user side (elicitation, sampling, roots): to the host
- * whose call caused them, rendered for that host, or else to nobody, answered `cancel`.
+ * Requests an upstream sends to the user side (elicitation, sampling, roots).
  *
- * Design rules 1 and 5: a question goes only to a host that provably made the call and that
- * can take it as rendered for its revision. Nothing is ever sent to another host.
+ * Each becomes a question in the broker. A policy rule may answer it at once; otherwise the
+ * host whose call caused it is asked inline when it can take it (design rules 1 and 5), while
+ * every other surface (CLI, web page, REST, agent tools) can answer it too. The first answer
+ * goes to the upstream; expiry and a vanished call answer `cancel`.
  */
 import { randomUUID } from "node:crypto";
-import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
-import { GatewayError, methodNotFound, RpcError } from "../protocol/errors.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import { GatewayError, invalidParams, methodNotFound, RpcError } from "../protocol/errors.js";
 import type { IncomingContext } from "../rpc/peer.js";
 import { questionFromRequest, type Question } from "../render/question.js";
-import { renderForHost } from "../render/render.js";
+import { decideAudience } from "../broker/audience.js";
+import { matchRule, modeDecision, ruleAnswer, type Decision } from "../broker/policy.js";
+import { outcomeFor } from "../broker/outcome.js";
 import type { Upstream } from "../upstream/upstream.js";
+import type { Logger } from "../util/log.js";
 import type { Gateway } from "./gateway.js";
-import type { HostCall, HostSession } from "./session.js";
+import { askHost, hostFailure, settleFromHost } from "./inline.js";
+import type { CallerContext } from "./session.js";
 
-/** URL elicitations delivered to a host, so their completion goes to that host alone. */
-class DeliveredElicitations {
-  readonly #byKey = new Map<string, HostSession>();
-  remember(server: string, elicitationId: string, session: HostSession): void {
-    this.#byKey.set(`${server}\u0000${elicitationId}`, session);
-  }
-  take(server: string, elicitationId: string): HostSession | undefined {
-    const key = `${server}\u0000${elicitationId}`;
-    const session = this.#byKey.get(key);
-    this.#byKey.delete(key);
-    return session;
-  }
-}
-export const deliveredElicitations = new DeliveredElicitations();
+export { deliveredElicitations } from "./inline.js";
+
+const QUESTION_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"];
 
 export async function relayQuestion(
   gateway: Gateway,
   upstream: Upstream,
   context: IncomingContext,
-  owner: HostCall | undefined,
+  owner: CallerContext | undefined,
 ): Promise<JsonObject> {
   const { request } = context;
   const question = questionFromRequest(randomUUID(), upstream.name, request.method, request.params);
-  if (!question) throw methodNotFound(request.method);
-  const log = gateway.log.child({ server: upstream.name, question: question.id, method: question.method });
-
-  const profile = owner?.session.profile();
-  if (owner && profile && !owner.session.closed) {
-    const rendered = renderForHost(question, profile, { nameServer: !upstream.config.passthrough });
-    if (rendered.sendable) {
-      log.info("asking the host that made the call", { session: owner.session.id });
-      rememberUrlElicitation(question, owner.session);
-      try {
-        return await owner.session.peer.request(rendered.method, rendered.params, {
-          route: { relatedRequestId: owner.requestId },
-          signal: context.signal,
-        });
-      } catch (error) {
-        if (error instanceof RpcError) throw error; // the host's own answer
-        log.warn("the host went away before answering", { error });
-        return nobodyAnswered(question, "the host that made the call went away before answering");
-      }
-    }
-    log.info("the calling host cannot take this question", { session: owner.session.id, reason: rendered.reason });
-    return nobodyAnswered(question, rendered.reason);
+  if (!question) {
+    if (QUESTION_METHODS.includes(request.method)) throw invalidParams(`mcpx did not declare what this ${request.method} asks for`);
+    throw methodNotFound(request.method);
   }
-  const why = owner ? "the calling host has not finished initializing" : "no single call it belongs to can be proven";
-  log.warn("no host can be asked this question", { reason: why });
-  return nobodyAnswered(question, why);
+  const log = gateway.log.child({ server: upstream.name, question: question.id, method: question.method });
+  const broker = gateway.broker;
+  if (!broker) return withoutBroker(question, owner, upstream, context, log);
+
+  const decision = decide(gateway, question, owner?.tool);
+  if (decision === "error") {
+    log.warn("refused a question: elicitation.mode is error");
+    throw new RpcError(-32603, `mcpx is configured to refuse questions (elicitation.mode is "error"); ${question.server} asked ${question.method}`);
+  }
+  const ttl = upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds;
+  const record = broker.open(
+    question,
+    { ...(owner?.tool ? { tool: owner.tool } : {}), ...(owner?.session ? { hostSession: owner.session.id } : {}), ...(owner?.callId ? { callId: owner.callId } : {}) },
+    ttl,
+    decision,
+  );
+  if (record.state !== "pending") return outcomeFor(record);
+
+  const done = new AbortController();
+  const withdraw = (): void => broker.close(record.id, "the server withdrew the question");
+  const callGone = (): void => broker.close(record.id, "the call that caused it ended");
+  context.signal.addEventListener("abort", withdraw, { once: true });
+  owner?.signal?.addEventListener("abort", callGone, { once: true });
+  const release = upstream.holdTimeout(owner);
+  let notAsked: string | undefined;
+  try {
+    if (owner?.session && owner.requestId !== undefined) {
+      const host = { session: owner.session, requestId: owner.requestId };
+      askHost({ question, owner: host, nameServer: !upstream.config.passthrough, signal: done.signal, log }).then(
+        (answer) => {
+          if (typeof answer === "string") notAsked = answer;
+          else settleFromHost(broker, record, host, answer, log);
+        },
+        (error: unknown) => {
+          if (done.signal.aborted) return;
+          if (hostFailure(error) === "gone") broker.close(record.id, "the host that made the call went away");
+          else log.warn("the host refused the question; it stays open for other answerers", { error });
+        },
+      );
+    } else if (!owner) {
+      log.info("no single call it belongs to can be proven; it waits for other answerers");
+    }
+    const settled = await broker.wait(record.id);
+    try {
+      return outcomeFor(settled);
+    } catch (error) {
+      // Tell the upstream why its calling host was not simply asked.
+      if (error instanceof RpcError && notAsked) throw new RpcError(error.code, `${error.message}; the calling host could not be asked: ${notAsked}`);
+      throw error;
+    }
+  } finally {
+    done.abort();
+    release();
+    context.signal.removeEventListener("abort", withdraw);
+    owner?.signal?.removeEventListener("abort", callGone);
+  }
 }
 
-function rememberUrlElicitation(question: Question, session: HostSession): void {
-  const id = isObject(question.params) ? question.params.elicitationId : undefined;
-  if (question.mode === "url" && typeof id === "string") deliveredElicitations.remember(question.server, id, session);
+function decide(gateway: Gateway, question: Question, tool: string | undefined): (Decision & { by: string }) | "error" | undefined {
+  const rule = matchRule(gateway.rules, { question, tool, audience: decideAudience(question) });
+  if (rule) {
+    const answer = ruleAnswer(rule, question);
+    gateway.log.info("policy rule fired", { question: question.id, server: question.server, rule: rule.index, action: answer.action, reason: rule.reason });
+    return answer;
+  }
+  return modeDecision(gateway.config.elicitation.mode);
 }
 
-/** Until the broker lands: elicitation is cancelled (nobody was asked), anything else fails. */
-function nobodyAnswered(question: Question, why: string): JsonObject {
+/** No broker (e.g. `mcpx servers`): ask the calling host if it can take it, else nobody. */
+async function withoutBroker(question: Question, owner: CallerContext | undefined, upstream: Upstream, context: IncomingContext, log: Logger): Promise<JsonObject> {
+  if (owner?.session && owner.requestId !== undefined) {
+    const host = { session: owner.session, requestId: owner.requestId };
+    try {
+      const answer = await askHost({ question, owner: host, nameServer: !upstream.config.passthrough, signal: context.signal, log });
+      if (typeof answer !== "string") return answer.content && question.kind !== "elicitation" ? answer.content : { action: answer.action, ...(answer.content ? { content: answer.content } : {}) };
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+    }
+  }
+  log.warn("no one can answer this question here; answering cancel");
   if (question.kind === "elicitation") return { action: "cancel" };
-  throw new GatewayError("UPSTREAM_UNAVAILABLE", `no host can answer ${question.method} from "${question.server}": ${why}`);
+  throw new GatewayError("UPSTREAM_UNAVAILABLE", `no one can answer ${question.method} from "${question.server}" here`);
 }

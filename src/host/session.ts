@@ -60,8 +60,21 @@ export class HostSession {
   }
 }
 
-/** Whoever made a call through mcpx: the host session and its request id. */
-export interface HostCall {
+/** Whoever made a call through mcpx, as far as mcpx knows. */
+export interface CallerContext {
+  /** The host session and its request, for calls from hosts. */
+  session?: HostSession;
+  requestId?: RequestId;
+  /** The upstream's own name of the tool called. */
+  tool?: string;
+  /** For calls made by `mcpx call`: the call's id in the store. */
+  callId?: string;
+  /** Aborted when the call ends from the caller's side (cancelled, disconnected). */
+  signal?: AbortSignal;
+}
+
+/** A call made by a host session. */
+export interface HostCall extends CallerContext {
   session: HostSession;
   requestId: RequestId;
 }

@@ -1,0 +1,78 @@
+/**
+ * Following a call made by `mcpx call` until it ends, or until it waits on a question that
+ * this terminal must hand back (exit 75) or can ask the person at it (on a terminal).
+ */
+import type { QuestionStore } from "../broker/store.js";
+import type { QuestionRecord } from "../broker/types.js";
+import type { CallRecord } from "../broker/call-store.js";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { sleep } from "../util/sleep.js";
+import { Exit } from "./exit.js";
+import { inputRequired } from "./input-required.js";
+
+const POLL_MS = 100;
+
+export interface FollowOptions {
+  json: boolean;
+  /** Ask the person at the terminal; resolves once the questions are answered or skipped. */
+  ask?: (questions: QuestionRecord[]) => Promise<void>;
+  out?: NodeJS.WritableStream;
+  logFile?: string;
+}
+
+export async function followCall(store: QuestionStore, callId: string, options: FollowOptions): Promise<number> {
+  const out = options.out ?? process.stdout;
+  const asked = new Set<string>();
+  for (;;) {
+    const call = store.calls.get(callId);
+    if (!call) {
+      process.stderr.write(`mcpx: no call with id ${callId}\n`);
+      return Exit.Error;
+    }
+    if (call.state !== "running") return finish(call, options.json, out);
+    if (call.runnerPid !== undefined && !alive(call.runnerPid)) {
+      process.stderr.write(`mcpx: the process running call ${callId} stopped before finishing${options.logFile ? `; see ${options.logFile}` : ""}\n`);
+      return Exit.Error;
+    }
+    const pending = store.ofCall(callId).filter((question) => question.state === "pending" && !asked.has(question.id));
+    if (pending.length > 0) {
+      if (!options.ask) {
+        out.write(JSON.stringify(inputRequired(callId, pending), null, 2) + "\n");
+        return Exit.InputRequired;
+      }
+      for (const question of pending) asked.add(question.id);
+      await options.ask(pending);
+      continue;
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+function finish(call: CallRecord, json: boolean, out: NodeJS.WritableStream): number {
+  if (call.state === "failed") {
+    process.stderr.write(`mcpx: ${call.server}.${call.tool}: ${call.error ?? "failed"}\n`);
+    return Exit.Error;
+  }
+  const result = call.result ?? {};
+  out.write(json ? JSON.stringify(result, null, 2) + "\n" : render(result));
+  return result.isError === true ? Exit.Error : Exit.Ok;
+}
+
+/** Text content as text; anything else as its JSON, so nothing is hidden. */
+export function render(result: JsonObject): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  const parts = content.map((block: unknown) =>
+    isObject(block) && block.type === "text" && typeof block.text === "string" ? block.text : JSON.stringify(block),
+  );
+  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
+  return parts.join("\n") + "\n";
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Asking the host that made the call, inline, while the question also waits in the broker.
+ *
+ * The host's answer settles the question like any other surface's; if another surface
+ * answers first, the caller aborts `signal` and the host's open request is cancelled.
+ */
+import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { RpcError } from "../protocol/errors.js";
+import type { Broker, AnswerInput } from "../broker/broker.js";
+import { BrokerError } from "../broker/errors.js";
+import type { QuestionRecord } from "../broker/types.js";
+import type { Question } from "../render/question.js";
+import { renderForHost } from "../render/render.js";
+import type { Logger } from "../util/log.js";
+import type { HostCall, HostSession } from "./session.js";
+
+/** URL elicitations delivered to a host, so their completion goes to that host alone. */
+class DeliveredElicitations {
+  readonly #byKey = new Map<string, HostSession>();
+  remember(server: string, elicitationId: string, session: HostSession): void {
+    this.#byKey.set(`${server}\u0000${elicitationId}`, session);
+  }
+  take(server: string, elicitationId: string): HostSession | undefined {
+    const key = `${server}\u0000${elicitationId}`;
+    const session = this.#byKey.get(key);
+    this.#byKey.delete(key);
+    return session;
+  }
+}
+export const deliveredElicitations = new DeliveredElicitations();
+
+export interface InlineRequest {
+  question: Question;
+  owner: HostCall;
+  /** Name the upstream in the message (not for passthrough servers). */
+  nameServer: boolean;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+/**
+ * Send the question to the calling host when it can take it. Resolves with the host's
+ * answer, or with the reason the host cannot be asked; rejects when the host went away.
+ */
+export async function askHost({ question, owner, nameServer, signal, log }: InlineRequest): Promise<AnswerInput | string> {
+  const profile = owner.session.profile();
+  if (!profile || owner.session.closed) return "the calling host has not finished initializing";
+  const rendered = renderForHost(question, profile, { nameServer });
+  if (!rendered.sendable) {
+    log.info("the calling host cannot take this question; it waits for other answerers", {
+      session: owner.session.id,
+      reason: rendered.reason,
+    });
+    return rendered.reason;
+  }
+  log.info("asking the host that made the call", { session: owner.session.id });
+  const id = question.params.elicitationId;
+  if (question.mode === "url" && typeof id === "string") deliveredElicitations.remember(question.server, id, owner.session);
+  const result = await owner.session.peer.request(rendered.method, rendered.params, {
+    route: { relatedRequestId: owner.requestId },
+    signal,
+  });
+  return answerFromHost(question, result);
+}
+
+/** A host's result as a broker answer: elicitation results as they are, anything else accepted. */
+export function answerFromHost(question: Question, result: JsonObject): AnswerInput {
+  if (question.kind !== "elicitation") return { action: "accept", content: result };
+  const action = result.action === "accept" || result.action === "decline" ? result.action : "cancel";
+  return action === "accept" && isObject(result.content) ? { action, content: result.content } : { action };
+}
+
+/** Settle the question with the host's answer, or explain why it could not be taken. */
+export function settleFromHost(broker: Broker, record: QuestionRecord, owner: HostCall, answer: AnswerInput, log: Logger): void {
+  try {
+    broker.answer(record.id, answer, { by: `host:${owner.session.id}` });
+  } catch (error) {
+    if (error instanceof BrokerError && error.code === "ALREADY_SETTLED") return;
+    // An answer that does not fit stays out of the upstream's way; others may still answer.
+    log.warn("the host's answer was refused; the question stays open", { error });
+  }
+}
+
+/** What a failed inline request means: the host refused (an error it sent) or went away. */
+export function hostFailure(error: unknown): "refused" | "gone" {
+  return error instanceof RpcError ? "refused" : "gone";
+}
