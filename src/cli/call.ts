@@ -17,12 +17,14 @@ import { QuestionStore } from "../broker/store.js";
 import { stateDir } from "../broker/state-dir.js";
 import { CliError, Exit } from "./exit.js";
 import { followCall, type FollowOptions } from "./follow-call.js";
+import { terminalAsker } from "./ask-terminal.js";
+import { Broker } from "../broker/broker.js";
+import { createLogger } from "../util/log.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mcpx.js", import.meta.url));
 
 export interface CallOptions {
   json?: boolean;
-  ask?: FollowOptions["ask"];
 }
 
 export function parseTarget(target: string): { server: string; tool: string } {
@@ -55,7 +57,7 @@ export async function call(config: Config, target: string, argsText: string | un
     const callId = randomUUID();
     store.calls.create(callId, server, tool, args);
     const logFile = startRunner(config, callId);
-    return await followCall(store, callId, { json: options.json === true, logFile, ...(options.ask ? { ask: options.ask } : {}) });
+    return await followCall(store, callId, { json: options.json === true, logFile, ...asker(store) });
   } finally {
     store.close();
   }
@@ -65,10 +67,16 @@ export async function call(config: Config, target: string, argsText: string | un
 export async function collect(callId: string, options: CallOptions): Promise<number> {
   const store = QuestionStore.open(stateDir());
   try {
-    return await followCall(store, callId, { json: options.json === true, ...(options.ask ? { ask: options.ask } : {}) });
+    return await followCall(store, callId, { json: options.json === true, ...asker(store) });
   } finally {
     store.close();
   }
+}
+
+/** On a terminal, questions are put to the person at it; elsewhere the command exits 75. */
+function asker(store: QuestionStore): Pick<FollowOptions, "ask"> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return {};
+  return { ask: terminalAsker(new Broker(store, createLogger({}, "warn"))) };
 }
 
 /** Start the detached process that makes the call; its log goes to a private file. */
