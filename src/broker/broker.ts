@@ -15,6 +15,7 @@ import { QuestionStore } from "./store.js";
 import type { Action, Answer, Origin, QuestionRecord } from "./types.js";
 import { answerProblems } from "./validate-answer.js";
 import { BrokerError } from "./errors.js";
+import { processAlive } from "../util/process.js";
 
 const POLL_MS = 100;
 const SWEEP_MS = 5_000;
@@ -281,13 +282,5 @@ function describe(question: Question): string {
   return `${question.server} asks a question`;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 export type { Answer };

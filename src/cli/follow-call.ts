@@ -9,6 +9,7 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { sleep } from "../util/sleep.js";
 import { Exit } from "./exit.js";
 import { inputRequired } from "./input-required.js";
+import { processAlive } from "../util/process.js";
 
 const POLL_MS = 100;
 
@@ -30,7 +31,7 @@ export async function followCall(store: QuestionStore, callId: string, options: 
       return Exit.Error;
     }
     if (call.state !== "running") return finish(call, options.json, out);
-    if (call.runnerPid !== undefined && !alive(call.runnerPid)) {
+    if (call.runnerPid !== undefined && !processAlive(call.runnerPid)) {
       process.stderr.write(`mcpx: the process running call ${callId} stopped before finishing${options.logFile ? `; see ${options.logFile}` : ""}\n`);
       return Exit.Error;
     }
@@ -68,11 +69,3 @@ export function render(result: JsonObject): string {
   return parts.join("\n") + "\n";
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
