@@ -1,7 +1,7 @@
 // Helpers for running the official MCP conformance suite (@modelcontextprotocol/conformance
 // 0.1.13, the last release that runs on Node 20) from vitest.
 // Background: /work/shared/reference/conformance.md.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -92,7 +92,8 @@ export interface ClientScenarioResult {
 
 const FIXTURE_START_TIMEOUT_MS = 10_000;
 const SERVER_SUITE_TIMEOUT_MS = 180_000;
-const CLIENT_SCENARIO_TIMEOUT_MS = 90_000;
+/** Beyond the client's own time limit: the harness's start-up, mock server and report. */
+const CLIENT_SCENARIO_TIMEOUT_MS = 60_000;
 
 /** Start the conformance fixture over Streamable HTTP on 127.0.0.1 and wait for its LISTENING line. */
 export async function startFixture(mode: 'http'): Promise<Fixture> {
@@ -160,14 +161,22 @@ export async function runServerSuite(url: string, options: { scenario?: string }
  * Run `conformance client --command <command> --scenario <scenario>`: the harness starts a mock
  * server and runs `command <mock-url>` through /bin/sh.
  *
- * NOTE: the harness's mock servers call `listen(0)` without a host, so they bind ALL interfaces
- * for the few seconds a scenario runs. We accept that because they are short-lived and only
- * answer MCP test traffic; to avoid it entirely, run the test inside `unshare -rn` (a private
- * network namespace with only loopback).
+ * The harness's mock servers call `listen(0)` without a host, so they bind ALL interfaces for
+ * the few seconds a scenario runs. Where user namespaces are available we therefore run the
+ * harness (and so the client it spawns) inside `unshare -rn`, a private network namespace whose
+ * only interface is loopback; where they are not (some CI containers) we fall back to running it
+ * directly, accepting short-lived mock servers that only answer MCP test traffic.
  */
-export async function runClientScenario(scenario: string, command: string): Promise<ClientScenarioResult> {
+export async function runClientScenario(
+  scenario: string,
+  command: string,
+  options: { clientTimeoutMs?: number } = {},
+): Promise<ClientScenarioResult> {
+  // The harness's own limit on the client process (its default is 30 s); ours comes on top.
+  const clientTimeoutMs = options.clientTimeoutMs ?? 30_000;
   return withTempDir(async (outDir) => {
-    const run = await runCli(['client', '--command', command, '--scenario', scenario, '-o', outDir], CLIENT_SCENARIO_TIMEOUT_MS);
+    const args = ['client', '--command', command, '--scenario', scenario, '--timeout', String(clientTimeoutMs), '-o', outDir];
+    const run = await runCli(args, clientTimeoutMs + CLIENT_SCENARIO_TIMEOUT_MS, { isolateNetwork: privateNetworkAvailable() });
     const [file] = await findChecksFiles(outDir);
     const checks = file
       ? (await readChecks(file)).map(({ id, status, errorMessage }) =>
@@ -218,10 +227,22 @@ interface CliRun {
   stderr: string;
 }
 
+let privateNetwork: boolean | undefined;
+
+/** Whether `unshare -rn` can give us a network namespace with loopback up (checked once). */
+export function privateNetworkAvailable(): boolean {
+  privateNetwork ??= spawnSync('unshare', ['-rn', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
+  return privateNetwork;
+}
+
 /** Run the conformance CLI; on timeout kill its whole process group (it may have spawned a client). */
-function runCli(args: string[], timeoutMs: number): Promise<CliRun> {
+function runCli(args: string[], timeoutMs: number, options: { isolateNetwork?: boolean } = {}): Promise<CliRun> {
+  // In a private network namespace loopback starts down; bring it up, then exec the CLI (same pid).
+  const [file, argv]: [string, string[]] = options.isolateNetwork
+    ? ['unshare', ['-rn', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, CONFORMANCE_CLI, ...args]]
+    : [process.execPath, [CONFORMANCE_CLI, ...args]];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CONFORMANCE_CLI, ...args], {
+    const child = spawn(file, argv, {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group, so a timeout can kill the harness and its client together
     });
