@@ -14,7 +14,7 @@ export interface AudienceDecision {
   sensitiveFields: string[];
 }
 
-const CREDENTIAL = /pass(word|wd|phrase)?|secret|token|api[-_ ]?key|credential|private[-_ ]?key/i;
+const CREDENTIAL = /pass(word|wd|phrase|code)|secret|token|api[-_ ]?key|credential|private[-_ ]?key/i;
 const CONSENT = /confirm|approve|approval|proceed|consent|agree/i;
 
 export function decideAudience(question: Question): AudienceDecision {

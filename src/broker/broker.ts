@@ -7,6 +7,8 @@
  * watching the store (cheap: SQLite's data_version), within a fraction of a second.
  */
 import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import type { Question } from "../render/question.js";
 import type { Logger } from "../util/log.js";
@@ -54,8 +56,11 @@ export class Broker {
 
   /** Begin housekeeping: expire overdue questions, close orphans, prune settled rows past retention. */
   start(retentionDays = 7): void {
-    const pruned = this.store.prune(Date.now() - retentionDays * 86_400_000);
-    if (pruned > 0) this.log.info("pruned old questions", { count: pruned, retentionDays });
+    const before = Date.now() - retentionDays * 86_400_000;
+    const pruned = this.store.prune(before);
+    const calls = this.store.calls.prune(before);
+    for (const id of calls) rmSync(join(dirname(this.store.path), "calls", `${id}.log`), { force: true });
+    if (pruned + calls.length > 0) this.log.info("pruned old questions and calls", { questions: pruned, calls: calls.length, retentionDays });
     this.sweep();
     this.#sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     this.#sweeper.unref();
@@ -244,7 +249,7 @@ export class Broker {
 }
 
 /** Check an answer's shape for the question it answers. */
-export function checkAnswer(record: QuestionRecord, input: AnswerInput): void {
+export function checkAnswer(record: Pick<QuestionRecord, "kind" | "mode" | "requestedSchema">, input: AnswerInput): void {
   if (!["accept", "decline", "cancel"].includes(input.action)) {
     throw new BrokerError("INVALID_ANSWER", `action must be accept, decline or cancel, not ${JSON.stringify(input.action)}`);
   }

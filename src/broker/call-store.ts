@@ -38,12 +38,16 @@ export class CallStore {
   readonly #get;
   readonly #runner;
   readonly #finish;
+  readonly #old;
+  readonly #remove;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(
       `INSERT INTO calls (id, server, tool, arguments_json, state, created_ms) VALUES (?, ?, ?, ?, 'running', ?)`,
     );
     this.#get = db.prepare(`SELECT * FROM calls WHERE id = ?`);
+    this.#old = db.prepare(`SELECT id FROM calls WHERE state != 'running' AND created_ms < ?`);
+    this.#remove = db.prepare(`DELETE FROM calls WHERE id = ?`);
     this.#runner = db.prepare(`UPDATE calls SET runner_pid = ? WHERE id = ?`);
     this.#finish = db.prepare(
       `UPDATE calls SET state = ?, result_json = ?, error = ?, finished_ms = ? WHERE id = ? AND state = 'running'`,
@@ -61,6 +65,13 @@ export class CallStore {
   finish(id: string, outcome: { result: JsonObject } | { error: string }): void {
     const done = "result" in outcome;
     this.#finish.run(done ? "done" : "failed", done ? JSON.stringify(outcome.result) : null, done ? null : outcome.error, Date.now(), id);
+  }
+
+  /** Remove finished calls created before `beforeMs`; returns their ids. */
+  prune(beforeMs: number): string[] {
+    const ids = (this.#old.all(beforeMs) as Array<{ id: string }>).map((row) => row.id);
+    for (const id of ids) this.#remove.run(id);
+    return ids;
   }
 
   get(id: string): CallRecord | undefined {

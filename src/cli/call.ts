@@ -20,6 +20,7 @@ import { followCall, type FollowOptions } from "./follow-call.js";
 import { terminalAsker } from "./ask-terminal.js";
 import { Broker } from "../broker/broker.js";
 import { createLogger } from "../util/log.js";
+import { GatewayError } from "../protocol/errors.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mcpx.js", import.meta.url));
 
@@ -52,7 +53,7 @@ export async function call(config: Config, target: string, argsText: string | un
     const known = config.servers.map((candidate) => candidate.name).join(", ") || "none";
     throw new CliError(`no server named "${server}" in ${config.file} (configured: ${known})`, Exit.Usage);
   }
-  const store = QuestionStore.open(stateDir());
+  const store = openStore();
   try {
     const callId = randomUUID();
     store.calls.create(callId, server, tool, args);
@@ -65,11 +66,21 @@ export async function call(config: Config, target: string, argsText: string | un
 
 /** `mcpx result CALL_ID`: follow a call started earlier until it ends (or asks again). */
 export async function collect(callId: string, options: CallOptions): Promise<number> {
-  const store = QuestionStore.open(stateDir());
+  const store = openStore();
   try {
     return await followCall(store, callId, { json: options.json === true, ...asker(store) });
   } finally {
     store.close();
+  }
+}
+
+/** The shared store; one that cannot be used is a clear error now, not a stack trace. */
+function openStore(): QuestionStore {
+  try {
+    return QuestionStore.open(stateDir());
+  } catch (error) {
+    if (error instanceof GatewayError) throw new CliError(error.message);
+    throw error;
   }
 }
 

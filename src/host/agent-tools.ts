@@ -7,6 +7,7 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { invalidParams } from "../protocol/errors.js";
 import { BrokerError } from "../broker/errors.js";
 import { viewOf } from "../broker/view.js";
+import type { QuestionRecord } from "../broker/types.js";
 import { elicitationModes } from "../render/host.js";
 import type { Gateway } from "./gateway.js";
 import type { HostSession } from "./session.js";
@@ -52,7 +53,7 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
   const broker = gateway.broker;
   if (!broker || !offersAgentTools(gateway, session)) throw invalidParams(`unknown tool "${name}"`);
   if (name === LIST_TOOL) {
-    const questions = broker.list().map((record) => {
+    const questions = broker.list().filter((record) => visibleTo(record, session)).map((record) => {
       const view = viewOf(record);
       return view.audience === "agent"
         ? { ...view, answerableByYou: true }
@@ -64,6 +65,8 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
   if (typeof id !== "string" || (action !== "accept" && action !== "decline" && action !== "cancel")) {
     return text('give "id" and an "action" of accept, decline or cancel', true);
   }
+  const target = broker.get(id);
+  if (!target || !visibleTo(target, session)) return text(`no question with id ${id} is waiting for this host`, true);
   try {
     const record = broker.answer(id, { action, ...(isObject(content) ? { content } : {}) }, { by: `agent:${session.id}`, asAgent: true });
     return text(JSON.stringify(viewOf(record), null, 2));
@@ -71,6 +74,15 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
     if (error instanceof BrokerError) return text(error.message, true);
     throw error;
   }
+}
+
+/**
+ * A host's agent sees the questions its own calls caused, and those no call can be proven to
+ * own; never another host's or another `mcpx call`'s (design rule 5).
+ */
+function visibleTo(record: QuestionRecord, session: HostSession): boolean {
+  if (record.hostSession !== undefined) return record.hostSession === session.id;
+  return record.callId === undefined;
 }
 
 function text(value: string, isError = false): JsonObject {

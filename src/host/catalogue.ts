@@ -61,6 +61,16 @@ export class Catalogue {
     return template ? { server: template.server, original: uri } : undefined;
   }
 
+  /**
+   * The URI hosts know a server's resource by: the server's own URI, or the alias it got when
+   * another server listed the same URI first. Unlisted URIs (from templates) are unchanged.
+   */
+  exposedUri(server: string, uri: string): string {
+    const alias = aliasFor(server, uri);
+    if (this.#resources.has(alias)) return alias;
+    return uri;
+  }
+
   /** The owner of a resource template, for completion requests. */
   template(uriTemplate: string): Owned | undefined {
     const found = this.#templates.find((candidate) => candidate.uriTemplate === uriTemplate);
@@ -80,7 +90,7 @@ export class Catalogue {
         continue;
       }
       // The same URI from two servers: the second is reachable under an alias naming its server.
-      const alias = `${RESOURCE_ALIAS}${server}/${encodeURIComponent(uri)}`;
+      const alias = aliasFor(server, uri);
       this.#resources.set(alias, { server, original: uri });
       this.resources.push({ ...resource, uri: alias });
       this.conflicts.push({ kind: "resource", name: uri, kept: owner.server, dropped: `${server} (now ${alias})` });
@@ -112,6 +122,10 @@ export class Catalogue {
       list.push(name === item.name ? item : { ...item, name });
     }
   }
+}
+
+function aliasFor(server: string, uri: string): string {
+  return `${RESOURCE_ALIAS}${server}/${encodeURIComponent(uri)}`;
 }
 
 /** A regular expression for the URIs an RFC 6570 template can produce (simple and reserved expansion). */

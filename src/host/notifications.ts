@@ -27,8 +27,9 @@ export function relayNotification(gateway: Gateway, upstream: Upstream, notifica
     }
     case "notifications/resources/updated": {
       if (typeof params.uri !== "string") return;
-      const uri = params.uri;
-      gateway.broadcast(notification.method, params, (session) => session.subscriptions.has(uri));
+      // Hosts subscribed under the URI they know it by, which may be an mcpx alias.
+      const uri = gateway.catalogue.exposedUri(upstream.name, params.uri);
+      gateway.broadcast(notification.method, { ...params, uri }, (session) => session.subscriptions.has(uri));
       return;
     }
     case "notifications/elicitation/complete": {

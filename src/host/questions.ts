@@ -7,13 +7,14 @@
  * goes to the upstream; expiry and a vanished call answer `cancel`.
  */
 import { randomUUID } from "node:crypto";
-import type { JsonObject } from "../protocol/jsonrpc.js";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { GatewayError, invalidParams, methodNotFound, RpcError } from "../protocol/errors.js";
 import type { IncomingContext } from "../rpc/peer.js";
 import { questionFromRequest, type Question } from "../render/question.js";
 import { decideAudience } from "../broker/audience.js";
 import { matchRule, modeDecision, ruleAnswer, type Decision } from "../broker/policy.js";
 import { outcomeFor } from "../broker/outcome.js";
+import { checkAnswer } from "../broker/broker.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { Logger } from "../util/log.js";
 import type { Gateway } from "./gateway.js";
@@ -98,10 +99,25 @@ function decide(gateway: Gateway, question: Question, tool: string | undefined):
   const rule = matchRule(gateway.rules, { question, tool, audience: decideAudience(question) });
   if (rule) {
     const answer = ruleAnswer(rule, question);
-    gateway.log.info("policy rule fired", { question: question.id, server: question.server, rule: rule.index, action: answer.action, reason: rule.reason });
-    return answer;
+    const fit = answerFit(question, answer);
+    if (fit === undefined) {
+      gateway.log.info("policy rule fired", { question: question.id, server: question.server, rule: rule.index, action: answer.action, reason: rule.reason });
+      return answer;
+    }
+    gateway.log.warn("policy rule matched but its answer does not fit the question; the mode decides", { question: question.id, rule: rule.index, problem: fit });
   }
   return modeDecision(gateway.config.elicitation.mode);
+}
+
+/** Why an answer would be refused for this question, or undefined when it fits. */
+function answerFit(question: Question, answer: Decision): string | undefined {
+  const schema = question.params.requestedSchema;
+  try {
+    checkAnswer({ kind: question.kind, mode: question.mode ?? "form", ...(isObject(schema) ? { requestedSchema: schema } : {}) }, answer);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** No broker (e.g. `mcpx servers`): ask the calling host if it can take it, else nobody. */
