@@ -53,7 +53,7 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
   const broker = gateway.broker;
   if (!broker || !offersAgentTools(gateway, session)) throw invalidParams(`unknown tool "${name}"`);
   if (name === LIST_TOOL) {
-    const questions = broker.list().filter((record) => visibleTo(record, session)).map((record) => {
+    const questions = broker.list().filter((record) => visibleTo(record, session, broker.instance)).map((record) => {
       const view = viewOf(record);
       return view.audience === "agent"
         ? { ...view, answerableByYou: true }
@@ -66,7 +66,7 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
     return text('give "id" and an "action" of accept, decline or cancel', true);
   }
   const target = broker.get(id);
-  if (!target || !visibleTo(target, session)) return text(`no question with id ${id} is waiting for this host`, true);
+  if (!target || !visibleTo(target, session, broker.instance)) return text(`no question with id ${id} is waiting for this host`, true);
   try {
     const record = broker.answer(id, { action, ...(isObject(content) ? { content } : {}) }, { by: `agent:${session.id}`, asAgent: true });
     return text(JSON.stringify(viewOf(record), null, 2));
@@ -78,10 +78,12 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
 
 /**
  * A host's agent sees the questions its own calls caused, and those no call can be proven to
- * own; never another host's or another `mcpx call`'s (design rule 5).
+ * own; never another host's or another `mcpx call`'s (design rule 5). Session ids are unique
+ * only within one process (every stdio host is "stdio"), so its own questions are also this
+ * process's (`instance`: the broker that opened them).
  */
-function visibleTo(record: QuestionRecord, session: HostSession): boolean {
-  if (record.hostSession !== undefined) return record.hostSession === session.id;
+function visibleTo(record: QuestionRecord, session: HostSession, instance: string): boolean {
+  if (record.hostSession !== undefined) return record.hostSession === session.id && record.ownerInstance === instance;
   return record.callId === undefined;
 }
 

@@ -14,7 +14,8 @@ describe("the names hosts see", () => {
   async function start(config: object): Promise<RawStdioHost> {
     const host = new RawStdioHost(writeConfig(config));
     hosts.push(host);
-    await host.initialize();
+    // A host that takes questions itself: the catalogue is only the upstreams' (no mcpx__ agent tools).
+    await host.initialize("2025-11-25", { elicitation: {} });
     return host;
   }
 

@@ -8,7 +8,8 @@ describe("pagination", () => {
   beforeAll(async () => {
     // 150 tools served by the upstream in pages of 40.
     host = new RawStdioHost(writeConfig({ mcpServers: { many: nodeServer("many-tools-server.mjs", ["--count", "150", "--page-size", "40"]) } }));
-    await host.initialize();
+    // A host that takes questions itself: the catalogue is only the upstreams' (no mcpx__ agent tools).
+    await host.initialize("2025-11-25", { elicitation: {} });
   });
   afterAll(async () => host?.close());
 

@@ -18,6 +18,15 @@ const COMMANDS = {
   tools_call: ['call', 'scenario.add_numbers', '{"a":2,"b":3}'],
   // The mock closes the call's SSE stream after a priming event; mcpx must resume with GET.
   'sse-retry': ['call', 'scenario.test_reconnection', '{}'],
+  // The mock elicits a form whose every field has a default; a policy rule accepts the defaults.
+  'elicitation-sep1034-client-defaults': ['call', 'scenario.test_client_elicitation_defaults', '{}'],
+};
+
+/** Extra `elicitation` settings for the scenarios that need them. */
+const ELICITATION = {
+  'elicitation-sep1034-client-defaults': {
+    rules: [{ match: { server: 'scenario' }, action: 'acceptDefaults', reason: 'conformance: accept defaults' }],
+  },
 };
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -31,7 +40,8 @@ if (!args || !url || !/^https?:\/\//.test(url)) {
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-conformance-client-'));
 const config = path.join(dir, 'mcpx.json');
 // The URL is used as given: the initialize and sse-retry mocks answer on any path.
-writeFileSync(config, JSON.stringify({ mcpServers: { scenario: { url } } }, null, 2));
+const elicitation = ELICITATION[scenario];
+writeFileSync(config, JSON.stringify({ mcpServers: { scenario: { url } }, ...(elicitation ? { elicitation } : {}) }, null, 2));
 const child = spawn(process.execPath, [MCPX_BIN, ...args, '--config', config], {
   stdio: 'inherit',
   env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },

@@ -9,7 +9,8 @@ describe("an upstream built on the SDK 2.x packages", () => {
 
   it("serves its tools and prompts through mcpx", async () => {
     host = new RawStdioHost(writeConfig({ mcpServers: { v2: nodeServer("sdk2-server.mjs") } }));
-    await host.initialize("2025-06-18");
+    // A host that takes questions itself: the catalogue is only the upstream's (no mcpx__ agent tools).
+    await host.initialize("2025-06-18", { elicitation: {} });
     const list = await host.request(1, "tools/list");
     expectValidToClient("2025-06-18", list, "tools/list");
     expect((list.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(["v2__greet"]);
