@@ -93,8 +93,8 @@ describe("elicitation.mode when no rule answers", () => {
   const hosts: Array<RecordingHost & { log(): string }> = [];
   afterAll(async () => Promise.all(hosts.map((host) => host.close())));
 
-  const callWithMode = async (mode: string): Promise<{ outcome: unknown; host: { log(): string }; config: TempConfig }> => {
-    const config = brokerConfig({ ask: askingStdio() }, { mode });
+  const callWithMode = async (mode: string, rules: object[] = []): Promise<{ outcome: unknown; host: { log(): string }; config: TempConfig }> => {
+    const config = brokerConfig({ ask: askingStdio() }, { mode, ...(rules.length ? { rules } : {}) });
     const host = await stdioHost(config, { capabilities: {} });
     hosts.push(host);
     const outcome = toolJson(await host.client.callTool({ name: "ask__ask_form", arguments: {} }));
@@ -108,6 +108,15 @@ describe("elicitation.mode when no rule answers", () => {
     const { outcome, config } = await callWithMode(mode);
     expect(outcome).toEqual(expected);
     expect(storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: expected.action, by: `policy:${mode}` } }]);
+  });
+
+  it("a matching rule whose answer does not fit (acceptDefaults, a required field without default) leaves it to the mode", async () => {
+    // ask_form's default schema requires "name", which has no default.
+    const { outcome, host, config } = await callWithMode("auto", [{ match: { server: "ask" }, action: "acceptDefaults", reason: "defaults" }]);
+    expect(outcome).toEqual({ action: "cancel" });
+    expect(storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: "cancel", by: "policy:auto" } }]);
+    const warning = (): LogRecord | undefined => logRecords(host.log()).find((record) => record.msg.startsWith("policy rule matched but its answer does not fit"));
+    await untilLogged(host, warning, "the misfit warning");
   });
 
   it("error: the upstream's request fails, with a message saying mcpx refuses questions", async () => {

@@ -57,6 +57,12 @@ describe("an agent may answer", () => {
     expect(decideAudience(form({ confirm: { type: "string" } })).audience).toBe("agent");
   });
 
+  it("names that merely contain 'pass' are not credentials", () => {
+    for (const name of ["passengers", "compass", "passport_country", "bypass"]) {
+      expect(decideAudience(form({ [name]: { type: "string" } })).audience, name).toBe("agent");
+    }
+  });
+
   it("an ordinary form, and a form with no fields", () => {
     expect(decideAudience(form({ name: { type: "string" }, age: { type: "integer" } })).audience).toBe("agent");
     expect(decideAudience(question("elicitation/create", { message: "OK?", requestedSchema: { type: "object", properties: {} } })).audience).toBe("agent");
