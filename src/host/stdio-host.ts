@@ -5,26 +5,37 @@
 import type { Arrival, Channel } from "../rpc/channel.js";
 import { LineReader } from "../rpc/line-reader.js";
 import { Peer } from "../rpc/peer.js";
-import { ErrorCode, errorResponse, parseFrame, type JsonRpcMessage } from "../protocol/jsonrpc.js";
+import { classify, ErrorCode, errorResponse, isRequest, isResponse, parseFrame, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { defines } from "../protocol/revisions.js";
 import type { Gateway } from "./gateway.js";
 import { HostSession } from "./session.js";
 import { dispatch } from "./dispatch.js";
 import { hostNotification } from "./host-notifications.js";
 
+/** A JSON-RPC batch being answered: its answers go out together, as one array. */
+interface Batch {
+  waiting: Set<RequestId>;
+  answers: JsonRpcMessage[];
+}
+
 export class StdioServerChannel implements Channel {
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onclose?: (reason?: Error) => void;
   #closed = false;
+  readonly #batches = new Map<RequestId, Batch>();
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
     private readonly output: NodeJS.WritableStream,
     private readonly maxMessageBytes: number,
+    /** Batches exist only in some revisions (2025-03-26); asked when one arrives. */
+    private readonly acceptsBatches: () => boolean = () => false,
   ) {}
 
   async start(): Promise<void> {
     const lines = new LineReader(this.maxMessageBytes, {
       line: (text) => {
+        if (text.trimStart().startsWith("[")) return this.#batch(text);
         const parsed = parseFrame(text);
         if (parsed.ok) this.onmessage?.(parsed.message, {});
         else void this.send(errorResponse(parsed.id, parsed.error));
@@ -44,9 +55,53 @@ export class StdioServerChannel implements Channel {
 
   send(message: JsonRpcMessage): Promise<void> {
     if (this.#closed) return Promise.resolve();
+    const id = isResponse(message) ? message.id : undefined;
+    const batch = id === undefined || id === null ? undefined : this.#batches.get(id);
+    if (batch && id !== undefined && id !== null) {
+      this.#batches.delete(id);
+      batch.waiting.delete(id);
+      batch.answers.push(message);
+      return batch.waiting.size === 0 ? this.#write(batch.answers) : Promise.resolve();
+    }
+    return this.#write(message);
+  }
+
+  #write(value: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     return new Promise((resolve) => {
-      this.output.write(JSON.stringify(message) + "\n", () => resolve());
+      this.output.write(JSON.stringify(value) + "\n", () => resolve());
     });
+  }
+
+  /** A line holding an array: answered as one array when the revision has batches, else refused. */
+  #batch(text: string): void {
+    let items: unknown;
+    try {
+      items = JSON.parse(text);
+    } catch (error) {
+      void this.send(errorResponse(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` }));
+      return;
+    }
+    if (!Array.isArray(items) || items.length === 0 || !this.acceptsBatches()) {
+      const why = Array.isArray(items) && items.length === 0 ? "an empty batch" : "JSON-RPC batches are not part of this connection's protocol revision";
+      void this.send(errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${why}` }));
+      return;
+    }
+    const batch: Batch = { waiting: new Set(), answers: [] };
+    const messages: JsonRpcMessage[] = [];
+    for (const item of items) {
+      const parsed = classify(item);
+      if (!parsed.ok) batch.answers.push(errorResponse(parsed.id, parsed.error));
+      else {
+        messages.push(parsed.message);
+        if (isRequest(parsed.message)) {
+          batch.waiting.add(parsed.message.id);
+          this.#batches.set(parsed.message.id, batch);
+        }
+      }
+    }
+    // Notifications alone get no answer; invalid members are answered at once.
+    if (batch.waiting.size === 0 && batch.answers.length > 0) void this.#write(batch.answers);
+    for (const message of messages) this.onmessage?.(message, {});
   }
 
   async close(): Promise<void> {
@@ -66,8 +121,10 @@ export async function serveStdio(
   input: NodeJS.ReadableStream = process.stdin,
   output: NodeJS.WritableStream = process.stdout,
 ): Promise<void> {
-  const channel = new StdioServerChannel(input, output, gateway.config.limits.maxMessageBytes);
   let session: HostSession | undefined;
+  const channel = new StdioServerChannel(input, output, gateway.config.limits.maxMessageBytes, () =>
+    session?.revision ? defines(session.revision, "jsonRpcBatch") : false,
+  );
   const peer = new Peer(
     channel,
     {
@@ -77,7 +134,8 @@ export async function serveStdio(
     gateway.log.child({ host: "stdio" }),
     "mcpx-",
   );
-  session = new HostSession(peer, "stdio", "stdio");
+  // Unique across processes: questions in the shared store name the session that caused them.
+  session = new HostSession(peer, "stdio", `stdio-${process.pid}`);
   gateway.addSession(session);
   const gone = new Promise<void>((resolve) => {
     peer.onclose = () => resolve();

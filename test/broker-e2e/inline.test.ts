@@ -26,7 +26,7 @@ describe("a stdio host with elicitation and sampling", () => {
   });
   afterAll(async () => host?.close());
 
-  it("answers a form inline; the store shows it answered by host:stdio, to mcpx elicit list in another process", async () => {
+  it("answers a form inline; the store shows it answered by host:stdio-<pid>, to mcpx elicit list in another process", async () => {
     const result = await host.client.callTool({ name: "ask__ask_form", arguments: { message: "Who are you?" } });
     expect(toolJson(result)).toEqual(FORM_ANSWER);
     expect(host.requests("elicitation/create")).toHaveLength(1);
@@ -36,11 +36,11 @@ describe("a stdio host with elicitation and sampling", () => {
     expect(listed[0]).toMatchObject({
       server: "ask",
       tool: "ask_form",
-      hostSession: "stdio",
+      hostSession: expect.stringMatching(/^stdio-\d+$/),
       mode: "form",
       message: "Who are you?",
       state: "answered",
-      answer: { action: "accept", content: FORM_ANSWER.content, by: "host:stdio" },
+      answer: { action: "accept", content: FORM_ANSWER.content, by: expect.stringMatching(/^host:stdio-\d+$/) },
     });
   });
 
@@ -50,7 +50,7 @@ describe("a stdio host with elicitation and sampling", () => {
 
     const sampled = (await elicitListAll(config)).filter((view) => view.kind === "sampling");
     expect(sampled).toHaveLength(1);
-    expect(sampled[0]).toMatchObject({ state: "answered", answer: { action: "accept", content: SAMPLE, by: "host:stdio" } });
+    expect(sampled[0]).toMatchObject({ state: "answered", answer: { action: "accept", content: SAMPLE, by: expect.stringMatching(/^host:stdio-\d+$/) } });
   });
 });
 

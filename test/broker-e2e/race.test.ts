@@ -54,6 +54,6 @@ describe("a host that is asked inline but does not answer", () => {
 
     const run = await elicit(config, "answer", question.id, "name=Too late");
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/already answered \(decline by host:stdio .*\); the first answer stands/);
+    expect(run.stderr).toMatch(/already answered \(decline by host:stdio-\d+ .*\); the first answer stands/);
   });
 });

@@ -132,6 +132,40 @@ describe("the initialize handshake over stdio", () => {
   });
 });
 
+describe("JSON-RPC batches over stdio", () => {
+  const hosts: RawStdioHost[] = [];
+  afterAll(async () => Promise.all(hosts.map((host) => host.close())));
+
+  it("a 2025-03-26 host's batch is answered as one array, invalid members answered in place", async () => {
+    const host = new RawStdioHost(config);
+    hosts.push(host);
+    await host.initialize("2025-03-26");
+    host.send([
+      { jsonrpc: "2.0", id: "b-1", method: "ping" },
+      { jsonrpc: "2.0", id: "b-2", method: "tools/list" },
+      { jsonrpc: "2.0", method: "notifications/whatever" },
+      { foo: 1 },
+    ]);
+    const reply = (await host.waitFor((frame) => Array.isArray(frame))) as unknown as Array<Record<string, unknown>>;
+    expect(reply.map((answer) => answer.id ?? null).sort()).toEqual([null, "b-1", "b-2"].sort());
+    expect(reply.find((answer) => answer.id === undefined)?.error).toMatchObject({ code: -32600 });
+    // The 2025-03-26 schema has no shape for an error whose request id is unknown (its
+    // JSONRPCError requires an id), so only the answers to readable requests are checked.
+    expectValidToClient("2025-03-26", reply.find((answer) => answer.id === "b-1")!, "ping");
+    expectValidToClient("2025-03-26", reply.find((answer) => answer.id === "b-2")!, "tools/list");
+  });
+
+  it("a batch where the revision has none (2025-11-25) is refused with -32600, and the host is still served", async () => {
+    const host = new RawStdioHost(config);
+    hosts.push(host);
+    await host.initialize("2025-11-25");
+    host.send([{ jsonrpc: "2.0", id: "x-1", method: "ping" }]);
+    const refusal = await host.waitFor((frame) => !Array.isArray(frame) && "error" in frame && frame.id === undefined);
+    expect((refusal.error as { code: number; message: string }).message).toMatch(/batches are not part/);
+    expect((await host.request("after", "ping")).result).toEqual({});
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 
 describe("bad input over HTTP", () => {
