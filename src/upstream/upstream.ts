@@ -10,7 +10,7 @@ import type { Arrival, Channel } from "../rpc/channel.js";
 import { Peer, type IncomingContext } from "../rpc/peer.js";
 import { ErrorCode, isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
 import { GatewayError, RpcError } from "../protocol/errors.js";
-import { acceptableFromUpstream, defines, LATEST_LEGACY, type Revision } from "../protocol/revisions.js";
+import { acceptableFromUpstream, defines, LATEST_LEGACY, LEGACY_REVISIONS, type Revision } from "../protocol/revisions.js";
 import { IMPLEMENTATION } from "../version.js";
 import type { Logger } from "../util/log.js";
 import { sleep } from "../util/sleep.js";
@@ -244,8 +244,12 @@ export class Upstream {
       this.log,
     );
     channel.onjunk = (why) => this.log.warn("unreadable message from upstream", { why });
-    const offered = this.config.protocol === "auto" ? LATEST_LEGACY : this.config.protocol;
+    const pinned = this.config.protocol === "auto" ? undefined : this.config.protocol;
+    const offered = pinned ?? LATEST_LEGACY;
     try {
+      if (pinned && !LEGACY_REVISIONS.includes(pinned)) {
+        throw new GatewayError("UPSTREAM_PROTOCOL", `protocol ${pinned} is configured, but mcpx does not speak the 2026-07-28 era to upstreams yet`);
+      }
       await peer.start();
       const result = await peer.request(
         "initialize",
@@ -257,6 +261,9 @@ export class Upstream {
           "UPSTREAM_PROTOCOL",
           `the server answered protocol revision ${JSON.stringify(result.protocolVersion)}, which mcpx does not speak`,
         );
+      }
+      if (pinned && result.protocolVersion !== pinned) {
+        throw new GatewayError("UPSTREAM_PROTOCOL", `protocol ${pinned} is configured, but the server answered ${result.protocolVersion}`);
       }
       this.revision = result.protocolVersion;
       this.capabilities = isObject(result.capabilities) ? result.capabilities : {};

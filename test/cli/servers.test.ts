@@ -83,3 +83,24 @@ describe("mcpx servers", () => {
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 });
+
+describe("a pinned protocol revision", () => {
+  it("is what mcpx offers; an upstream answering another revision, or a pin to an era mcpx cannot speak, is down with why", async () => {
+    // old-revision-server always answers 2024-11-05, whatever it is offered.
+    const config = writeConfig({
+      mcpServers: {
+        matches: nodeServer("old-revision-server.mjs", [], { protocol: "2024-11-05" }),
+        differs: nodeServer("old-revision-server.mjs", [], { protocol: "2025-06-18" }),
+        modern: nodeServer("old-revision-server.mjs", [], { protocol: "2026-07-28" }),
+      },
+    });
+    const run = await runMcpx(["servers", "--json", "--config", config.file], config);
+    expect(run.code, run.stderr + run.stdout).toBe(1);
+    const reports = parse(run.stdout);
+    expect(reports.get("matches")).toMatchObject({ state: "ready", revision: "2024-11-05" });
+    expect(reports.get("differs")).toMatchObject({ state: "down" });
+    expect(reports.get("differs")?.reason).toContain("protocol 2025-06-18 is configured, but the server answered 2024-11-05");
+    expect(reports.get("modern")).toMatchObject({ state: "down" });
+    expect(reports.get("modern")?.reason).toContain("does not speak the 2026-07-28 era");
+  });
+});
