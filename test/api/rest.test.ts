@@ -66,7 +66,8 @@ describe("REST API and event stream (mcpx ui)", () => {
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
 
-    for (const headers of [{}, { authorization: "Bearer wrong" }, { cookie: "mcpx_token=wrong" }]) {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: "Bearer wrong" }, { cookie: "mcpx_token=wrong" }];
+    for (const headers of attempts) {
       const reply = await getJson("/v1/questions", headers);
       expect(reply.status).toBe(401);
       expect(reply.body.error.code).toBe("UNAUTHORIZED");
@@ -243,7 +244,7 @@ describe("mcpx serve --http", () => {
       try {
         const asked = askForm(other.broker, "Through serve", SCHEMA);
         const shown = await fetch(new URL(`/v1/questions/${asked.id}`, page), { headers: { authorization: `Bearer ${token}` } });
-        expect((await shown.json()).message).toBe("Through serve");
+        expect(((await shown.json()) as { message: string }).message).toBe("Through serve");
       } finally {
         other.close();
       }

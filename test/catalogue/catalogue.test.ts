@@ -3,7 +3,7 @@
  * URI a host knows a resource by when two servers list the same one.
  */
 import { describe, expect, it } from "vitest";
-import { Catalogue } from "../../dist/host/catalogue.js";
+import { Catalogue } from "../../src/host/catalogue.js";
 
 const catalog = (resources: string[], templates: string[] = []) => ({
   tools: [],

@@ -3,7 +3,7 @@
  * this test process (a second, independent mcpx process) opens questions through the broker
  * and waits on them, exactly as `mcpx serve` would.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Broker } from "../../src/broker/broker.js";
@@ -14,6 +14,7 @@ import { questionFromRequest } from "../../src/render/question.js";
 import { silentLogger } from "../../src/util/log.js";
 import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
+import { hasScript, onTerminal } from "../helpers/terminal.js";
 
 const PROFILE: JsonObject = {
   type: "object",
@@ -317,43 +318,11 @@ describe("mcpx elicit watch", () => {
   });
 });
 
-const hasScript = (() => {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe("mcpx elicit answer on a terminal", () => {
-  it.skipIf(!hasScript)("asks field by field with defaults pre-filled, insists on required fields, then confirms", async () => {
+  it.skipIf(!hasScript())("asks field by field with defaults pre-filled, insists on required fields, then confirms", async () => {
     const form = openForm();
     // `script` gives the CLI a pseudo-terminal; what we write to its stdin is typed on it.
-    const command = [process.execPath, MCPX_BIN, "elicit", "answer", form.id].map((part) => `'${part}'`).join(" ");
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { env: state.env, stdio: ["pipe", "pipe", "pipe"] });
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    let output = "";
-    let consumed = 0;
-    const waiters: Array<() => void> = [];
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      for (const waiter of waiters.splice(0)) waiter();
-    });
-    // Wait for text that appears after everything matched so far, then type.
-    const expectThen = (text: string, type?: string): Promise<void> =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`never saw ${JSON.stringify(text)}; output:\n${output.slice(consumed)}`)), 10_000);
-        const check = (): void => {
-          const at = output.indexOf(text, consumed);
-          if (at < 0) return void waiters.push(check);
-          clearTimeout(timer);
-          consumed = at + text.length;
-          if (type !== undefined) child.stdin.write(type);
-          resolve();
-        };
-        check();
-      });
+    const { child, exited, expectThen } = onTerminal([process.execPath, MCPX_BIN, "elicit", "answer", form.id], state.env);
     const CLEAR_LINE = "\x15"; // Ctrl-U: drop the pre-filled default before typing another value
     try {
       await expectThen('server "files" asks: Who are you?');
