@@ -13,6 +13,7 @@ import type { CatalogPart } from "../upstream/catalog.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
+import { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
 import { HostSession, LOG_LEVELS, type CallerContext, type LogLevel } from "./session.js";
@@ -30,9 +31,11 @@ export class Gateway {
   readonly upstreams: Upstream[];
   readonly sessions = new Set<HostSession>();
   catalogue = new Catalogue([]);
-  /** Where questions wait for an answer; without one, only the calling host can be asked. */
+  /** Where questions wait for an answer; without one (`mcpx servers`), questions are answered cancel. */
   readonly broker: Broker | undefined;
   readonly rules: Rule[];
+  /** URL questions delivered to hosts, awaiting the upstream's completion notification. */
+  readonly delivered = new DeliveredElicitations();
   #ready: Promise<void> | undefined;
 
   constructor(
@@ -88,6 +91,7 @@ export class Gateway {
     if (session.closed) return;
     session.closed = true;
     this.sessions.delete(session);
+    this.delivered.forget(session);
     const subscriptions = [...session.subscriptions];
     session.subscriptions.clear();
     for (const uri of subscriptions) await this.unsubscribeIfUnused(uri);

@@ -12,22 +12,9 @@ import type { QuestionRecord } from "../broker/types.js";
 import type { Question } from "../render/question.js";
 import { renderForHost } from "../render/render.js";
 import type { Logger } from "../util/log.js";
-import type { HostCall, HostSession } from "./session.js";
+import type { HostCall } from "./session.js";
+import type { DeliveredElicitations } from "./delivered-elicitations.js";
 
-/** URL elicitations delivered to a host, so their completion goes to that host alone. */
-class DeliveredElicitations {
-  readonly #byKey = new Map<string, HostSession>();
-  remember(server: string, elicitationId: string, session: HostSession): void {
-    this.#byKey.set(`${server}\u0000${elicitationId}`, session);
-  }
-  take(server: string, elicitationId: string): HostSession | undefined {
-    const key = `${server}\u0000${elicitationId}`;
-    const session = this.#byKey.get(key);
-    this.#byKey.delete(key);
-    return session;
-  }
-}
-export const deliveredElicitations = new DeliveredElicitations();
 
 export interface InlineRequest {
   question: Question;
@@ -36,13 +23,15 @@ export interface InlineRequest {
   nameServer: boolean;
   signal: AbortSignal;
   log: Logger;
+  /** Where a delivered URL question is remembered, for its completion notification. */
+  delivered: DeliveredElicitations;
 }
 
 /**
  * Send the question to the calling host when it can take it. Resolves with the host's
  * answer, or with the reason the host cannot be asked; rejects when the host went away.
  */
-export async function askHost({ question, owner, nameServer, signal, log }: InlineRequest): Promise<AnswerInput | string> {
+export async function askHost({ question, owner, nameServer, signal, log, delivered }: InlineRequest): Promise<AnswerInput | string> {
   const profile = owner.session.profile();
   if (!profile || owner.session.closed) return "the calling host has not finished initializing";
   const rendered = renderForHost(question, profile, { nameServer });
@@ -55,7 +44,7 @@ export async function askHost({ question, owner, nameServer, signal, log }: Inli
   }
   log.info("asking the host that made the call", { session: owner.session.id });
   const id = question.params.elicitationId;
-  if (question.mode === "url" && typeof id === "string") deliveredElicitations.remember(question.server, id, owner.session);
+  if (question.mode === "url" && typeof id === "string") delivered.remember(question.server, id, owner);
   const result = await owner.session.peer.request(rendered.method, rendered.params, {
     route: { relatedRequestId: owner.requestId },
     signal,

@@ -9,7 +9,6 @@ import { isObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { Gateway } from "./gateway.js";
 import type { CallerContext, HostSession } from "./session.js";
-import { deliveredElicitations } from "./questions.js";
 
 export function relayNotification(gateway: Gateway, upstream: Upstream, notification: JsonRpcNotification, owner: CallerContext | undefined): void {
   const params = isObject(notification.params) ? notification.params : {};
@@ -34,9 +33,9 @@ export function relayNotification(gateway: Gateway, upstream: Upstream, notifica
     }
     case "notifications/elicitation/complete": {
       const id = params.elicitationId;
-      const session = typeof id === "string" ? deliveredElicitations.take(upstream.name, id) : undefined;
+      const call = typeof id === "string" ? gateway.delivered.take(upstream.name, id) : undefined;
       // Only the host that was asked may hear that it is done; unknown ids are ignored (spec MUST).
-      session?.notify(notification.method, params);
+      call?.session.notify(notification.method, params, { relatedRequestId: call.requestId });
       return;
     }
     case "notifications/cancelled":

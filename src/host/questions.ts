@@ -21,7 +21,6 @@ import type { Gateway } from "./gateway.js";
 import { askHost, hostFailure, settleFromHost } from "./inline.js";
 import type { CallerContext } from "./session.js";
 
-export { deliveredElicitations } from "./inline.js";
 
 const QUESTION_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"];
 
@@ -39,7 +38,7 @@ export async function relayQuestion(
   }
   const log = gateway.log.child({ server: upstream.name, question: question.id, method: question.method });
   const broker = gateway.broker;
-  if (!broker) return withoutBroker(question, owner, upstream, context, log);
+  if (!broker) return nobodyHere(question, log);
 
   const decision = decide(gateway, question, owner?.tool);
   if (decision === "error") {
@@ -65,7 +64,7 @@ export async function relayQuestion(
   try {
     if (owner?.session && owner.requestId !== undefined) {
       const host = { session: owner.session, requestId: owner.requestId };
-      askHost({ question, owner: host, nameServer: !upstream.config.passthrough, signal: done.signal, log }).then(
+      askHost({ question, owner: host, nameServer: !upstream.config.passthrough, signal: done.signal, log, delivered: gateway.delivered }).then(
         (answer) => {
           if (typeof answer === "string") notAsked = answer;
           else settleFromHost(broker, record, host, answer, log);
@@ -120,18 +119,9 @@ function answerFit(question: Question, answer: Decision): string | undefined {
   }
 }
 
-/** No broker (e.g. `mcpx servers`): ask the calling host if it can take it, else nobody. */
-async function withoutBroker(question: Question, owner: CallerContext | undefined, upstream: Upstream, context: IncomingContext, log: Logger): Promise<JsonObject> {
-  if (owner?.session && owner.requestId !== undefined) {
-    const host = { session: owner.session, requestId: owner.requestId };
-    try {
-      const answer = await askHost({ question, owner: host, nameServer: !upstream.config.passthrough, signal: context.signal, log });
-      if (typeof answer !== "string") return answer.content && question.kind !== "elicitation" ? answer.content : { action: answer.action, ...(answer.content ? { content: answer.content } : {}) };
-    } catch (error) {
-      if (error instanceof RpcError) throw error;
-    }
-  }
-  log.warn("no one can answer this question here; answering cancel");
+/** No broker (`mcpx servers` only looks, it serves no host): nobody here can answer. */
+function nobodyHere(question: Question, log: Logger): JsonObject {
+  log.info("no one can answer questions here; answering cancel");
   if (question.kind === "elicitation") return { action: "cancel" };
   throw new GatewayError("UPSTREAM_UNAVAILABLE", `no one can answer ${question.method} from "${question.server}" here`);
 }

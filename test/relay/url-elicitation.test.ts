@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startMcpxHttp, type RunningMcpx } from "../helpers/mcpx.js";
+import { postStreaming, RawHttpHost } from "../helpers/raw-http.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { askingStdio, httpHost, relayConfig, toolJson, type RecordingHost } from "./support.js";
 
@@ -66,5 +67,28 @@ describe("URL-mode elicitation", () => {
     await mcpx.waitForLog(/the calling host cannot take this question.*elicitation\.url/);
     // Nor did the question (or its completion) wander to the host that could have taken it.
     expect(urlHost.frames.filter((frame) => JSON.stringify(frame).includes("login-2"))).toEqual([]);
+  });
+});
+
+describe("URL-mode completion to an HTTP host without a GET stream", () => {
+  it("travels on the stream of the call that asked, before its result", async () => {
+    const host = new RawHttpHost(mcpx.url);
+    try {
+      await host.initialize("2025-11-25", { elicitation: { form: {}, url: {} } });
+      const { stream } = await postStreaming(
+        mcpx.url,
+        { jsonrpc: "2.0", id: "call-1", method: "tools/call", params: { name: "ask__ask_url", arguments: { elicitationId: "login-2", complete: true } } },
+        host.headers(),
+      );
+      const asked = await stream.waitFor((frame) => frame.method === "elicitation/create");
+      await host.send({ jsonrpc: "2.0", id: asked.id, result: { action: "accept" } });
+      const complete = await stream.waitFor((frame) => frame.method === COMPLETE);
+      expect(complete.params).toEqual({ elicitationId: "login-2" });
+      expectValidToClient("2025-11-25", complete);
+      const result = await stream.waitFor((frame) => frame.id === "call-1");
+      expect(JSON.stringify(result.result)).toContain("accept");
+    } finally {
+      host.close();
+    }
   });
 });
