@@ -12,6 +12,7 @@ import { classify, isRequest, type JsonRpcMessage, type RequestId } from "../pro
 import { GatewayError } from "../protocol/errors.js";
 import { readSse } from "../util/sse.js";
 import { sleep } from "../util/sleep.js";
+import { createHttpFetch } from "./http-client.js";
 import type { Logger } from "../util/log.js";
 
 const DEFAULT_RETRY_MS = 1_000;
@@ -35,6 +36,7 @@ export class StreamableHttpChannel implements Channel {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
   readonly #aborter = new AbortController();
+  readonly #http = createHttpFetch();
   #closed = false;
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onjunk?: (why: string) => void;
@@ -59,7 +61,7 @@ export class StreamableHttpChannel implements Channel {
 
   async send(message: JsonRpcMessage): Promise<void> {
     if (this.#closed) throw new GatewayError("CONNECTION_CLOSED", "the connection to the server is closed");
-    const response = await fetch(this.url, {
+    const response = await this.#http.fetch(this.url, {
       method: "POST",
       headers: this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
       body: JSON.stringify(message),
@@ -106,7 +108,7 @@ export class StreamableHttpChannel implements Channel {
     if (this.#closed) return;
     let response: Response;
     try {
-      response = await fetch(this.url, {
+      response = await this.#http.fetch(this.url, {
         method: "GET",
         headers: this.#headers({ accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) }),
         signal: this.#aborter.signal,
@@ -139,7 +141,7 @@ export class StreamableHttpChannel implements Channel {
       await sleep(state.retryMs, this.#aborter.signal);
       if (this.#closed) return;
       try {
-        const response = await fetch(this.url, {
+        const response = await this.#http.fetch(this.url, {
           method: "GET",
           headers: this.#headers({ accept: "text/event-stream", "last-event-id": state.lastEventId }),
           signal: this.#aborter.signal,
@@ -200,6 +202,7 @@ export class StreamableHttpChannel implements Channel {
     if (this.#closed) return;
     this.#closed = true;
     this.#aborter.abort();
+    this.#http.close();
     this.onclose?.(error);
   }
 
@@ -209,10 +212,11 @@ export class StreamableHttpChannel implements Channel {
     this.#aborter.abort();
     if (this.sessionId) {
       // Best effort: tell the server the session is over, without holding up shutdown.
-      await fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
+      await this.#http.fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
         .then((response) => response.body?.cancel())
         .catch(() => {});
     }
+    this.#http.close();
     this.onclose?.();
   }
 }

@@ -1,0 +1,68 @@
+/**
+ * A small `fetch` for upstream HTTP on Node's own `http` module with keep-alive sockets.
+ *
+ * The global `fetch` costs about a millisecond of CPU per request before any byte moves, and
+ * a gateway makes one request per relayed message; this does the same job for a third of that
+ * (see `npm run bench`). It answers with a standard `Response`, so callers read it as usual.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { Readable } from "node:stream";
+
+export interface RequestInit {
+  method: "GET" | "POST" | "DELETE";
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export type HttpFetch = (url: URL, init: RequestInit) => Promise<Response>;
+
+/** Statuses whose responses never have a body; `Response` refuses one for them. */
+const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** A fetch with its own pool of keep-alive sockets (one per upstream). */
+export function createHttpFetch(): { fetch: HttpFetch; close(): void } {
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const fetch: HttpFetch = (url, init) =>
+    new Promise((resolve, reject) => {
+      const secure = url.protocol === "https:";
+      const headers: Record<string, string | number> = { ...init.headers };
+      if (init.body !== undefined) headers["content-length"] = Buffer.byteLength(init.body);
+      const request = (secure ? httpsRequest : httpRequest)(url, {
+        method: init.method,
+        headers,
+        agent: secure ? agents.https : agents.http,
+        ...(init.signal ? { signal: init.signal } : {}),
+      });
+      request.once("error", reject);
+      request.once("response", (message: IncomingMessage) => resolve(toResponse(message)));
+      request.end(init.body);
+    });
+  return {
+    fetch,
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+function toResponse(message: IncomingMessage): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(message.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const status = message.statusCode ?? 0;
+  if (status < 200 || status > 599) {
+    message.resume();
+    return new Response(`unexpected HTTP status ${status}`, { status: 502, headers });
+  }
+  if (NO_BODY.has(status)) {
+    message.resume();
+    return new Response(null, { status, headers });
+  }
+  const body = Readable.toWeb(message) as unknown as ReadableStream<Uint8Array>;
+  return new Response(body, { status, headers });
+}
