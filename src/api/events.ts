@@ -14,6 +14,7 @@ import { QuestionStore } from "../broker/store.js";
 import type { QuestionRecord } from "../broker/types.js";
 import { viewOf } from "../broker/view.js";
 import type { Logger } from "../util/log.js";
+import { formatSse } from "../util/sse.js";
 
 const POLL_MS = 200;
 const KEEPALIVE_MS = 15_000;
@@ -115,7 +116,7 @@ export class QuestionEvents {
       this.#pending.delete(record.id);
     }
     if (this.#clients.size === 0) return;
-    this.#send(`event: question\ndata: ${JSON.stringify(viewOf(record))}\n\n`);
+    this.#send(formatSse(JSON.stringify(viewOf(record)), { event: "question" }));
   }
 
   #send(text: string): void {
