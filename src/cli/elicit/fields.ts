@@ -91,9 +91,11 @@ function limitsOf(schema: JsonObject): string[] {
   const range = (low: unknown, high: unknown, unit: string): void => {
     const hasLow = typeof low === "number";
     const hasHigh = typeof high === "number";
-    if (hasLow && hasHigh) limits.push(`${low}..${high}${unit}`);
-    else if (hasLow) limits.push(`at least ${low}${unit}`);
-    else if (hasHigh) limits.push(`at most ${high}${unit}`);
+    // "1 character", "3 characters": the unit agrees with the number it follows.
+    const of = (count: unknown): string => (count === 1 ? unit.replace(/s$/, "") : unit);
+    if (hasLow && hasHigh) limits.push(`${low}..${high}${of(high)}`);
+    else if (hasLow) limits.push(`at least ${low}${of(low)}`);
+    else if (hasHigh) limits.push(`at most ${high}${of(high)}`);
   };
   range(schema.minimum, schema.maximum, "");
   range(schema.minLength, schema.maxLength, " characters");
