@@ -7,6 +7,13 @@ export type TransportChoice = "auto" | "streamable-http" | "sse";
 /** A pinned protocol revision, or `auto` to negotiate. */
 export type ProtocolChoice = "auto" | Revision;
 
+/**
+ * Whether hosts share one connection to an upstream (`shared`), or each host gets a
+ * connection (for stdio, a process) of its own (`per-host`), which makes every question
+ * from it provably that host's.
+ */
+export type Sharing = "shared" | "per-host";
+
 /** What mcpx does with a question nobody is around to answer. */
 export type ElicitationMode = "ask" | "auto" | "decline" | "error";
 
@@ -27,6 +34,7 @@ export interface ServerConfig {
   protocol: ProtocolChoice;
   /** Expose this server's names unprefixed. */
   passthrough: boolean;
+  sharing: Sharing;
   timeoutSeconds: number;
   disabled: boolean;
   /** Overrides of the top-level elicitation settings for this server. */

@@ -5,7 +5,7 @@ import { Checker, type Fields, isObject } from "./check.js";
 import { type Env, substituteEnv } from "./env.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";
-import type { Config, ElicitationMode, ProtocolChoice, ServerConfig, TransportChoice } from "./types.js";
+import type { Config, ElicitationMode, ProtocolChoice, ServerConfig, Sharing, TransportChoice } from "./types.js";
 
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
@@ -13,7 +13,7 @@ export const DEFAULTS_FILE = "<defaults>";
 const TOP_KEYS = ["$schema", "mcpServers", "elicitation", "http", "limits"];
 const SERVER_KEYS = [
   "command", "args", "env", "cwd", "url", "headers", "type", "transport",
-  "protocol", "passthrough", "timeoutSeconds", "disabled", "elicitation",
+  "protocol", "passthrough", "sharing", "timeoutSeconds", "disabled", "elicitation",
 ];
 // Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
 const STDIO_ONLY = ["args", "env", "cwd"];
@@ -23,6 +23,7 @@ const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 const TRANSPORTS: readonly TransportChoice[] = ["auto", "streamable-http", "sse"];
 const PROTOCOLS: readonly ProtocolChoice[] = ["auto", ...REVISIONS];
 const MODES: readonly ElicitationMode[] = ["ask", "auto", "decline", "error"];
+const SHARING: readonly Sharing[] = ["shared", "per-host"];
 const POSITIVE = { above: 0 };
 
 /**
@@ -124,6 +125,7 @@ function readServer(
     transport: transportOf(check, f),
     protocol: f.oneOf("protocol", PROTOCOLS) ?? "auto",
     passthrough: f.boolean("passthrough") ?? false,
+    sharing: f.oneOf("sharing", SHARING) ?? "shared",
     timeoutSeconds: f.number("timeoutSeconds", POSITIVE) ?? defaultTimeout,
     disabled: f.boolean("disabled") ?? false,
     elicitation: elicitation ?? {},

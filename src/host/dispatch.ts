@@ -111,7 +111,7 @@ async function forward(
     if (kind === "resource") throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${String(params[key])}`, { uri: params[key] });
     throw invalidParams(`unknown ${kind} "${String(params[key])}"`);
   }
-  const upstream = gateway.upstream(owned.server);
+  const upstream = await gateway.connectionFor(session, owned.server);
   if (!upstream) throw new RpcError(ErrorCode.InternalError, `no upstream named "${owned.server}"`);
   const { method, id } = context.request;
   const meta = isObject(params._meta) ? params._meta : undefined;
@@ -152,9 +152,7 @@ async function subscribe(gateway: Gateway, session: HostSession, context: Incomi
 }
 
 async function unsubscribe(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {
-  const uri = requireString(params, "uri");
-  session.subscriptions.delete(uri);
-  await gateway.unsubscribeIfUnused(uri);
+  await gateway.unsubscribe(session, requireString(params, "uri"));
   return {};
 }
 
@@ -168,7 +166,7 @@ async function complete(gateway: Gateway, session: HostSession, context: Incomin
     owned = gateway.catalogue.template(ref.uri) ?? gateway.catalogue.resource(ref.uri);
   } else throw invalidParams('"ref" must be a ref/prompt with a name or a ref/resource with a uri');
   if (!owned) throw invalidParams(`nothing to complete for ${JSON.stringify(ref)}`);
-  const upstream = gateway.upstream(owned.server);
+  const upstream = await gateway.connectionFor(session, owned.server);
   // An upstream without completions has none to offer: an empty answer, not an error.
   if (!upstream || upstream.capabilities.completions === undefined) return { completion: { values: [], hasMore: false } };
   const sent = { ...params, ref: { ...ref, [key]: owned.original } };

@@ -5,7 +5,7 @@
  * and routes between them: calls down to the owning upstream, and notifications and
  * questions back up to the host that caused them.
  */
-import type { Config } from "../config/types.js";
+import type { Config, ServerConfig } from "../config/types.js";
 import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.js";
 import type { IncomingContext } from "../rpc/peer.js";
 import { Upstream, type CallOwner } from "../upstream/upstream.js";
@@ -13,6 +13,7 @@ import type { CatalogPart } from "../upstream/catalog.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
+import { HostConnections } from "./host-connections.js";
 import { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
@@ -37,6 +38,7 @@ export class Gateway {
   /** URL questions delivered to hosts, awaiting the upstream's completion notification. */
   readonly delivered = new DeliveredElicitations();
   #ready: Promise<void> | undefined;
+  readonly #connections = new HostConnections((server, session) => this.#open(server, session));
 
   constructor(
     readonly config: Config,
@@ -45,23 +47,34 @@ export class Gateway {
   ) {
     this.broker = options.broker;
     this.rules = parseRules(config.elicitation.rules, config.file);
+    this.upstreams = config.servers.map((server) => this.#open(server));
+  }
+
+  /** A connection to one server: the gateway's shared one, or (with `session`) a host's own. */
+  #open(server: ServerConfig, session?: HostSession): Upstream {
     const limits = {
-      maxMessageBytes: config.limits.maxMessageBytes,
-      startupTimeoutMs: config.limits.startupTimeoutSeconds * 1000,
+      maxMessageBytes: this.config.limits.maxMessageBytes,
+      startupTimeoutMs: this.config.limits.startupTimeoutSeconds * 1000,
     };
-    this.upstreams = config.servers.map(
-      (server) =>
-        new Upstream(
-          server,
-          {
-            question: (upstream, context, owner) => this.#question(upstream, context, owner),
-            notification: (upstream, notification, owner) => this.#notification(upstream, notification, owner),
-            changed: (upstream, what) => this.#changed(upstream, what),
-          },
-          log.child({ server: server.name }),
-          limits,
-        ),
+    return new Upstream(
+      server,
+      {
+        question: (upstream, context, owner) => this.#question(upstream, context, owner),
+        notification: (upstream, notification, owner) => this.#notification(upstream, notification, owner),
+        // The catalogue comes from the shared connection; a host's own one does not change it.
+        changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),
+      },
+      this.log.child({ server: server.name, ...(session ? { session: session.id } : {}) }),
+      limits,
+      session,
     );
+  }
+
+  /** The connection `session`'s requests to `server` go on: its own when the server is per-host. */
+  async connectionFor(session: HostSession | undefined, server: string): Promise<Upstream | undefined> {
+    const shared = this.upstream(server);
+    if (!shared || !session || shared.config.sharing !== "per-host") return shared;
+    return this.#connections.get(session, shared);
   }
 
   /** Start every upstream; resolves when each has come up or failed (bounded by the startup timeout). */
@@ -92,18 +105,23 @@ export class Gateway {
     session.closed = true;
     this.sessions.delete(session);
     this.delivered.forget(session);
-    const subscriptions = [...session.subscriptions];
-    session.subscriptions.clear();
-    for (const uri of subscriptions) await this.unsubscribeIfUnused(uri);
+    for (const uri of [...session.subscriptions]) await this.unsubscribe(session, uri);
     await session.peer.close();
+    await this.#connections.close(session);
   }
 
-  /** Drop an upstream subscription once no host wants its updates. */
-  async unsubscribeIfUnused(uri: string): Promise<void> {
-    if ([...this.sessions].some((session) => session.subscriptions.has(uri))) return;
+  /**
+   * `session` no longer wants updates of `uri`: tell the upstream, on the host's own connection
+   * to a per-host server, or on the shared one once no host wants them.
+   */
+  async unsubscribe(session: HostSession, uri: string): Promise<void> {
+    session.subscriptions.delete(uri);
     const owner = this.catalogue.resource(uri);
-    const upstream = owner && this.upstream(owner.server);
-    if (owner && upstream) await upstream.call("resources/unsubscribe", { uri: owner.original }).catch(() => {});
+    const shared = owner && this.upstream(owner.server);
+    if (!owner || !shared) return;
+    if (shared.config.sharing !== "per-host" && [...this.sessions].some((other) => other.subscriptions.has(uri))) return;
+    const upstream = await this.connectionFor(session, owner.server);
+    await upstream?.call("resources/unsubscribe", { uri: owner.original }).catch(() => {});
   }
 
   /** The most verbose level any host asked for: upstreams log at that, and mcpx filters per host. */
@@ -112,7 +130,7 @@ export class Gateway {
     if (levels.length === 0) return;
     const level = LOG_LEVELS[Math.min(...levels.map((candidate) => LOG_LEVELS.indexOf(candidate)))];
     await Promise.all(
-      this.upstreams
+      [...this.upstreams, ...this.#connections.all()]
         .filter((upstream) => upstream.state === "ready" && upstream.capabilities.logging !== undefined)
         .map((upstream) => upstream.call("logging/setLevel", { level }).catch(() => {})),
     );

@@ -12,6 +12,8 @@ import type { CallerContext, HostSession } from "./session.js";
 
 export function relayNotification(gateway: Gateway, upstream: Upstream, notification: JsonRpcNotification, owner: CallerContext | undefined): void {
   const params = isObject(notification.params) ? notification.params : {};
+  // A host's own connection (a per-host server) speaks to that host alone.
+  const audience = (session: HostSession): boolean => upstream.scope === undefined || upstream.scope === session;
   switch (notification.method) {
     case "notifications/message": {
       const named = upstream.config.passthrough ? params : { ...params, logger: loggerName(upstream.name, params.logger) };
@@ -21,14 +23,14 @@ export function relayNotification(gateway: Gateway, upstream: Upstream, notifica
         }
       };
       if (owner?.session) send(owner.session, owner);
-      else if (!owner) for (const session of gateway.sessions) send(session);
+      else if (!owner) for (const session of gateway.sessions) if (audience(session)) send(session);
       return;
     }
     case "notifications/resources/updated": {
       if (typeof params.uri !== "string") return;
       // Hosts subscribed under the URI they know it by, which may be an mcpx alias.
       const uri = gateway.catalogue.exposedUri(upstream.name, params.uri);
-      gateway.broadcast(notification.method, { ...params, uri }, (session) => session.subscriptions.has(uri));
+      gateway.broadcast(notification.method, { ...params, uri }, (session) => audience(session) && session.subscriptions.has(uri));
       return;
     }
     case "notifications/elicitation/complete": {

@@ -72,6 +72,8 @@ export class Upstream {
     private readonly events: UpstreamEvents,
     private readonly log: Logger,
     private readonly limits: UpstreamLimits,
+    /** Set for a connection that belongs to one host (`sharing: "per-host"`); opaque here. */
+    readonly scope?: object,
   ) {
     if (config.disabled) this.state = "disabled";
   }

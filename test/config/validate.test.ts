@@ -58,6 +58,7 @@ describe("configFromObject: defaults", () => {
         transport: "auto",
         protocol: "auto",
         passthrough: false,
+        sharing: "shared",
         timeoutSeconds: 120,
         disabled: false,
         elicitation: {},
@@ -212,6 +213,7 @@ describe("configFromObject: errors name the file and the key path", () => {
     expect(serverProblem({ command: "" })).toBe("conf/mcpx.json: mcpServers.s.command must be a non-empty string");
     expect(serverProblem({ command: "x", passthrough: "yes" })).toBe("conf/mcpx.json: mcpServers.s.passthrough must be true or false");
     expect(serverProblem({ command: "x", disabled: 1 })).toBe("conf/mcpx.json: mcpServers.s.disabled must be true or false");
+    expect(serverProblem({ command: "x", sharing: "per-call" })).toMatch(/^conf\/mcpx\.json: mcpServers\.s\.sharing must be one of .*"shared".*"per-host"/);
     expect(serverProblem({ command: "x", timeoutSeconds: "30" })).toBe("conf/mcpx.json: mcpServers.s.timeoutSeconds must be a number");
     expect(serverProblem("npx")).toBe("conf/mcpx.json: mcpServers.s must be an object");
     expect(problem({ mcpServers: [] })).toBe("conf/mcpx.json: mcpServers must be an object");
