@@ -6,6 +6,7 @@
  * questions back up to the host that caused them.
  */
 import type { Config, ServerConfig } from "../config/types.js";
+import { GatewayError } from "../protocol/errors.js";
 import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.js";
 import type { IncomingContext } from "../rpc/peer.js";
 import { Upstream, type CallOwner } from "../upstream/upstream.js";
@@ -74,6 +75,8 @@ export class Gateway {
   async connectionFor(session: HostSession | undefined, server: string): Promise<Upstream | undefined> {
     const shared = this.upstream(server);
     if (!shared || !session || shared.config.sharing !== "per-host") return shared;
+    // A session already closed must not start a connection nobody would stop.
+    if (session.closed) throw new GatewayError("CONNECTION_CLOSED", "the host's session has ended");
     return this.#connections.get(session, shared);
   }
 
