@@ -69,7 +69,7 @@ describe("loadConfig", () => {
     const file = write("proj/mcpx.json", EXAMPLE);
     const proj = path.join(dir, "proj");
     const config = loadConfig(file, { TOKEN: "s3cret" });
-    const common = { env: {}, headers: {}, args: [], transport: "auto", protocol: "auto", passthrough: false, timeoutSeconds: 120, disabled: false, elicitation: {}, cwd: proj };
+    const common = { env: {}, headers: {}, args: [], transport: "auto", protocol: "auto", passthrough: false, sharing: "shared", timeoutSeconds: 120, disabled: false, elicitation: {}, cwd: proj };
     expect(config).toStrictEqual({
       file,
       servers: [
