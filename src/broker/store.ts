@@ -87,13 +87,12 @@ export class QuestionStore {
     try {
       if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
       else if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
-      const db = new Database(path);
-      db.pragma("journal_mode = WAL");
-      db.pragma("busy_timeout = 5000");
+      const db = new Database(path, { timeout: 5_000 });
+      whileBusy(() => db.pragma("journal_mode = WAL"));
       db.pragma("foreign_keys = ON");
-      const check = db.pragma("quick_check", { simple: true });
+      const check = whileBusy(() => db.pragma("quick_check", { simple: true }));
       if (check !== "ok") throw new Error(`integrity check failed: ${String(check)}`);
-      migrate(db);
+      whileBusy(() => migrate(db));
       return new QuestionStore(path, db);
     } catch (error) {
       throw new GatewayError(
@@ -199,6 +198,24 @@ export class QuestionStore {
     const changed = version !== this.#dataVersion;
     this.#dataVersion = version;
     return changed;
+  }
+}
+
+/**
+ * Run `step`, retrying while another process holds the lock it needs. SQLite does not always
+ * wait for itself: switching a fresh file to WAL while another connection does the same fails
+ * at once with SQLITE_BUSY, whatever the busy timeout.
+ */
+function whileBusy<T>(step: () => T): T {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return step();
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? "";
+      if (!code.startsWith("SQLITE_BUSY") || attempt >= 50) throw error;
+      Atomics.wait(pause, 0, 0, 10 + attempt * 10); // opening is synchronous; so is this short wait
+    }
   }
 }
 
