@@ -1,25 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { nodeServer, writeConfig } from "../helpers/mcpx.js";
-import { runMcpx } from "../helpers/upstreams.js";
+import { parseServers, runMcpx } from "../helpers/upstreams.js";
 
 const MISSING = "/nonexistent/mcpx-test-no-such-command";
-
-interface Report {
-  name: string;
-  state: string;
-  transport: string | null;
-  revision: string | null;
-  tools: number;
-  resources: number;
-  resourceTemplates: number;
-  prompts: number;
-  reason: string | null;
-}
-
-function parse(stdout: string): Map<string, Report> {
-  return new Map((JSON.parse(stdout) as Report[]).map((report) => [report.name, report]));
-}
 
 describe("mcpx servers", () => {
   it("reports a dead upstream as down with its reason, the others ready with revision and counts, and exits 1", async () => {
@@ -32,7 +16,7 @@ describe("mcpx servers", () => {
     });
     const run = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(run.code, run.stderr + run.stdout).toBe(1);
-    const reports = parse(run.stdout);
+    const reports = parseServers(run.stdout);
     expect(reports.get("broken")).toMatchObject({ state: "down", revision: null, tools: 0 });
     expect(reports.get("broken")?.reason).toContain(MISSING);
     expect(reports.get("faulty")).toMatchObject({
@@ -62,14 +46,14 @@ describe("mcpx servers", () => {
     const config = writeConfig({ mcpServers: { changing: nodeServer("changing-server.mjs") } });
     const run = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(parse(run.stdout).get("changing")).toMatchObject({ state: "ready", tools: 3, resources: 3, resourceTemplates: 0 });
+    expect(parseServers(run.stdout).get("changing")).toMatchObject({ state: "ready", tools: 3, resources: 3, resourceTemplates: 0 });
   });
 
   it("exits 0 when every upstream is ready", async () => {
     const config = writeConfig({ mcpServers: { faulty: nodeServer("faulty-server.mjs") } });
     const run = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(parse(run.stdout).get("faulty")?.state).toBe("ready");
+    expect(parseServers(run.stdout).get("faulty")?.state).toBe("ready");
   });
 
   it("exits 2 on a config error, naming the key and the file, without a stack trace", async () => {
@@ -96,7 +80,7 @@ describe("a pinned protocol revision", () => {
     });
     const run = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(run.code, run.stderr + run.stdout).toBe(1);
-    const reports = parse(run.stdout);
+    const reports = parseServers(run.stdout);
     expect(reports.get("matches")).toMatchObject({ state: "ready", revision: "2024-11-05" });
     expect(reports.get("differs")).toMatchObject({ state: "down" });
     expect(reports.get("differs")?.reason).toContain("protocol 2025-06-18 is configured, but the server answered 2024-11-05");

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fixture, MCPX_BIN, type TempConfig } from "./mcpx.js";
+import type { ServerReport } from "../../src/cli/servers.js";
 
 export interface HttpFixture {
   url: string;
@@ -133,4 +134,9 @@ export function firstText(frame: Record<string, unknown>): string {
   const block = result?.content?.[0];
   if (!block || block.type !== "text") throw new Error(`expected a text result, got ${JSON.stringify(frame)}`);
   return block.text ?? "";
+}
+
+/** `mcpx servers --json` output, by server name. */
+export function parseServers(stdout: string): Map<string, ServerReport> {
+  return new Map((JSON.parse(stdout) as ServerReport[]).map((report) => [report.name, report]));
 }

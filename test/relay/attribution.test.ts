@@ -8,30 +8,20 @@
  *   exactly its own question.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startMcpxHttp, type RunningMcpx } from "../helpers/mcpx.js";
 import type { HttpFixture } from "../helpers/upstreams.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
-import { askingStdio, httpHost, relayConfig, startAskingHttp, toolJson, type RecordingHost } from "./support.js";
+import { askingStdio, labelledHost, relayConfig, startAskingHttp, toolJson, type RecordingHost } from "./support.js";
 
 let upstreamHttp: HttpFixture;
 let mcpx: RunningMcpx & { url: URL };
 const hosts: Record<"A" | "B", RecordingHost> = {} as never;
 
-/** A host that answers every form with its own label, so a misrouted answer shows. */
-function labelledHost(label: "A" | "B"): Promise<RecordingHost> {
-  return httpHost(mcpx.url, {
-    name: `host-${label}`,
-    capabilities: { elicitation: { form: {} } },
-    setup: (client) => client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: `answered by ${label}` } })),
-  });
-}
-
 beforeAll(async () => {
   upstreamHttp = await startAskingHttp();
   mcpx = await startMcpxHttp(relayConfig({ ask: askingStdio(), askhttp: { url: upstreamHttp.url } }));
-  hosts.A = await labelledHost("A");
-  hosts.B = await labelledHost("B");
+  hosts.A = await labelledHost(mcpx.url, "A");
+  hosts.B = await labelledHost(mcpx.url, "B");
 });
 afterAll(async () => {
   await hosts.A?.close();

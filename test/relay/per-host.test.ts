@@ -4,22 +4,13 @@
  * same server is in flight; the connection goes when its host goes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { nodeServer, startMcpxHttp, type RunningMcpx } from "../helpers/mcpx.js";
 import { firstText, isAlive } from "../helpers/upstreams.js";
-import { askingStdio, httpHost, relayConfig, toolJson } from "./support.js";
+import { askingStdio, labelledHost, relayConfig, toolJson } from "./support.js";
 
 let mcpx: RunningMcpx & { url: URL };
-type Host = Awaited<ReturnType<typeof httpHost>>;
+type Host = Awaited<ReturnType<typeof labelledHost>>;
 const hosts: Record<"A" | "B", Host> = {} as never;
-
-function labelledHost(label: "A" | "B"): Promise<Host> {
-  return httpHost(mcpx.url, {
-    name: `host-${label}`,
-    capabilities: { elicitation: { form: {} } },
-    setup: (client) => client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: `answered by ${label}` } })),
-  });
-}
 
 beforeAll(async () => {
   mcpx = await startMcpxHttp(
@@ -28,8 +19,8 @@ beforeAll(async () => {
       faulty: nodeServer("faulty-server.mjs", [], { sharing: "per-host" }),
     }),
   );
-  hosts.A = await labelledHost("A");
-  hosts.B = await labelledHost("B");
+  hosts.A = await labelledHost(mcpx.url, "A");
+  hosts.B = await labelledHost(mcpx.url, "B");
 });
 afterAll(async () => {
   await hosts.A?.close();

@@ -10,6 +10,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { nodeServer, stdioServeParams, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 export type Frame = Record<string, unknown>;
 
@@ -132,4 +133,13 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((done) => (resolve = done));
   return { promise, resolve };
+}
+
+/** An HTTP host that answers every form with its own label, so a misrouted answer shows. */
+export function labelledHost(url: URL, label: string): ReturnType<typeof httpHost> {
+  return httpHost(url, {
+    name: `host-${label}`,
+    capabilities: { elicitation: { form: {} } },
+    setup: (client) => client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: `answered by ${label}` } })),
+  });
 }

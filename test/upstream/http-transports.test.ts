@@ -2,20 +2,11 @@ import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { nodeServer, RawStdioHost, writeConfig } from "../helpers/mcpx.js";
 import { validateToServer } from "../helpers/spec-validator.js";
-import { firstText, recordPath, runMcpx, startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
+import { firstText, parseServers, recordPath, runMcpx, startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
 
-interface Report {
-  name: string;
-  state: string;
-  transport: string | null;
-  revision: string | null;
-  tools: number;
-  reason: string | null;
-}
-
-async function servers(config: ReturnType<typeof writeConfig>): Promise<{ code: number; reports: Map<string, Report> }> {
+async function servers(config: ReturnType<typeof writeConfig>): Promise<{ code: number; reports: ReturnType<typeof parseServers> }> {
   const run = await runMcpx(["servers", "--json", "--config", config.file], config);
-  const reports = new Map((JSON.parse(run.stdout) as Report[]).map((report) => [report.name, report]));
+  const reports = parseServers(run.stdout);
   return { code: run.code, reports };
 }
 
