@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { classify, ErrorCode, errorResponse, isRequest, isResponse, type JsonRpcMessage } from "../protocol/jsonrpc.js";
+import { classify, ErrorCode, errorResponse, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { defines, isRevision, SERVED_REVISIONS } from "../protocol/revisions.js";
 import { Peer } from "../rpc/peer.js";
 import type { Gateway } from "./gateway.js";
@@ -157,7 +157,6 @@ export class HttpHost {
       for (const id of live.channel.forget(exchange)) live.session.peer.abandon(id, "the host closed the connection");
     });
     live.channel.receive(messages, exchange);
-    if (messages.every((message) => isResponse(message) || !("id" in message))) exchange.end();
   }
 
   async #get(request: IncomingMessage, response: ServerResponse): Promise<void> {
