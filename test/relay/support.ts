@@ -15,9 +15,9 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 export type Frame = Record<string, unknown>;
 
 /**
- * A config with these upstreams. A question nobody can take is answered `cancel` at once
- * today, and at its expiry once the broker holds such questions: a short TTL keeps the tests
- * fast either way (every host here answers within milliseconds).
+ * A config with these upstreams. A question nobody can take waits in the broker until it
+ * expires as `cancel`: a short TTL keeps those tests fast (every host here answers within
+ * milliseconds).
  */
 export function relayConfig(servers: Record<string, object>): TempConfig {
   return writeConfig({ mcpServers: servers, elicitation: { ttlSeconds: 5 } });
