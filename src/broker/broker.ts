@@ -34,6 +34,11 @@ export interface AnswerOptions {
   by: string;
   /** The answerer is an agent (a gateway tool): person-only questions are refused. */
   asAgent?: boolean;
+  /**
+   * The calling host answered its own question inline: the answer goes to the upstream as the
+   * host gave it, unchecked against the schema, as over a direct connection (design rule 8).
+   */
+  asGiven?: boolean;
 }
 
 type Waiter = (record: QuestionRecord) => void;
@@ -156,7 +161,7 @@ export class Broker {
     if (options.asAgent && record.audience === "person") {
       throw new BrokerError("PERSON_ONLY", `question ${id} is for a person only (${record.audienceReason})`);
     }
-    checkAnswer(record, input);
+    if (!options.asGiven) checkAnswer(record, input);
     const answer = { action: input.action, by: options.by, ...(input.content ? { content: input.content } : {}) };
     if (!this.store.settle(id, "answered", answer)) throw alreadySettled(this.store.get(id) ?? record);
     this.log.info("question answered", { question: id, action: input.action, by: options.by });

@@ -17,6 +17,12 @@ export type Sharing = "shared" | "per-host";
 /** What mcpx does with a question nobody is around to answer. */
 export type ElicitationMode = "ask" | "auto" | "decline" | "error";
 
+/** A root as `roots/list` answers it. */
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
 /** One upstream MCP server (an entry of `mcpServers`). */
 export interface ServerConfig {
   name: string;
@@ -39,6 +45,8 @@ export interface ServerConfig {
   disabled: boolean;
   /** Overrides of the top-level elicitation settings for this server. */
   elicitation: { ttlSeconds?: number };
+  /** What mcpx answers this server's `roots/list` with; absent: the top-level `roots`. */
+  roots?: Root[];
 }
 
 /** The whole configuration, defaults filled in. */
@@ -54,6 +62,14 @@ export interface Config {
     rules: unknown[];
     retentionDays: number;
   };
+  /** The default answer to `roots/list`; absent: a per-host connection's host's roots, else none. */
+  roots?: Root[];
   http: { host: string; port: number; allowedOrigins: string[]; allowedHosts: string[] };
-  limits: { maxMessageBytes: number; requestTimeoutSeconds: number; startupTimeoutSeconds: number };
+  limits: {
+    maxMessageBytes: number;
+    requestTimeoutSeconds: number;
+    startupTimeoutSeconds: number;
+    /** Questions one upstream connection may have waiting at once; beyond it a question is answered cancel. */
+    maxPendingQuestionsPerServer: number;
+  };
 }

@@ -5,15 +5,16 @@ import { Checker, type Fields, isObject } from "./check.js";
 import { type Env, substituteEnv } from "./env.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";
+import { readRoots } from "./roots.js";
 import type { Config, ElicitationMode, ProtocolChoice, ServerConfig, Sharing, TransportChoice } from "./types.js";
 
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
-const TOP_KEYS = ["$schema", "mcpServers", "elicitation", "http", "limits"];
+const TOP_KEYS = ["$schema", "mcpServers", "elicitation", "roots", "http", "limits"];
 const SERVER_KEYS = [
   "command", "args", "env", "cwd", "url", "headers", "type", "transport",
-  "protocol", "passthrough", "sharing", "timeoutSeconds", "disabled", "elicitation",
+  "protocol", "passthrough", "sharing", "timeoutSeconds", "disabled", "elicitation", "roots",
 ];
 // Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
 const STDIO_ONLY = ["args", "env", "cwd"];
@@ -38,11 +39,14 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
   const check = new Checker(file);
   const top = check.fields(doc, [], TOP_KEYS);
 
-  const lim = top?.read("limits", (v, at) => check.fields(v, at, ["maxMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds"]));
+  const lim = top?.read("limits", (v, at) => check.fields(v, at, [
+    "maxMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds", "maxPendingQuestionsPerServer",
+  ]));
   const limits: Config["limits"] = {
     maxMessageBytes: lim?.number("maxMessageBytes", { above: 0, integer: true }) ?? 4 * 1024 * 1024,
     requestTimeoutSeconds: lim?.number("requestTimeoutSeconds", POSITIVE) ?? 120,
     startupTimeoutSeconds: lim?.number("startupTimeoutSeconds", POSITIVE) ?? 30,
+    maxPendingQuestionsPerServer: lim?.number("maxPendingQuestionsPerServer", { above: 0, integer: true }) ?? 32,
   };
 
   const eli = top?.read("elicitation", (v, at) => check.fields(v, at, ["ttlSeconds", "mode", "rules", "retentionDays"]));
@@ -62,6 +66,7 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
   };
 
   const baseDir = fromFile ? path.dirname(path.resolve(file)) : process.cwd();
+  const roots = top?.read("roots", (v, at) => readRoots(check, v, at, baseDir));
   const servers: ServerConfig[] = [];
   const entries = top?.read("mcpServers", (v, at) => (isObject(v) ? v : check.fail(at, "must be an object")));
   for (const [name, value] of entries ? orderedEntries(entries) : []) {
@@ -72,7 +77,7 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
   }
 
   check.finish();
-  return { file: fromFile ? path.resolve(file) : DEFAULTS_FILE, servers, elicitation, http, limits };
+  return { file: fromFile ? path.resolve(file) : DEFAULTS_FILE, servers, elicitation, ...(roots ? { roots } : {}), http, limits };
 }
 
 /** The configuration used when there is no file: no servers, every default. */
@@ -115,6 +120,7 @@ function readServer(
     return ttlSeconds === undefined ? {} : { ttlSeconds };
   });
 
+  const roots = f.read("roots", (v, p) => readRoots(check, v, p, baseDir));
   const server: ServerConfig = {
     name,
     kind: kind ?? "stdio",
@@ -129,6 +135,7 @@ function readServer(
     timeoutSeconds: f.number("timeoutSeconds", POSITIVE) ?? defaultTimeout,
     disabled: f.boolean("disabled") ?? false,
     elicitation: elicitation ?? {},
+    ...(roots ? { roots } : {}),
   };
   if (command !== undefined) server.command = command;
   if (url !== undefined) server.url = url;

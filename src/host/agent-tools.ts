@@ -1,6 +1,7 @@
 /**
  * mcpx's own tools, offered to hosts that cannot take questions inline (no elicitation), so
- * the agent driving such a host can see and answer the questions meant for an agent.
+ * the agent driving such a host can see and answer the questions of its own calls that are
+ * meant for an agent.
  * Person-only questions are listed (so the agent can tell its user) but never answerable here.
  */
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
@@ -77,14 +78,13 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
 }
 
 /**
- * A host's agent sees the questions its own calls caused, and those no call can be proven to
- * own; never another host's or another `mcpx call`'s (design rule 5). Session ids are unique
- * only within one process (every stdio host is "stdio"), so its own questions are also this
- * process's (`instance`: the broker that opened them).
+ * A host's agent sees only the questions proven to be its host's (design rule 5): never
+ * another host's, never a `mcpx call`'s, and never one no single host can be proven to own,
+ * which is for people. Session ids are unique only within one process, so its own questions
+ * are also this process's (`instance`: the broker that opened them).
  */
 function visibleTo(record: QuestionRecord, session: HostSession, instance: string): boolean {
-  if (record.hostSession !== undefined) return record.hostSession === session.id && record.ownerInstance === instance;
-  return record.callId === undefined;
+  return record.hostSession === session.id && record.ownerInstance === instance;
 }
 
 function text(value: string, isError = false): JsonObject {

@@ -7,9 +7,8 @@
  */
 import type { Config, ServerConfig } from "../config/types.js";
 import { GatewayError } from "../protocol/errors.js";
-import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.js";
-import type { IncomingContext } from "../rpc/peer.js";
-import { Upstream, type CallOwner } from "../upstream/upstream.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import { Upstream } from "../upstream/upstream.js";
 import type { CatalogPart } from "../upstream/catalog.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
@@ -18,9 +17,10 @@ import { HostConnections } from "./host-connections.js";
 import { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
-import { HostSession, LOG_LEVELS, type CallerContext, type LogLevel } from "./session.js";
+import { HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
+import { PendingQuestions } from "./pending-questions.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -38,7 +38,10 @@ export class Gateway {
   readonly rules: Rule[];
   /** URL questions delivered to hosts, awaiting the upstream's completion notification. */
   readonly delivered = new DeliveredElicitations();
+  /** Questions each upstream connection has waiting, bounded by `limits.maxPendingQuestionsPerServer`. */
+  readonly pendingQuestions: PendingQuestions;
   #ready: Promise<void> | undefined;
+  #soleHost: HostSession | undefined;
   readonly #connections = new HostConnections((server, session) => this.#open(server, session));
 
   constructor(
@@ -48,6 +51,7 @@ export class Gateway {
   ) {
     this.broker = options.broker;
     this.rules = parseRules(config.elicitation.rules, config.file);
+    this.pendingQuestions = new PendingQuestions(config.limits.maxPendingQuestionsPerServer);
     this.upstreams = config.servers.map((server) => this.#open(server));
   }
 
@@ -60,8 +64,8 @@ export class Gateway {
     return new Upstream(
       server,
       {
-        question: (upstream, context, owner) => this.#question(upstream, context, owner),
-        notification: (upstream, notification, owner) => this.#notification(upstream, notification, owner),
+        question: (upstream, context, candidates) => relayQuestion(this, upstream, context, candidates),
+        notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
         // The catalogue comes from the shared connection; a host's own one does not change it.
         changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),
       },
@@ -99,8 +103,23 @@ export class Gateway {
     return this.upstreams.find((upstream) => upstream.name === name);
   }
 
-  addSession(session: HostSession): void {
+  /**
+   * @param sole the gateway serves this host alone for its whole life (`mcpx serve` on stdio):
+   * every connection is then that host's, and so is everything that comes on one.
+   */
+  addSession(session: HostSession, sole = false): void {
     this.sessions.add(session);
+    if (sole) this.#soleHost = session;
+  }
+
+  /** The connections that belong to `session` as a whole (see `connectionOwner`). */
+  connectionsOf(session: HostSession): Upstream[] {
+    return [...this.upstreams, ...this.#connections.all()].filter((upstream) => this.connectionOwner(upstream) === session);
+  }
+
+  /** The host a connection belongs to as a whole: a per-host connection's, or the sole host's. */
+  connectionOwner(upstream: Upstream): HostSession | undefined {
+    return (upstream.scope as HostSession | undefined) ?? this.#soleHost;
   }
 
   async closeSession(session: HostSession): Promise<void> {
@@ -163,13 +182,5 @@ export class Gateway {
     if (what === "state" && upstream.state !== "ready" && upstream.state !== "down") return;
     const methods = new Set(parts.map((part) => LIST_CHANGED[part]));
     for (const method of methods) this.broadcast(method);
-  }
-
-  #question(upstream: Upstream, context: IncomingContext, owner: CallOwner | undefined): Promise<JsonObject> {
-    return relayQuestion(this, upstream, context, owner as CallerContext | undefined);
-  }
-
-  #notification(upstream: Upstream, notification: JsonRpcNotification, owner: CallOwner | undefined): void {
-    relayNotification(this, upstream, notification, owner as CallerContext | undefined);
   }
 }

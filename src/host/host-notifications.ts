@@ -2,6 +2,7 @@
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import type { Gateway } from "./gateway.js";
 import type { HostSession } from "./session.js";
+import { rootsSource } from "./roots.js";
 
 export function hostNotification(gateway: Gateway, session: HostSession, notification: JsonRpcNotification): void {
   switch (notification.method) {
@@ -10,8 +11,10 @@ export function hostNotification(gateway: Gateway, session: HostSession, notific
     case "notifications/progress":
       return;
     case "notifications/roots/list_changed":
-      // Upstreams asked mcpx for roots on behalf of hosts; tell them the answer may differ now.
-      for (const upstream of gateway.upstreams) void upstream.notify(notification.method).catch(() => {});
+      // Only connections whose roots are this host's own answer differently now.
+      for (const upstream of gateway.connectionsOf(session)) {
+        if (rootsSource(gateway.config, upstream, session) === "host") void upstream.notify(notification.method).catch(() => {});
+      }
       return;
     default:
       gateway.log.debug("ignored a host notification", { session: session.id, method: notification.method });

@@ -4,7 +4,7 @@
  * The host's answer settles the question like any other surface's; if another surface
  * answers first, the caller aborts `signal` and the host's open request is cancelled.
  */
-import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { isObject, type JsonObject, type RequestId } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/errors.js";
 import type { Broker, AnswerInput } from "../broker/broker.js";
 import { BrokerError } from "../broker/errors.js";
@@ -12,13 +12,22 @@ import type { QuestionRecord } from "../broker/types.js";
 import type { Question } from "../render/question.js";
 import { renderForHost } from "../render/render.js";
 import type { Logger } from "../util/log.js";
-import type { HostCall } from "./session.js";
+import type { Upstream } from "../upstream/upstream.js";
+import type { HostSession } from "./session.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
+
+/** The host to ask, and the request of its that the question travels with (HTTP: its stream). */
+export interface AskedHost {
+  session: HostSession;
+  requestId?: RequestId;
+}
 
 
 export interface InlineRequest {
   question: Question;
-  owner: HostCall;
+  owner: AskedHost;
+  /** The connection that asked: its completion notification comes on it. */
+  upstream: Upstream;
   /** Name the upstream in the message (not for passthrough servers). */
   nameServer: boolean;
   signal: AbortSignal;
@@ -31,7 +40,7 @@ export interface InlineRequest {
  * Send the question to the calling host when it can take it. Resolves with the host's
  * answer, or with the reason the host cannot be asked; rejects when the host went away.
  */
-export async function askHost({ question, owner, nameServer, signal, log, delivered }: InlineRequest): Promise<AnswerInput | string> {
+export async function askHost({ question, owner, upstream, nameServer, signal, log, delivered }: InlineRequest): Promise<AnswerInput | string> {
   const profile = owner.session.profile();
   if (!profile || owner.session.closed) return "the calling host has not finished initializing";
   const rendered = renderForHost(question, profile, { nameServer });
@@ -44,9 +53,9 @@ export async function askHost({ question, owner, nameServer, signal, log, delive
   }
   log.info("asking the host that made the call", { session: owner.session.id });
   const id = question.params.elicitationId;
-  if (question.mode === "url" && typeof id === "string") delivered.remember(question.server, id, owner);
+  if (question.mode === "url" && typeof id === "string") delivered.remember(upstream, id, owner);
   const result = await owner.session.peer.request(rendered.method, rendered.params, {
-    route: { relatedRequestId: owner.requestId },
+    ...(owner.requestId !== undefined ? { route: { relatedRequestId: owner.requestId } } : {}),
     signal,
   });
   return answerFromHost(question, result);
@@ -59,13 +68,15 @@ export function answerFromHost(question: Question, result: JsonObject): AnswerIn
   return action === "accept" && isObject(result.content) ? { action, content: result.content } : { action };
 }
 
-/** Settle the question with the host's answer, or explain why it could not be taken. */
-export function settleFromHost(broker: Broker, record: QuestionRecord, owner: HostCall, answer: AnswerInput, log: Logger): void {
+/**
+ * Settle the question with the host's answer, as the host gave it (design rule 8): the
+ * upstream judges whether it fits, as it would over a direct connection.
+ */
+export function settleFromHost(broker: Broker, record: QuestionRecord, host: HostSession, answer: AnswerInput, log: Logger): void {
   try {
-    broker.answer(record.id, answer, { by: `host:${owner.session.id}` });
+    broker.answer(record.id, answer, { by: `host:${host.id}`, asGiven: true });
   } catch (error) {
     if (error instanceof BrokerError && error.code === "ALREADY_SETTLED") return;
-    // An answer that does not fit stays out of the upstream's way; others may still answer.
     log.warn("the host's answer was refused; the question stays open", { error });
   }
 }

@@ -1,29 +1,33 @@
 /**
  * Notifications from an upstream, on their way to hosts.
  *
- * A notification that belongs to a call goes to that call's host (on HTTP, on that call's
- * stream). Log messages that belong to no call go to every host that wants that level;
- * resource updates go to the hosts subscribed to the resource.
+ * A log message goes to the host it is proven to belong to (design rule 5: its call's, on HTTP
+ * on that call's stream), and to nobody when no single host can be proven: it may be about
+ * another host's work. Resource updates go to the hosts subscribed to the resource; a URL
+ * completion to the host that was asked, alone. Progress is routed by token in the peer.
  */
 import { isObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
-import type { Upstream } from "../upstream/upstream.js";
+import type { Candidates, Upstream } from "../upstream/upstream.js";
 import type { Gateway } from "./gateway.js";
-import type { CallerContext, HostSession } from "./session.js";
+import { attribute, hostOf, routeOf } from "./attribution.js";
+import type { HostSession } from "./session.js";
 
-export function relayNotification(gateway: Gateway, upstream: Upstream, notification: JsonRpcNotification, owner: CallerContext | undefined): void {
+export function relayNotification(gateway: Gateway, upstream: Upstream, notification: JsonRpcNotification, candidates: Candidates): void {
   const params = isObject(notification.params) ? notification.params : {};
   // A host's own connection (a per-host server) speaks to that host alone.
   const audience = (session: HostSession): boolean => upstream.scope === undefined || upstream.scope === session;
   switch (notification.method) {
     case "notifications/message": {
+      const attribution = attribute(candidates, gateway.connectionOwner(upstream));
+      const host = hostOf(attribution);
+      if (!host) {
+        gateway.log.debug("a log message no single host can be proven to own was kept from hosts", { server: upstream.name, level: params.level });
+        return;
+      }
+      if (!host.wantsLog(params.level)) return;
       const named = upstream.config.passthrough ? params : { ...params, logger: loggerName(upstream.name, params.logger) };
-      const send = (session: HostSession, related?: CallerContext): void => {
-        if (session.wantsLog(params.level)) {
-          session.notify(notification.method, named, related?.requestId !== undefined ? { relatedRequestId: related.requestId } : undefined);
-        }
-      };
-      if (owner?.session) send(owner.session, owner);
-      else if (!owner) for (const session of gateway.sessions) if (audience(session)) send(session);
+      const route = routeOf(attribution);
+      host.notify(notification.method, named, route?.requestId !== undefined ? { relatedRequestId: route.requestId } : undefined);
       return;
     }
     case "notifications/resources/updated": {
@@ -35,9 +39,9 @@ export function relayNotification(gateway: Gateway, upstream: Upstream, notifica
     }
     case "notifications/elicitation/complete": {
       const id = params.elicitationId;
-      const call = typeof id === "string" ? gateway.delivered.take(upstream.name, id) : undefined;
+      const asked = typeof id === "string" ? gateway.delivered.take(upstream, id) : undefined;
       // Only the host that was asked may hear that it is done; unknown ids are ignored (spec MUST).
-      call?.session.notify(notification.method, params, { relatedRequestId: call.requestId });
+      asked?.session.notify(notification.method, params, asked.requestId !== undefined ? { relatedRequestId: asked.requestId } : undefined);
       return;
     }
     case "notifications/cancelled":

@@ -1,10 +1,11 @@
 /**
- * Requests an upstream sends to the user side (elicitation, sampling, roots).
+ * Requests an upstream sends to the user side (elicitation, sampling; roots are the gateway's,
+ * see roots.ts).
  *
  * Each becomes a question in the broker. A policy rule may answer it at once; otherwise the
- * host whose call caused it is asked inline when it can take it (design rules 1 and 5), while
- * every other surface (CLI, web page, REST, agent tools) can answer it too. The first answer
- * goes to the upstream; expiry and a vanished call answer `cancel`.
+ * host it is proven to belong to is asked inline when it can take it (design rules 1 and 5),
+ * while every other surface (CLI, web page, REST, agent tools) can answer it too. The first
+ * answer goes to the upstream; expiry and a vanished call answer `cancel`.
  */
 import { randomUUID } from "node:crypto";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
@@ -13,24 +14,23 @@ import type { IncomingContext } from "../rpc/peer.js";
 import { questionFromRequest, type Question } from "../render/question.js";
 import { decideAudience } from "../broker/audience.js";
 import { matchRule, modeDecision, ruleAnswer, type Decision } from "../broker/policy.js";
-import { outcomeFor } from "../broker/outcome.js";
+import { outcomeFor, USER_REJECTED } from "../broker/outcome.js";
 import { checkAnswer } from "../broker/broker.js";
-import type { Upstream } from "../upstream/upstream.js";
+import type { Origin, QuestionRecord } from "../broker/types.js";
+import type { Candidates, Upstream } from "../upstream/upstream.js";
 import type { Logger } from "../util/log.js";
 import type { Gateway } from "./gateway.js";
 import { askHost, hostFailure, settleFromHost } from "./inline.js";
-import type { CallerContext } from "./session.js";
+import { attribute, hostOf, routeOf, type Attribution } from "./attribution.js";
+import { answerRoots } from "./roots.js";
+import { tellWhereItWaits } from "./unattributed.js";
 
+const QUESTION_METHODS = ["elicitation/create", "sampling/createMessage"];
 
-const QUESTION_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list"];
-
-export async function relayQuestion(
-  gateway: Gateway,
-  upstream: Upstream,
-  context: IncomingContext,
-  owner: CallerContext | undefined,
-): Promise<JsonObject> {
+export async function relayQuestion(gateway: Gateway, upstream: Upstream, context: IncomingContext, candidates: Candidates): Promise<JsonObject> {
   const { request } = context;
+  const connectionOwner = gateway.connectionOwner(upstream);
+  if (request.method === "roots/list") return answerRoots(gateway.config, upstream, connectionOwner, gateway.log);
   const question = questionFromRequest(randomUUID(), upstream.name, request.method, request.params);
   if (!question) {
     if (QUESTION_METHODS.includes(request.method)) throw invalidParams(`mcpx did not declare what this ${request.method} asks for`);
@@ -40,31 +40,48 @@ export async function relayQuestion(
   const broker = gateway.broker;
   if (!broker) return nobodyHere(question, log);
 
-  const decision = decide(gateway, question, owner?.tool);
+  const attribution = attribute(candidates, connectionOwner);
+  const origin = originOf(attribution);
+  const decision = decide(gateway, question, origin.tool);
   if (decision === "error") {
     log.warn("refused a question: elicitation.mode is error");
     throw new RpcError(-32603, `mcpx is configured to refuse questions (elicitation.mode is "error"); ${question.server} asked ${question.method}`);
   }
+  const release = gateway.pendingQuestions.take(upstream);
+  if (!release) return tooMany(gateway, question, log);
   const ttl = upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds;
-  const record = broker.open(
-    question,
-    { ...(owner?.tool ? { tool: owner.tool } : {}), ...(owner?.session ? { hostSession: owner.session.id } : {}), ...(owner?.callId ? { callId: owner.callId } : {}) },
-    ttl,
-    decision,
-  );
-  if (record.state !== "pending") return outcomeFor(record);
+  try {
+    const record = broker.open(question, origin, ttl, decision);
+    if (record.state !== "pending") return outcomeFor(record);
+    return await waitForAnswer(gateway, upstream, context, question, record, attribution, log);
+  } finally {
+    release();
+  }
+}
 
+async function waitForAnswer(
+  gateway: Gateway,
+  upstream: Upstream,
+  context: IncomingContext,
+  question: Question,
+  record: QuestionRecord,
+  attribution: Attribution,
+  log: Logger,
+): Promise<JsonObject> {
+  const broker = gateway.broker!;
   const done = new AbortController();
   const withdraw = (): void => broker.close(record.id, "the server withdrew the question");
-  const callGone = (): void => broker.close(record.id, "the call that caused it ended");
   context.signal.addEventListener("abort", withdraw, { once: true });
-  owner?.signal?.addEventListener("abort", callGone, { once: true });
-  const release = upstream.holdTimeout(owner);
+  const stopFollowing = followCalls(attribution, () => broker.close(record.id, "the call that caused it ended"));
+  // Whichever of these calls is waiting on it, its timeout must not run out while a person answers.
+  const release = upstream.holdTimeout(attribution.calls);
   let notAsked: string | undefined;
   try {
-    if (owner?.session && owner.requestId !== undefined) {
-      const host = { session: owner.session, requestId: owner.requestId };
-      askHost({ question, owner: host, nameServer: !upstream.config.passthrough, signal: done.signal, log, delivered: gateway.delivered }).then(
+    const host = hostOf(attribution);
+    const route = routeOf(attribution);
+    if (host && (route || host.transport === "stdio")) {
+      const owner = { session: host, ...(route?.requestId !== undefined ? { requestId: route.requestId } : {}) };
+      askHost({ question, owner, nameServer: !upstream.config.passthrough, signal: done.signal, log, delivered: gateway.delivered, upstream }).then(
         (answer) => {
           if (typeof answer === "string") notAsked = answer;
           else settleFromHost(broker, record, host, answer, log);
@@ -75,8 +92,11 @@ export async function relayQuestion(
           else log.warn("the host refused the question; it stays open for other answerers", { error });
         },
       );
-    } else if (!owner) {
-      log.info("no single call it belongs to can be proven; it waits for other answerers");
+    } else if (host) {
+      notAsked = "no call of the host's is open to carry the question";
+    } else {
+      log.info("no single host it belongs to can be proven; it waits for people", { calls: attribution.calls.length });
+      tellWhereItWaits(record, upstream, attribution.calls);
     }
     const settled = await broker.wait(record.id);
     try {
@@ -89,9 +109,37 @@ export async function relayQuestion(
   } finally {
     done.abort();
     release();
+    stopFollowing();
     context.signal.removeEventListener("abort", withdraw);
-    owner?.signal?.removeEventListener("abort", callGone);
   }
+}
+
+/** Where the question came from, as far as it is proven. */
+function originOf(attribution: Attribution): Origin {
+  const host = hostOf(attribution);
+  const call = attribution.level === "call" ? attribution.call : undefined;
+  const tools = new Set(attribution.calls.map((candidate) => candidate.tool));
+  const [tool] = tools;
+  return {
+    ...(attribution.level !== "none" && tools.size === 1 && tool ? { tool } : {}),
+    ...(host ? { hostSession: host.id } : {}),
+    ...(call?.callId ? { callId: call.callId } : {}),
+  };
+}
+
+/**
+ * Run `gone` once every call the question is proven to belong to has ended. Not for an
+ * unattributed question: whoever waits on it cannot be known.
+ */
+function followCalls(attribution: Attribution, gone: () => void): () => void {
+  if (attribution.level === "none") return () => {};
+  const signals = attribution.calls.map((call) => call.signal).filter((signal): signal is AbortSignal => signal !== undefined);
+  if (signals.length === 0 || signals.length !== attribution.calls.length) return () => {};
+  const check = (): void => {
+    if (signals.every((signal) => signal.aborted)) gone();
+  };
+  for (const signal of signals) signal.addEventListener("abort", check, { once: true });
+  return () => signals.forEach((signal) => signal.removeEventListener("abort", check));
 }
 
 function decide(gateway: Gateway, question: Question, tool: string | undefined): (Decision & { by: string }) | "error" | undefined {
@@ -117,6 +165,14 @@ function answerFit(question: Question, answer: Decision): string | undefined {
   } catch (error) {
     return (error as Error).message;
   }
+}
+
+/** The upstream already has `limits.maxPendingQuestionsPerServer` questions waiting: this one is not stored. */
+function tooMany(gateway: Gateway, question: Question, log: Logger): JsonObject {
+  const limit = gateway.config.limits.maxPendingQuestionsPerServer;
+  log.warn("too many questions waiting from this server; answering cancel", { limit });
+  if (question.kind === "elicitation") return { action: "cancel" };
+  throw new RpcError(USER_REJECTED, `${question.method} from "${question.server}" was cancelled: it already has ${limit} questions waiting (limits.maxPendingQuestionsPerServer)`);
 }
 
 /** No broker (`mcpx servers` only looks, it serves no host): nobody here can answer. */

@@ -136,7 +136,7 @@ export async function serveStdio(
   );
   // Unique across processes: questions in the shared store name the session that caused them.
   session = new HostSession(peer, "stdio", `stdio-${process.pid}`);
-  gateway.addSession(session);
+  gateway.addSession(session, true);
   const gone = new Promise<void>((resolve) => {
     peer.onclose = () => resolve();
   });

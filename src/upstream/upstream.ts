@@ -23,10 +23,17 @@ export type UpstreamState = "starting" | "ready" | "down" | "stopped" | "disable
 /** Whoever made a call through mcpx; opaque here, meaningful to the host layer. */
 export type CallOwner = object;
 
+/**
+ * A request or notification from the server may belong to these calls: the one whose stream it
+ * came on, or every call in flight when it came on no call's stream. Which of them it belongs to,
+ * if any can be proven, is for the host layer to decide (design rule 5).
+ */
+export type Candidates = CallOwner[];
+
 export interface UpstreamEvents {
-  /** A request from the server (elicitation, sampling, roots), with the call it belongs to if provable. */
-  question(upstream: Upstream, context: IncomingContext, owner: CallOwner | undefined): Promise<JsonObject>;
-  notification(upstream: Upstream, notification: JsonRpcNotification, owner: CallOwner | undefined): void;
+  /** A request from the server (elicitation, sampling, roots), with the calls it may belong to. */
+  question(upstream: Upstream, context: IncomingContext, candidates: Candidates): Promise<JsonObject>;
+  notification(upstream: Upstream, notification: JsonRpcNotification, candidates: Candidates): void;
   /** The catalogue or the state changed. */
   changed(upstream: Upstream, what: CatalogPart | "state"): void;
 }
@@ -150,20 +157,22 @@ export class Upstream {
   }
 
   /**
-   * Design rule 5: a message belongs to a call only when that is provable: it came on the
-   * call's own HTTP stream, or that call is the only one in flight on this connection.
+   * The calls a message may belong to: the call on whose HTTP stream it came (none when that
+   * is no call of a host's), else every call in flight on this connection.
    */
-  attribute(arrival: Arrival): CallOwner | undefined {
-    if (arrival.relatedRequestId !== undefined) return this.#calls.get(arrival.relatedRequestId);
-    if (this.#calls.size !== 1) return undefined;
-    return this.#calls.values().next().value;
+  candidates(arrival: Arrival): Candidates {
+    if (arrival.relatedRequestId !== undefined) {
+      const owner = this.#calls.get(arrival.relatedRequestId);
+      return owner ? [owner] : [];
+    }
+    return [...new Set(this.#calls.values())];
   }
 
-  /** Suspend the timeouts of `owner`'s calls while a question of theirs waits for an answer. */
-  holdTimeout(owner: CallOwner | undefined): () => void {
+  /** Suspend the timeouts of these calls while a question of theirs waits for an answer. */
+  holdTimeout(owners: Candidates): () => void {
     const peer = this.#peer;
-    if (!owner || !peer) return () => {};
-    const releases = [...this.#calls].filter(([, candidate]) => candidate === owner).map(([id]) => peer.holdTimeout(id));
+    if (owners.length === 0 || !peer) return () => {};
+    const releases = [...this.#calls].filter(([, candidate]) => owners.includes(candidate)).map(([id]) => peer.holdTimeout(id));
     return () => releases.forEach((release) => release());
   }
 
@@ -339,7 +348,7 @@ export class Upstream {
 
   async #serverRequest(context: IncomingContext): Promise<JsonObject> {
     if (context.request.method === "ping") return {};
-    return this.events.question(this, context, this.attribute(context.arrival));
+    return this.events.question(this, context, this.candidates(context.arrival));
   }
 
   #serverNotification(notification: JsonRpcNotification, arrival: Arrival): void {
@@ -353,7 +362,7 @@ export class Upstream {
       void this.#refresh(parts);
       return;
     }
-    this.events.notification(this, notification, this.attribute(arrival));
+    this.events.notification(this, notification, this.candidates(arrival));
   }
 }
 

@@ -1,15 +1,15 @@
 /**
- * Sampling and roots requests are questions too. A host without those capabilities is not
- * asked; the question waits in the store and another surface answers it: an accepted
- * CreateMessageResult or ListRootsResult reaches the upstream as its result, a decline
- * reaches it as an error saying who refused.
+ * Sampling requests are questions too. A host without the capability is not asked; the
+ * question waits in the store and another surface answers it: an accepted CreateMessageResult
+ * reaches the upstream as its result, a decline reaches it as an error saying who refused.
+ * Roots are not a question (design rule 10): nothing is stored for anyone to answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TempConfig } from "../helpers/mcpx.js";
 import { startUi, type RunningUi } from "../helpers/questions-api.js";
 import { askingStdio, stdioHost, toolJson, type RecordingHost } from "../relay/support.js";
 import { USER_REJECTED } from "../../src/broker/outcome.js";
-import { brokerConfig, elicit, Rest, stateDirOf, waitForQuestion } from "./support.js";
+import { brokerConfig, elicitListAll, Rest, stateDirOf, waitForQuestion } from "./support.js";
 
 let config: TempConfig;
 let host: RecordingHost;
@@ -58,14 +58,10 @@ describe("sampling through the broker", () => {
   });
 });
 
-describe("roots through the broker", () => {
-  it("a ListRootsResult given with `mcpx elicit answer` is what the upstream receives", async () => {
-    const call = host.client.callTool({ name: "ask__roots", arguments: {} });
-    const question = await waitForQuestion(config, pendingOf("roots"));
-    const roots = { roots: [{ uri: "file:///srv/project", name: "project" }] };
-
-    const run = await elicit(config, "answer", question.id, JSON.stringify(roots));
-    expect(run.code, run.stderr).toBe(0);
-    expect(toolJson(await call)).toEqual(roots);
+describe("roots are not a question", () => {
+  it("the upstream gets the gateway's answer (none configured: an empty list) and nothing waits in the store", async () => {
+    expect(toolJson(await host.client.callTool({ name: "ask__roots", arguments: {} }))).toEqual({ roots: [] });
+    const stored = await elicitListAll(config);
+    expect(stored.filter((view) => view.kind === "roots")).toEqual([]);
   });
 });
