@@ -55,5 +55,15 @@ export interface Config {
     retentionDays: number;
   };
   http: { host: string; port: number; allowedOrigins: string[]; allowedHosts: string[] };
-  limits: { maxMessageBytes: number; requestTimeoutSeconds: number; startupTimeoutSeconds: number };
+  limits: {
+    maxMessageBytes: number;
+    requestTimeoutSeconds: number;
+    startupTimeoutSeconds: number;
+    /** Host sessions `serve --http` keeps at once; an `initialize` beyond them gets 503. */
+    maxSessions: number;
+    /** An HTTP host session with no request (and no open GET stream) this long is ended. */
+    sessionIdleSeconds: number;
+    /** Tools taken from one upstream; the rest are left out and reported. */
+    maxToolsPerServer: number;
+  };
 }
