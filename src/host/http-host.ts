@@ -1,8 +1,9 @@
 /**
  * `mcpx serve --http`: the Streamable HTTP endpoint at `/mcp`, serving many host sessions.
  *
- * Sessions are minted at `initialize` (`Mcp-Session-Id`); a request without one is 400, an
- * unknown or ended one 404; DELETE ends a session. Host and Origin are checked on every
+ * Sessions are minted at `initialize` (`Mcp-Session-Id`), at most `limits.maxSessions` at once
+ * (503 beyond); a request without one is 400, an unknown or ended one 404; DELETE ends a
+ * session, and so does `limits.sessionIdleSeconds` without a request. Host and Origin are checked on every
  * request (403). Bodies are bounded (413). Other paths are offered to `extraRoutes` (the REST
  * API and the web page), else 404.
  */
