@@ -6,6 +6,7 @@ import type { Config } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import type { Upstream } from "../upstream/upstream.js";
+import type { Aliased, Catalogue, Dropped } from "../host/catalogue.js";
 
 export interface ServerReport {
   name: string;
@@ -18,9 +19,13 @@ export interface ServerReport {
   resourceTemplates: number;
   prompts: number;
   reason: string | null;
+  /** What hosts do not see of this server, and why (a reserved or another server's name, the tools limit). */
+  dropped: Array<Omit<Dropped, "server">>;
+  /** Its resources that another server lists too, and the alias hosts reach them by. */
+  aliased: Array<Omit<Aliased, "server">>;
 }
 
-export function report(upstream: Upstream): ServerReport {
+export function report(upstream: Upstream, catalogue: Catalogue): ServerReport {
   return {
     name: upstream.name,
     state: upstream.state,
@@ -32,13 +37,15 @@ export function report(upstream: Upstream): ServerReport {
     resourceTemplates: upstream.catalog.resourceTemplates.length,
     prompts: upstream.catalog.prompts.length,
     reason: upstream.reason ?? null,
+    dropped: catalogue.droppedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
+    aliased: catalogue.aliasedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
   };
 }
 
 export async function servers(config: Config, json: boolean): Promise<number> {
   const gateway = new Gateway(config, createLogger({}, "error"));
   await gateway.start();
-  const reports = gateway.upstreams.map(report);
+  const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue));
   await gateway.stop();
   if (json) {
     process.stdout.write(JSON.stringify(reports, null, 2) + "\n");
@@ -65,5 +72,17 @@ function table(reports: ServerReport[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   let out = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n") + "\n";
   for (const entry of reports) if (entry.reason) out += `\n${entry.name}: ${entry.state}: ${entry.reason}`;
+  const notes = reports.flatMap((entry) => [
+    ...entry.dropped.map((item) => `${entry.name}: left out ${KIND_WORDS[item.kind]} ${quoted(item.name)}: ${item.message}`),
+    ...entry.aliased.map((item) => `${entry.name}: resource ${quoted(item.uri)} is served as ${quoted(item.alias)}: server "${item.keptBy}", earlier in the config, lists it too`),
+  ]);
+  if (notes.length) out += `\n\n${notes.join("\n")}`;
   return out.endsWith("\n") ? out : out + "\n";
+}
+
+const KIND_WORDS: Record<Dropped["kind"], string> = { tool: "tool", prompt: "prompt", resource: "resource", resourceTemplate: "resource template" };
+
+/** Upstream names are printed quoted with every control character escaped, so they cannot drive the terminal. */
+function quoted(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -71,5 +71,11 @@ export interface Config {
     startupTimeoutSeconds: number;
     /** Questions one upstream connection may have waiting at once; beyond it a question is answered cancel. */
     maxPendingQuestionsPerServer: number;
+    /** Host sessions `serve --http` keeps at once; an `initialize` beyond them gets 503. */
+    maxSessions: number;
+    /** An HTTP host session with no request (and no open GET stream) this long is ended. */
+    sessionIdleSeconds: number;
+    /** Tools taken from one upstream; the rest are left out and reported. */
+    maxToolsPerServer: number;
   };
 }

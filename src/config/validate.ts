@@ -39,13 +39,20 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
   const check = new Checker(file);
   const top = check.fields(doc, [], TOP_KEYS);
 
-  const lim = top?.read("limits", (v, at) => check.fields(v, at, [
-    "maxMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds", "maxPendingQuestionsPerServer",
-  ]));
+  const lim = top?.read("limits", (v, at) =>
+    check.fields(v, at, [
+      "maxMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds",
+      "maxSessions", "sessionIdleSeconds", "maxToolsPerServer", "maxPendingQuestionsPerServer",
+    ]),
+  );
   const limits: Config["limits"] = {
     maxMessageBytes: lim?.number("maxMessageBytes", { above: 0, integer: true }) ?? 4 * 1024 * 1024,
     requestTimeoutSeconds: lim?.number("requestTimeoutSeconds", POSITIVE) ?? 120,
     startupTimeoutSeconds: lim?.number("startupTimeoutSeconds", POSITIVE) ?? 30,
+    // Bounds against a runaway or hostile peer, far above what one person or a team's hosts use.
+    maxSessions: lim?.number("maxSessions", { above: 0, integer: true }) ?? 100,
+    sessionIdleSeconds: lim?.number("sessionIdleSeconds", POSITIVE) ?? 30 * 60,
+    maxToolsPerServer: lim?.number("maxToolsPerServer", { above: 0, integer: true }) ?? 1000,
     maxPendingQuestionsPerServer: lim?.number("maxPendingQuestionsPerServer", { above: 0, integer: true }) ?? 32,
   };
 

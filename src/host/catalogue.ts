@@ -2,17 +2,35 @@
  * The merged catalogue hosts see: every ready upstream's tools, prompts, resources and
  * resource templates, under exposed names, with the way back to the owner.
  *
- * Conflicts are settled by config order: the first server to claim a name keeps it, and the
- * loser is logged, so the result never depends on which server happened to start first.
+ * Who owns what (one rule per kind, never "whoever started first"):
+ * - `mcpx__…` names and `mcpx:` URIs are mcpx's own: no upstream item may have them.
+ * - A `<server>__…` name belongs to the configured server `<server>` (up or not): a
+ *   passthrough server listing one loses it.
+ * - Otherwise a name two servers expose is kept by the one earlier in the config.
+ * - A URI two servers list is kept by the one earlier in the config; the later one's copy is
+ *   exposed as `mcpx://<server>/<URI, percent-encoded>`, so it stays reachable (aliased, not lost).
+ * - A URI that no server lists goes to the most specific template that can produce it (the
+ *   most literal characters; ties by config order). A listed URI never goes to a template.
+ * - A template two servers list verbatim is kept by the one earlier in the config.
+ * - Beyond `maxToolsPerServer`, a server's later tools are left out.
+ * Whatever is left out is in `dropped` (and aliases in `aliased`), for `mcpx servers` and the log.
  */
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { Catalog } from "../upstream/catalog.js";
-import { exposedName } from "./naming.js";
+import { exposedName, isReservedName, isReservedUri, namespaceOf, RESERVED_PREFIX, RESERVED_SCHEME } from "./naming.js";
+import { specificity, templatePattern } from "./uri-template.js";
 
 export interface CatalogueSource {
   server: string;
   passthrough: boolean;
   catalog: Catalog;
+}
+
+export interface CatalogueOptions {
+  /** Every configured server (up or not), in config order: each owns its `<server>__` names. Default: the sources. */
+  servers?: readonly string[];
+  /** At most this many of each server's tools, in the order it lists them. */
+  maxToolsPerServer?: number;
 }
 
 export interface Owned {
@@ -21,27 +39,56 @@ export interface Owned {
   original: string;
 }
 
-export interface Conflict {
-  kind: "tool" | "prompt" | "resource";
+export type ItemKind = "tool" | "prompt" | "resource" | "resourceTemplate";
+
+/** Why an item was left out: a reserved name, another server's namespace, already taken, or over the tools limit. */
+export type DropReason = "reserved" | "namespace" | "taken" | "limit";
+
+/** `message` names only configured servers, never an upstream's strings, so it is safe to print as is. */
+export interface Dropped {
+  server: string;
+  kind: ItemKind;
+  /** The name, URI or URI template as the upstream listed it (for `limit`: the first one over it). */
   name: string;
-  kept: string;
-  dropped: string;
+  reason: DropReason;
+  /** The server that keeps the name, when one does. */
+  keptBy?: string;
+  /** How many items this covers: more than one only for `limit`. */
+  count: number;
+  message: string;
+}
+
+export interface Aliased {
+  server: string;
+  uri: string;
+  alias: string;
+  keptBy: string;
 }
 
 const RESOURCE_ALIAS = "mcpx://";
+
+interface Template {
+  server: string;
+  uriTemplate: string;
+  pattern: RegExp;
+  specificity: number;
+}
 
 export class Catalogue {
   readonly tools: JsonObject[] = [];
   readonly prompts: JsonObject[] = [];
   readonly resources: JsonObject[] = [];
   readonly resourceTemplates: JsonObject[] = [];
-  readonly conflicts: Conflict[] = [];
+  readonly dropped: Dropped[] = [];
+  readonly aliased: Aliased[] = [];
   readonly #tools = new Map<string, Owned>();
   readonly #prompts = new Map<string, Owned>();
   readonly #resources = new Map<string, Owned>();
-  readonly #templates: Array<{ server: string; pattern: RegExp; uriTemplate: string }> = [];
+  readonly #templates: Template[] = [];
+  readonly #servers: readonly string[];
 
-  constructor(sources: CatalogueSource[]) {
+  constructor(sources: CatalogueSource[], private readonly options: CatalogueOptions = {}) {
+    this.#servers = options.servers ?? sources.map((source) => source.server);
     for (const source of sources) this.#add(source);
   }
 
@@ -53,22 +100,28 @@ export class Catalogue {
     return this.#prompts.get(name);
   }
 
-  /** The owner of a resource URI: a listed resource, else the first template that matches it. */
+  /** The owner of a resource URI: a listed resource (or alias), else the most specific template that matches it. */
   resource(uri: string): Owned | undefined {
     const listed = this.#resources.get(uri);
     if (listed) return listed;
-    const template = this.#templates.find((candidate) => candidate.pattern.test(uri));
-    return template ? { server: template.server, original: uri } : undefined;
+    // mcpx:// URIs are only the aliases mcpx made; a catch-all template must not catch the rest.
+    if (isReservedUri(uri)) return undefined;
+    let best: Template | undefined;
+    for (const template of this.#templates) {
+      if (template.pattern.test(uri) && (!best || template.specificity > best.specificity)) best = template;
+    }
+    return best ? { server: best.server, original: uri } : undefined;
   }
 
   /**
    * The URI hosts know a server's resource by: the server's own URI, or the alias it got when
-   * another server listed the same URI first. Unlisted URIs (from templates) are unchanged.
+   * another server listed the same URI first. Undefined when the URI is another server's, so
+   * one server cannot send updates for a resource hosts read from another.
    */
-  exposedUri(server: string, uri: string): string {
+  exposedUri(server: string, uri: string): string | undefined {
     const alias = aliasFor(server, uri);
     if (this.#resources.has(alias)) return alias;
-    return uri;
+    return this.resource(uri)?.server === server ? uri : undefined;
   }
 
   /** The owner of a resource template, for completion requests. */
@@ -77,73 +130,107 @@ export class Catalogue {
     return found ? { server: found.server, original: uriTemplate } : undefined;
   }
 
-  #add({ server, passthrough, catalog }: CatalogueSource): void {
-    this.#addNamed("tool", server, passthrough, catalog.tools, this.#tools, this.tools);
-    this.#addNamed("prompt", server, passthrough, catalog.prompts, this.#prompts, this.prompts);
+  /** What was left out of `server`'s catalogue, and why. */
+  droppedFrom(server: string): Dropped[] {
+    return this.dropped.filter((entry) => entry.server === server);
+  }
+
+  aliasedFrom(server: string): Aliased[] {
+    return this.aliased.filter((entry) => entry.server === server);
+  }
+
+  #add(source: CatalogueSource): void {
+    const { server, catalog } = source;
+    this.#addNamed("tool", source, this.#capTools(server, catalog.tools), this.#tools, this.tools);
+    this.#addNamed("prompt", source, catalog.prompts, this.#prompts, this.prompts);
     for (const resource of catalog.resources) {
-      if (typeof resource.uri !== "string") continue;
-      const uri = resource.uri;
-      const owner = this.#resources.get(uri);
-      if (!owner) {
-        this.#resources.set(uri, { server, original: uri });
-        this.resources.push(resource);
-        continue;
-      }
-      // The same URI from two servers: the second is reachable under an alias naming its server.
-      const alias = aliasFor(server, uri);
-      this.#resources.set(alias, { server, original: uri });
-      this.resources.push({ ...resource, uri: alias });
-      this.conflicts.push({ kind: "resource", name: uri, kept: owner.server, dropped: `${server} (now ${alias})` });
+      if (typeof resource.uri === "string") this.#addResource(server, resource, resource.uri);
     }
     for (const template of catalog.resourceTemplates) {
-      if (typeof template.uriTemplate !== "string") continue;
-      this.#templates.push({ server, uriTemplate: template.uriTemplate, pattern: templatePattern(template.uriTemplate) });
-      this.resourceTemplates.push(template);
+      if (typeof template.uriTemplate === "string") this.#addTemplate(server, template, template.uriTemplate);
     }
   }
 
-  #addNamed(
-    kind: "tool" | "prompt",
-    server: string,
-    passthrough: boolean,
-    items: JsonObject[],
-    index: Map<string, Owned>,
-    list: JsonObject[],
-  ): void {
+  #capTools(server: string, tools: JsonObject[]): JsonObject[] {
+    const limit = this.options.maxToolsPerServer;
+    if (limit === undefined || tools.length <= limit) return tools;
+    const over = tools.length - limit;
+    const first = tools[limit]?.name;
+    this.dropped.push({
+      server,
+      kind: "tool",
+      name: typeof first === "string" ? first : "",
+      reason: "limit",
+      count: over,
+      message: `${over} of its ${tools.length} tools are over limits.maxToolsPerServer (${limit}); the first ${limit} it lists are kept`,
+    });
+    return tools.slice(0, limit);
+  }
+
+  #addNamed(kind: "tool" | "prompt", source: CatalogueSource, items: JsonObject[], index: Map<string, Owned>, list: JsonObject[]): void {
+    const { server, passthrough } = source;
     for (const item of items) {
       if (typeof item.name !== "string") continue;
-      const name = exposedName(server, item.name, passthrough);
-      const owner = index.get(name);
-      if (owner) {
-        this.conflicts.push({ kind, name, kept: owner.server, dropped: server });
+      const original = item.name;
+      const name = exposedName(server, original, passthrough);
+      const drop = (reason: DropReason, message: string, keptBy?: string): void => {
+        this.dropped.push({ server, kind, name: original, reason, ...(keptBy ? { keptBy } : {}), count: 1, message });
+      };
+      if (isReservedName(name)) {
+        drop("reserved", `names starting "${RESERVED_PREFIX}" are mcpx's own`);
         continue;
       }
-      index.set(name, { server, original: item.name });
-      list.push(name === item.name ? item : { ...item, name });
+      // A prefixed name is its server's by construction; only a passthrough one can reach into another's.
+      const rightful = passthrough ? namespaceOf(name, this.#servers) : undefined;
+      if (rightful !== undefined && rightful !== server) {
+        drop("namespace", `names starting "${rightful}__" belong to server "${rightful}"`, rightful);
+        continue;
+      }
+      const owner = index.get(name);
+      if (owner) {
+        drop("taken", takenMessage(owner.server, server, `that ${kind} name`), owner.server);
+        continue;
+      }
+      index.set(name, { server, original });
+      list.push(name === original ? item : { ...item, name });
     }
   }
+
+  #addResource(server: string, resource: JsonObject, uri: string): void {
+    const drop = (reason: DropReason, message: string, keptBy?: string): void => {
+      this.dropped.push({ server, kind: "resource", name: uri, reason, ...(keptBy ? { keptBy } : {}), count: 1, message });
+    };
+    if (isReservedUri(uri)) return drop("reserved", `URIs starting "${RESERVED_SCHEME}" are mcpx's own`);
+    const owner = this.#resources.get(uri);
+    if (!owner) {
+      this.#resources.set(uri, { server, original: uri });
+      this.resources.push(resource);
+      return;
+    }
+    const alias = aliasFor(server, uri);
+    if (owner.server === server || this.#resources.has(alias)) return drop("taken", "it lists this URI more than once; the first is kept", server);
+    // The same URI from two servers: the later one is reachable under an alias naming its server.
+    this.#resources.set(alias, { server, original: uri });
+    this.resources.push({ ...resource, uri: alias });
+    this.aliased.push({ server, uri, alias, keptBy: owner.server });
+  }
+
+  #addTemplate(server: string, template: JsonObject, uriTemplate: string): void {
+    const drop = (reason: DropReason, message: string, keptBy?: string): void => {
+      this.dropped.push({ server, kind: "resourceTemplate", name: uriTemplate, reason, ...(keptBy ? { keptBy } : {}), count: 1, message });
+    };
+    if (isReservedUri(uriTemplate)) return drop("reserved", `URIs starting "${RESERVED_SCHEME}" are mcpx's own`);
+    const owner = this.#templates.find((candidate) => candidate.uriTemplate === uriTemplate);
+    if (owner) return drop("taken", takenMessage(owner.server, server, "this template"), owner.server);
+    this.#templates.push({ server, uriTemplate, pattern: templatePattern(uriTemplate), specificity: specificity(uriTemplate) });
+    this.resourceTemplates.push(template);
+  }
+}
+
+function takenMessage(owner: string, server: string, what: string): string {
+  return owner === server ? `it lists ${what} more than once; the first is kept` : `server "${owner}", earlier in the config, has ${what}`;
 }
 
 function aliasFor(server: string, uri: string): string {
   return `${RESOURCE_ALIAS}${server}/${encodeURIComponent(uri)}`;
 }
-
-/** A regular expression for the URIs an RFC 6570 template can produce (simple and reserved expansion). */
-export function templatePattern(uriTemplate: string): RegExp {
-  let pattern = "";
-  let rest = uriTemplate;
-  for (let open = rest.indexOf("{"); open !== -1; open = rest.indexOf("{")) {
-    const close = rest.indexOf("}", open);
-    if (close === -1) break;
-    pattern += escape(rest.slice(0, open));
-    const expression = rest.slice(open + 1, close);
-    pattern += expression.startsWith("+") || expression.startsWith("#") ? ".*" : expression.startsWith("?") || expression.startsWith("&") ? "(?:[?&].*)?" : "[^/?#]*";
-    rest = rest.slice(close + 1);
-  }
-  return new RegExp(`^${pattern}${escape(rest)}$`);
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-

@@ -170,10 +170,23 @@ export class Gateway {
       this.upstreams
         .filter((upstream) => upstream.state === "ready")
         .map((upstream) => ({ server: upstream.name, passthrough: upstream.config.passthrough, catalog: upstream.catalog })),
+      { servers: this.config.servers.map((server) => server.name), maxToolsPerServer: this.config.limits.maxToolsPerServer },
     );
-    for (const conflict of this.catalogue.conflicts) {
-      this.log.warn("name conflict between upstreams", { ...conflict });
+    // Every rebuild sees the same conflicts again; the log hears of each one once (`mcpx servers` lists them all).
+    for (const { message, ...dropped } of this.catalogue.dropped) {
+      if (this.#firstTime(`dropped ${JSON.stringify(dropped)}`)) this.log.warn(`left out of the catalogue: ${message}`, { ...dropped });
     }
+    for (const aliased of this.catalogue.aliased) {
+      if (this.#firstTime(`aliased ${JSON.stringify(aliased)}`)) this.log.info("a resource URI another server lists too is served under an alias", { ...aliased });
+    }
+  }
+
+  readonly #reported = new Set<string>();
+
+  #firstTime(key: string): boolean {
+    if (this.#reported.has(key)) return false;
+    this.#reported.add(key);
+    return true;
   }
 
   #changed(upstream: Upstream, what: CatalogPart | "state"): void {

@@ -1,8 +1,9 @@
 /**
  * `mcpx serve --http`: the Streamable HTTP endpoint at `/mcp`, serving many host sessions.
  *
- * Sessions are minted at `initialize` (`Mcp-Session-Id`); a request without one is 400, an
- * unknown or ended one 404; DELETE ends a session. Host and Origin are checked on every
+ * Sessions are minted at `initialize` (`Mcp-Session-Id`), at most `limits.maxSessions` at once
+ * (503 beyond); a request without one is 400, an unknown or ended one 404; DELETE ends a
+ * session, and so does `limits.sessionIdleSeconds` without a request. Host and Origin are checked on every
  * request (403). Bodies are bounded (413). Other paths are offered to `extraRoutes` (the REST
  * API and the web page), else 404.
  */
@@ -20,7 +21,8 @@ import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
 
 export const MCP_PATH = "/mcp";
-const IDLE_SESSION_MS = 30 * 60_000;
+/** Idle sessions are looked for this often at most; a short idle timeout is checked more often. */
+const MAX_SWEEP_MS = 60_000;
 
 export type ExtraRoutes = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
 
@@ -28,6 +30,8 @@ interface Live {
   session: HostSession;
   channel: HttpSessionChannel;
   lastSeen: number;
+  /** POSTs still being answered: a session waiting on a long call is not idle. */
+  open: number;
 }
 
 export interface HttpHostOptions {
@@ -44,6 +48,7 @@ export class HttpHost {
   #hosts = new Set<string>();
   #origins = new Set<string>();
   #sweeper: NodeJS.Timeout | undefined;
+  #refusing = false;
 
   constructor(
     private readonly gateway: Gateway,
@@ -71,7 +76,7 @@ export class HttpHost {
     const guard = { ...this.options, port };
     this.#hosts = allowedHosts(guard);
     this.#origins = allowedOrigins(guard);
-    this.#sweeper = setInterval(() => this.#sweep(), 60_000);
+    this.#sweeper = setInterval(() => this.#sweep(), sweepInterval(this.#idleMs));
     this.#sweeper.unref();
     const host = this.options.host.includes(":") ? `[${this.options.host}]` : this.options.host;
     return new URL(`http://${host}:${port}${MCP_PATH}`);
@@ -132,6 +137,7 @@ export class HttpHost {
     let live: Live | undefined;
     if (initializing && !request.headers["mcp-session-id"]) {
       if (batch) return sendError(response, 400, ErrorCode.InvalidRequest, "initialize must not be part of a batch");
+      if (this.#sessions.size >= this.gateway.config.limits.maxSessions) return this.#full(response, messages);
       live = this.#open();
     } else {
       live = this.#session(request, response);
@@ -151,7 +157,10 @@ export class HttpHost {
       return;
     }
     const exchange = new Exchange(response, headers);
+    live.open++;
     response.once("close", () => {
+      live.open--;
+      live.lastSeen = Date.now();
       if (exchange.ended && exchange.waiting.size === 0) return;
       // The host hung up before its answers: treat that as cancelling what it asked.
       for (const id of live.channel.forget(exchange)) live.session.peer.abandon(id, "the host closed the connection");
@@ -194,8 +203,9 @@ export class HttpHost {
       "mcpx-",
     );
     session = new HostSession(peer, "http", id);
-    const live = { session, channel, lastSeen: Date.now() };
+    const live = { session, channel, lastSeen: Date.now(), open: 0 };
     this.#sessions.set(id, live);
+    this.#refusing = false;
     this.gateway.addSession(session);
     return live;
   }
@@ -228,15 +238,38 @@ export class HttpHost {
     return false;
   }
 
+  get #idleMs(): number {
+    return this.gateway.config.limits.sessionIdleSeconds * 1000;
+  }
+
+  /** No room for another session: 503, with when to try again (the sweeper may have freed one by then). */
+  #full(response: ServerResponse, messages: JsonRpcMessage[]): void {
+    const limit = this.gateway.config.limits.maxSessions;
+    const [initialize] = messages; // never part of a batch
+    const id = initialize && isRequest(initialize) ? initialize.id : null;
+    // Once per time the limit is reached, not once per refused host.
+    if (!this.#refusing) this.gateway.log.warn("refusing new host sessions: the session limit is reached", { limit });
+    this.#refusing = true;
+    response.writeHead(503, { "content-type": "application/json", "retry-after": String(Math.ceil(sweepInterval(this.#idleMs) / 1000)) });
+    // -32000: the JSON-RPC server-error range, as for other refusals at the HTTP level; data.code says which.
+    const message = `mcpx is serving its limit of ${limit} host sessions (limits.maxSessions); retry later, or end an unused session (DELETE ${MCP_PATH})`;
+    response.end(JSON.stringify(errorResponse(id, { code: -32000, message, data: { code: "SESSION_LIMIT", limit } })));
+  }
+
   #sweep(): void {
     const now = Date.now();
     for (const [id, live] of this.#sessions) {
-      if (now - live.lastSeen < IDLE_SESSION_MS || live.channel.hasListeningStream) continue;
+      if (now - live.lastSeen < this.#idleMs || live.open > 0 || live.channel.hasListeningStream) continue;
       this.#sessions.delete(id);
       this.gateway.log.info("ended an idle host session", { session: id });
       void this.gateway.closeSession(live.session);
     }
   }
+}
+
+/** Half the idle timeout (a session ends between 1 and 1.5 timeouts idle), at least 100 ms, at most a minute. */
+function sweepInterval(idleMs: number): number {
+  return Math.min(MAX_SWEEP_MS, Math.max(100, idleMs / 2));
 }
 
 /** Read a body up to `limit` bytes; undefined when it is larger. */

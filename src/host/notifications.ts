@@ -34,6 +34,7 @@ export function relayNotification(gateway: Gateway, upstream: Upstream, notifica
       if (typeof params.uri !== "string") return;
       // Hosts subscribed under the URI they know it by, which may be an mcpx alias.
       const uri = gateway.catalogue.exposedUri(upstream.name, params.uri);
+      if (uri === undefined) return; // another server's resource: not this one's to announce
       gateway.broadcast(notification.method, { ...params, uri }, (session) => audience(session) && session.subscriptions.has(uri));
       return;
     }

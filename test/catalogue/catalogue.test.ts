@@ -36,3 +36,49 @@ describe("resources in the merged catalogue", () => {
     expect(catalogue.resource("nothing://here")).toBeUndefined();
   });
 });
+
+describe("who owns a name or URI", () => {
+  const named = (tools: string[], resources: string[] = [], templates: string[] = []) => ({
+    ...catalog(resources, templates),
+    tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })),
+  });
+
+  it("a <server>__ name is that configured server's even while it is down, so no passthrough server takes it meanwhile", () => {
+    const catalogue = new Catalogue([{ server: "p", passthrough: true, catalog: named(["files__read", "p__own", "mcpx__x", "plain"]) }], {
+      servers: ["p", "files"],
+    });
+    expect(catalogue.tools.map((tool) => tool.name)).toEqual(["p__own", "plain"]);
+    expect(catalogue.droppedFrom("p").map((entry) => [entry.name, entry.reason, entry.keptBy])).toEqual([
+      ["files__read", "namespace", "files"],
+      ["mcpx__x", "reserved", undefined],
+    ]);
+  });
+
+  it("a name listed twice by one server keeps the first", () => {
+    const catalogue = new Catalogue([{ server: "a", passthrough: false, catalog: named(["x", "x"]) }]);
+    expect(catalogue.tools).toHaveLength(1);
+    expect(catalogue.dropped).toMatchObject([{ server: "a", name: "x", reason: "taken", keptBy: "a", message: "it lists that tool name more than once; the first is kept" }]);
+  });
+
+  it("the most specific template owns a URI, ties go by config order, and a listed URI beats every template", () => {
+    const catalogue = new Catalogue([
+      { server: "wide", passthrough: false, catalog: catalog([], ["{+any}", "file:///{+path}"]) },
+      { server: "docs", passthrough: false, catalog: catalog(["file:///etc/listed"], ["file:///docs/{name}", "file:///{+other}"]) },
+    ]);
+    expect(catalogue.resource("file:///docs/a.md")?.server).toBe("docs");
+    expect(catalogue.resource("file:///src/a.ts")?.server).toBe("wide");
+    expect(catalogue.resource("file:///etc/listed")?.server).toBe("docs");
+    expect(catalogue.resource("https://example.com/")?.server).toBe("wide");
+    expect(catalogue.resource("mcpx://docs/whatever")).toBeUndefined();
+  });
+
+  it("a server cannot announce updates of a URI hosts read from another server", () => {
+    const catalogue = new Catalogue([
+      { server: "a", passthrough: false, catalog: catalog(["memo://a"]) },
+      { server: "b", passthrough: false, catalog: catalog([], ["{+any}"]) },
+    ]);
+    expect(catalogue.exposedUri("a", "memo://a")).toBe("memo://a");
+    expect(catalogue.exposedUri("b", "memo://a")).toBeUndefined();
+    expect(catalogue.exposedUri("b", "memo://b")).toBe("memo://b");
+  });
+});

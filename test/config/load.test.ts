@@ -79,7 +79,10 @@ describe("loadConfig", () => {
       ],
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [] },
-      limits: { maxMessageBytes: 4194304, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30 },
+      limits: {
+        maxMessageBytes: 4194304, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
+        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000,
+      },
     });
   });
 

@@ -37,7 +37,10 @@ describe("configFromObject: defaults", () => {
       servers: [],
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [] },
-      limits: { maxMessageBytes: 4194304, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30 },
+      limits: {
+        maxMessageBytes: 4194304, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
+        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000,
+      },
     });
   });
 
@@ -82,7 +85,10 @@ describe("configFromObject: defaults", () => {
       $schema: "https://example.com/mcpx.schema.json",
       elicitation: { ttlSeconds: 0.5, mode: "decline", rules: [{ any: "thing" }], retentionDays: 1 },
       http: { host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"] },
-      limits: { maxMessageBytes: 1024, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2 },
+      limits: {
+        maxMessageBytes: 1024, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
+        maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7,
+      },
       mcpServers: {
         p: {
           command: "node", args: ["p.mjs"], env: { A: "1" }, cwd: "/opt/p", protocol: "2025-06-18",
@@ -92,7 +98,10 @@ describe("configFromObject: defaults", () => {
     });
     expect(config.elicitation).toEqual({ ttlSeconds: 0.5, mode: "decline", rules: [{ any: "thing" }], retentionDays: 1 });
     expect(config.http).toEqual({ host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"] });
-    expect(config.limits).toEqual({ maxMessageBytes: 1024, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2 });
+    expect(config.limits).toEqual({
+      maxMessageBytes: 1024, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
+      maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7,
+    });
     expect(config.servers[0]).toMatchObject({
       args: ["p.mjs"], env: { A: "1" }, cwd: path.resolve("/opt/p"), protocol: "2025-06-18",
       passthrough: true, disabled: true, elicitation: { ttlSeconds: 9 }, transport: "auto",
@@ -266,6 +275,11 @@ describe("configFromObject: errors name the file and the key path", () => {
     [{ limits: { maxMessageBytes: 10.5 } }, "limits.maxMessageBytes must be a whole number (got 10.5)"],
     [{ limits: { requestTimeoutSeconds: -1 } }, "limits.requestTimeoutSeconds must be greater than 0 (got -1)"],
     [{ limits: { startupTimeoutSeconds: 0 } }, "limits.startupTimeoutSeconds must be greater than 0 (got 0)"],
+    [{ limits: { maxSessions: 0 } }, "limits.maxSessions must be greater than 0 (got 0)"],
+    [{ limits: { maxSessions: 1.5 } }, "limits.maxSessions must be a whole number (got 1.5)"],
+    [{ limits: { sessionIdleSeconds: 0 } }, "limits.sessionIdleSeconds must be greater than 0 (got 0)"],
+    [{ limits: { maxToolsPerServer: -1 } }, "limits.maxToolsPerServer must be greater than 0 (got -1)"],
+    [{ limits: { maxToolsPerServer: 2.5 } }, "limits.maxToolsPerServer must be a whole number (got 2.5)"],
     [{ http: { port: 70000 } }, "http.port must be from 0 to 65535 (got 70000)"],
     [{ http: { port: -1 } }, "http.port must be from 0 to 65535 (got -1)"],
     [{ http: { port: 80.5 } }, "http.port must be a whole number (got 80.5)"],
