@@ -54,6 +54,13 @@ export interface Config {
     rules: unknown[];
     retentionDays: number;
   };
-  http: { host: string; port: number; allowedOrigins: string[]; allowedHosts: string[] };
+  http: {
+    host: string;
+    port: number;
+    allowedOrigins: string[];
+    allowedHosts: string[];
+    /** The host credential (one of the two; `tokenFile` absolute); absent: `$MCPX_HTTP_TOKEN`, else none. */
+    auth?: { token?: string; tokenFile?: string };
+  };
   limits: { maxMessageBytes: number; requestTimeoutSeconds: number; startupTimeoutSeconds: number };
 }
