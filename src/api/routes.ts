@@ -6,8 +6,10 @@
  *   GET  /v1/questions/:id             → view | 404 UNKNOWN_QUESTION
  *   POST /v1/questions/:id/answer      {action, content?} → view | 400 | 404 | 409
  *   GET  /v1/events                    → text/event-stream, event `question` with a view
+ *   POST /v1/page-session              {code} → {token, expiresInSeconds} | 401 INVALID_CODE
  *
- * Everything under `/v1` needs the token (Bearer header, or the page's cookie). POST needs
+ * Everything under `/v1` but the page-session exchange needs a Bearer token (`auth.ts`): the
+ * host credential or, without one, the API token; or the page's in-tab credential. POST needs
  * `content-type: application/json` (which a cross-site form cannot send without a CORS
  * preflight, and no CORS headers are ever given) and at most 64 KiB.
  */
@@ -21,14 +23,20 @@ import type { ExtraRoutes } from "../host/http-host.js";
 import { GatewayError } from "../protocol/errors.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import type { Logger } from "../util/log.js";
-import { callerOf, tokenHint, type Caller } from "./auth.js";
+import type { HostCredential } from "../host/host-credential.js";
+import { callerOf, tokenHint, type ApiAuth, type Caller } from "./auth.js";
 import { QuestionEvents } from "./events.js";
 import { MAX_BODY_BYTES, mediaType, readBody, sendApiError, sendJson } from "./http.js";
 import { servePage } from "./page.js";
+import { PageCodes } from "./page-codes.js";
+import { PageSessions } from "./page-sessions.js";
 
 export interface ApiOptions {
   broker: Broker;
+  /** The API token: the key of page codes, and the scripts' token when there is no host credential. */
   token: string;
+  /** When configured, the only token scripts may use (and `/mcp` needs it too: `http-host.ts`). */
+  hostCredential?: HostCredential;
   log: Logger;
   /** Where the token is kept, for the 401 message; default `<state dir>/api-token`. */
   tokenFile?: string;
@@ -47,17 +55,24 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
   const { broker, token, log } = options;
   const tokenFile = options.tokenFile ?? join(dirname(broker.store.path), TOKEN_FILE);
   const events = new QuestionEvents(broker, log);
+  const auth: ApiAuth = { apiToken: token, sessions: new PageSessions(), ...(options.hostCredential ? { hostCredential: options.hostCredential } : {}) };
+  const codes = new PageCodes(token);
 
   const routes = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> => {
     if (url.pathname !== "/v1" && !url.pathname.startsWith("/v1/")) {
-      return servePage(request, response, url, { token, tokenFile });
-    }
-    const caller = callerOf(request, token);
-    if (!caller) {
-      sendApiError(response, 401, "UNAUTHORIZED", `Unauthorized: ${tokenHint(tokenFile)}`, { "www-authenticate": 'Bearer realm="mcpx"' });
-      return true;
+      return servePage(request, response, url);
     }
     try {
+      if (url.pathname === "/v1/page-session") {
+        await pageSession(request, response);
+        return true;
+      }
+      const caller = callerOf(request, auth);
+      if (!caller) {
+        const challenge = request.headers.authorization === undefined ? 'Bearer realm="mcpx"' : 'Bearer realm="mcpx", error="invalid_token"';
+        sendApiError(response, 401, "UNAUTHORIZED", `Unauthorized: ${tokenHint(auth, tokenFile)}`, { "www-authenticate": challenge });
+        return true;
+      }
       await api(request, response, url, caller);
     } catch (error) {
       if (response.headersSent) {
@@ -97,6 +112,27 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       return events.stream(response);
     }
     sendApiError(response, 404, "NOT_FOUND", `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer and /v1/events)`);
+  }
+
+  /** The page's one-time code, traded once for its in-tab credential. */
+  async function pageSession(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method !== "POST") return notAllowed(response, "POST");
+    if (mediaType(request) !== "application/json") {
+      return sendApiError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "send the code with content-type: application/json");
+    }
+    const body = await readBody(request, 1024);
+    let code: unknown;
+    try {
+      code = (JSON.parse(body ?? "") as { code?: unknown }).code;
+    } catch {
+      code = undefined;
+    }
+    if (!codes.redeem(code, request.socket.localPort ?? 0)) {
+      return sendApiError(response, 401, "INVALID_CODE", "this link was already used, has expired, or is not for this mcpx: run `mcpx link` for a fresh one", {
+        "www-authenticate": 'Bearer realm="mcpx"',
+      });
+    }
+    sendJson(response, 200, auth.sessions.open());
   }
 
   async function answer(request: IncomingMessage, response: ServerResponse, id: string, caller: Caller): Promise<void> {

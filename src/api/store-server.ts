@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { Broker } from "../broker/broker.js";
 import { QuestionStore } from "../broker/store.js";
 import { apiToken } from "../broker/token.js";
+import type { HostCredential } from "../host/host-credential.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "../host/http-guard.js";
 import type { Logger } from "../util/log.js";
 import { sendApiError } from "./http.js";
@@ -20,11 +21,14 @@ export interface StoreServerOptions {
   allowedOrigins?: string[];
   allowedHosts?: string[];
   retentionDays?: number;
+  /** Required on `/v1` when set; the caller refuses a bind beyond loopback without one. */
+  credential?: HostCredential;
 }
 
 export interface StoreServer {
-  /** The page's address, without the token. */
+  /** The page's address, without a code. */
   url: URL;
+  /** The API token (the key of page codes; the scripts' token when there is no credential). */
   token: string;
   broker: Broker;
   close(): Promise<void>;
@@ -35,7 +39,7 @@ export async function startStoreServer(options: StoreServerOptions): Promise<Sto
   const broker = new Broker(store, options.log);
   broker.start(options.retentionDays);
   const token = apiToken(options.stateDir);
-  const routes = createApiRoutes({ broker, token, log: options.log });
+  const routes = createApiRoutes({ broker, token, log: options.log, ...(options.credential ? { hostCredential: options.credential } : {}) });
   let hosts = new Set<string>();
   let origins = new Set<string>();
 

@@ -8,6 +8,7 @@ import { servers } from "./servers.js";
 import { call, collect } from "./call.js";
 import { runCall } from "./run-call.js";
 import { ui, UI_DEFAULT_PORT } from "./ui.js";
+import { link } from "./link.js";
 import { registerElicit } from "./elicit/commands.js";
 
 const program = new Command("mcpx")
@@ -69,10 +70,20 @@ registerElicit(program);
 program
   .command("ui")
   .description("serve only the question store: the web page at / and the REST API under /v1 (no gateway)")
-  .option("--host <host>", "address to bind (default: 127.0.0.1)")
+  .option("--host <host>", "address to bind (default: 127.0.0.1; beyond loopback a host credential is required)")
   .option("--port <port>", `port to bind (default: ${UI_DEFAULT_PORT})`, parsePort)
-  .action(async (options: { host?: string; port?: number }) => {
+  .option("--token-file <file>", "host credential that every client must send as a Bearer token (a file only you can read; default: $MCPX_HTTP_TOKEN)")
+  .action(async (options: { host?: string; port?: number; tokenFile?: string }) => {
     await ui(options);
+  });
+
+program
+  .command("link")
+  .description("print a fresh one-time link to the question page of the mcpx serve --http or mcpx ui running on --port")
+  .option("--host <host>", "the address the browser should use (default: 127.0.0.1)")
+  .option("--port <port>", "the port it listens on (default: 7777, mcpx serve's; mcpx ui's is 7778)", parsePort)
+  .action((options: { host?: string; port?: number }) => {
+    link(options);
   });
 
 function parsePort(value: string): number {

@@ -1,5 +1,6 @@
 /** `mcpx serve`: the gateway, for one host on stdio or many over HTTP, with the question broker. */
 import type { Config } from "../config/types.js";
+import { DEFAULTS_FILE } from "../config/load.js";
 import { Gateway } from "../host/gateway.js";
 import { HttpHost } from "../host/http-host.js";
 import { serveStdio } from "../host/stdio-host.js";
@@ -10,7 +11,10 @@ import { stateDir } from "../broker/state-dir.js";
 import { QuestionStore } from "../broker/store.js";
 import { apiToken } from "../broker/token.js";
 import { GatewayError } from "../protocol/errors.js";
-import { CliError } from "./exit.js";
+import { pageLink } from "../api/page-codes.js";
+import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
+import { CliError, Exit } from "./exit.js";
+import { accessLines, reachable } from "./link.js";
 
 export interface ServeOptions {
   http?: boolean;
@@ -19,6 +23,8 @@ export interface ServeOptions {
 }
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
+  // Before anything is opened or bound: a bind beyond loopback without a credential never listens.
+  const credential = options.http ? serveCredential(config, options.host ?? config.http.host) : undefined;
   const log = createLogger();
   const dir = stateDir();
   // A store that cannot be used is a clear error now, not a crash in the middle of a call.
@@ -38,19 +44,21 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     await shutdown();
     return;
   }
-  const api = createApiRoutes({ broker, token: apiToken(dir), log });
+  const token = apiToken(dir);
+  const api = createApiRoutes({ broker, token, log, ...(credential ? { hostCredential: credential } : {}) });
   const host = new HttpHost(gateway, {
     host: options.host ?? config.http.host,
     port: options.port ?? config.http.port,
     allowedOrigins: config.http.allowedOrigins,
     allowedHosts: config.http.allowedHosts,
+    ...(credential ? { credential } : {}),
     extraRoutes: api,
   });
   const url = await host.listen().catch((error: NodeJS.ErrnoException) => {
     throw new CliError(`cannot listen on ${options.host ?? config.http.host}:${options.port ?? config.http.port}: ${error.message}`);
   });
-  process.stderr.write(`mcpx: serving MCP at ${url.href}\n`);
-  process.stderr.write(`mcpx: questions at ${new URL(`/?token=${apiToken(dir)}`, url).href}\n`);
+  // One write: a reader that saw the first line has the others too.
+  process.stderr.write(`mcpx: serving MCP at ${url.href}\n${accessLines(pageLink(token, reachable(url)), credential, dir)}`);
   void gateway.start();
   await new Promise<void>((resolve) => {
     onSignal(async () => {
@@ -60,6 +68,18 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
       resolve();
     });
   });
+}
+
+function serveCredential(config: Config, host: string): HostCredential | undefined {
+  try {
+    const credential = loadHostCredential(config.http.auth);
+    const where = config.file === DEFAULTS_FILE ? "a config file" : config.file;
+    requireCredentialFor(host, credential, `http.auth.tokenFile (a file only you can read) or http.auth.token (e.g. "\${MY_TOKEN}") in ${where}, or the environment variable ${TOKEN_ENV}`);
+    return credential;
+  } catch (error) {
+    if (error instanceof CredentialError) throw new CliError(error.message, Exit.Usage);
+    throw error;
+  }
 }
 
 function openStore(dir: string): QuestionStore {

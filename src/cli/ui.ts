@@ -1,24 +1,32 @@
 /** `mcpx ui`: the web page and REST API for the question store alone, without a gateway. */
+import { resolve } from "node:path";
+import { pageLink } from "../api/page-codes.js";
 import { startStoreServer } from "../api/store-server.js";
 import { stateDir } from "../broker/state-dir.js";
+import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { GatewayError } from "../protocol/errors.js";
 import { createLogger } from "../util/log.js";
 import { CliError, Exit } from "./exit.js";
+import { accessLines, reachable } from "./link.js";
 
 export const UI_DEFAULT_PORT = 7778;
 
 export interface UiOptions {
   host?: string;
   port?: number;
+  /** The host credential's file (else `$MCPX_HTTP_TOKEN`). */
+  tokenFile?: string;
 }
 
 export async function ui(options: UiOptions): Promise<void> {
   const log = createLogger();
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? UI_DEFAULT_PORT;
+  const credential = uiCredential(host, options.tokenFile);
+  const dir = stateDir();
   let server;
   try {
-    server = await startStoreServer({ host, port, stateDir: stateDir(), log });
+    server = await startStoreServer({ host, port, stateDir: dir, log, ...(credential ? { credential } : {}) });
   } catch (error) {
     if (error instanceof GatewayError) throw new CliError(error.message, Exit.Error);
     const code = (error as NodeJS.ErrnoException).code;
@@ -26,9 +34,7 @@ export async function ui(options: UiOptions): Promise<void> {
     if (code === "EADDRNOTAVAIL") throw new CliError(`cannot bind ${host}: no such local address`, Exit.Error);
     throw error;
   }
-  const page = new URL(server.url);
-  page.searchParams.set("token", server.token);
-  process.stderr.write(`mcpx: questions at ${page.href}\n`);
+  process.stderr.write(accessLines(pageLink(server.token, reachable(server.url)), credential, dir));
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off("SIGINT", stop);
@@ -38,4 +44,16 @@ export async function ui(options: UiOptions): Promise<void> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+}
+
+/** `--token-file`, else `$MCPX_HTTP_TOKEN`; none is fine on loopback only. */
+function uiCredential(host: string, tokenFile: string | undefined): HostCredential | undefined {
+  try {
+    const credential = loadHostCredential(tokenFile === undefined ? undefined : { tokenFile: resolve(tokenFile) }, process.env, { token: "", tokenFile: "--token-file" });
+    requireCredentialFor(host, credential, `--token-file <a file only you can read>, or the environment variable ${TOKEN_ENV}`);
+    return credential;
+  } catch (error) {
+    if (error instanceof CredentialError) throw new CliError(error.message, Exit.Usage);
+    throw error;
+  }
 }

@@ -64,7 +64,14 @@ export interface Config {
   };
   /** The default answer to `roots/list`; absent: a per-host connection's host's roots, else none. */
   roots?: Root[];
-  http: { host: string; port: number; allowedOrigins: string[]; allowedHosts: string[] };
+  http: {
+    host: string;
+    port: number;
+    allowedOrigins: string[];
+    allowedHosts: string[];
+    /** The host credential (one of the two; `tokenFile` absolute); absent: `$MCPX_HTTP_TOKEN`, else none. */
+    auth?: { token?: string; tokenFile?: string };
+  };
   limits: {
     maxMessageBytes: number;
     requestTimeoutSeconds: number;

@@ -64,15 +64,17 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
     retentionDays: eli?.number("retentionDays", POSITIVE) ?? 7,
   };
 
-  const web = top?.read("http", (v, at) => check.fields(v, at, ["host", "port", "allowedOrigins", "allowedHosts"]));
+  const baseDir = fromFile ? path.dirname(path.resolve(file)) : process.cwd();
+  const web = top?.read("http", (v, at) => check.fields(v, at, ["host", "port", "allowedOrigins", "allowedHosts", "auth"]));
   const http: Config["http"] = {
     host: web?.string("host") ?? "127.0.0.1",
     port: web?.number("port", { min: 0, max: 65535, integer: true }) ?? 7777, // 0: any free port
     allowedOrigins: web?.strings("allowedOrigins") ?? [],
     allowedHosts: web?.strings("allowedHosts") ?? [],
   };
+  const auth = web?.read("auth", (v, at) => readAuth(check, v, at, baseDir));
+  if (auth) http.auth = auth;
 
-  const baseDir = fromFile ? path.dirname(path.resolve(file)) : process.cwd();
   const roots = top?.read("roots", (v, at) => readRoots(check, v, at, baseDir));
   const servers: ServerConfig[] = [];
   const entries = top?.read("mcpServers", (v, at) => (isObject(v) ? v : check.fail(at, "must be an object")));
@@ -177,6 +179,20 @@ function transportOf(check: Checker, f: Fields): TransportChoice {
     check.fail(f.path("transport"), `is "${explicit}", but "type" "${type}" means "${implied}"`);
   }
   return explicit ?? implied ?? "auto";
+}
+
+/** `http.auth`: exactly one of `token` and `tokenFile` (relative to the config's directory). */
+function readAuth(check: Checker, value: unknown, at: KeyPath, baseDir: string): Config["http"]["auth"] {
+  const f = check.fields(value, at, ["token", "tokenFile"]);
+  if (!f) return undefined;
+  const token = f.string("token");
+  const tokenFile = f.string("tokenFile");
+  if (f.has("token") === f.has("tokenFile")) {
+    return check.fail(at, 'needs exactly one of "token" (e.g. "${MCPX_TOKEN}") and "tokenFile" (a file only you can read)');
+  }
+  if (token !== undefined) return { token };
+  if (tokenFile !== undefined) return { tokenFile: path.resolve(baseDir, tokenFile) };
+  return undefined;
 }
 
 function readUrl(check: Checker, value: unknown, at: KeyPath): string | undefined {

@@ -3,8 +3,9 @@
  *
  * Sessions are minted at `initialize` (`Mcp-Session-Id`), at most `limits.maxSessions` at once
  * (503 beyond); a request without one is 400, an unknown or ended one 404; DELETE ends a
- * session, and so does `limits.sessionIdleSeconds` without a request. Host and Origin are checked on every
- * request (403). Bodies are bounded (413). Other paths are offered to `extraRoutes` (the REST
+ * session, and so does `limits.sessionIdleSeconds` without a request. Host and Origin are
+ * checked on every request (403); with a host credential configured, `/mcp` also needs it as a
+ * Bearer token (401). Bodies are bounded (413). Other paths are offered to `extraRoutes` (the REST
  * API and the web page), else 404.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -19,6 +20,7 @@ import { dispatch } from "./dispatch.js";
 import { hostNotification } from "./host-notifications.js";
 import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
+import { bearerOf, type HostCredential } from "./host-credential.js";
 
 export const MCP_PATH = "/mcp";
 /** Idle sessions are looked for this often at most; a short idle timeout is checked more often. */
@@ -39,6 +41,8 @@ export interface HttpHostOptions {
   port: number;
   allowedOrigins: string[];
   allowedHosts: string[];
+  /** Required on `/mcp` when set (the extra routes check their own). */
+  credential?: HostCredential;
   extraRoutes?: ExtraRoutes;
 }
 
@@ -100,6 +104,7 @@ export class HttpHost {
       if (await this.options.extraRoutes?.(request, response, url)) return;
       return sendError(response, 404, ErrorCode.InvalidRequest, `Not found: ${url.pathname} (the MCP endpoint is ${MCP_PATH})`);
     }
+    if (this.options.credential && !this.options.credential.matches(bearerOf(request))) return unauthorized(request, response, this.options.credential.from);
     switch (request.method) {
       case "POST":
         return this.#post(request, response);
@@ -290,6 +295,13 @@ function readBody(request: IncomingMessage, limit: number): Promise<string | und
     request.once("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
     request.once("error", reject);
   });
+}
+
+/** 401 with the Bearer challenge (RFC 6750; no OAuth metadata: mcpx issues no tokens) and a JSON-RPC error. */
+function unauthorized(request: IncomingMessage, response: ServerResponse, from: string): void {
+  const challenge = request.headers.authorization === undefined ? 'Bearer realm="mcpx"' : 'Bearer realm="mcpx", error="invalid_token"';
+  response.setHeader("www-authenticate", challenge);
+  sendError(response, 401, ErrorCode.InvalidRequest, `Unauthorized: send the host credential (from ${from}) as "Authorization: Bearer <token>"`);
 }
 
 export function sendError(

@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pageLink } from "../../src/api/page-codes.js";
 import { startStoreServer, type StoreServer } from "../../src/api/store-server.js";
 import { silentLogger } from "../../src/util/log.js";
 import { ask, askForm, askUrl, openBroker, tempStateDir } from "../helpers/questions-api.js";
@@ -78,9 +79,11 @@ const EVERY_KIND = {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     context = await browser.newContext();
     page = await context.newPage();
-    await page.goto(new URL(`/?token=${server.token}`, server.url).href);
-    // The token was traded for a cookie and left the address bar.
+    await page.goto(pageLink(server.token, server.url).href);
+    await page.locator("#status.live").waitFor({ timeout: 10_000 });
+    // The one-time code was traded for this tab's credential and left the address bar; no cookie.
     expect(page.url()).toBe(server.url.href);
+    expect(await context.cookies()).toEqual([]);
     await page.locator("#status.live").waitFor({ timeout: 10_000 });
   });
 

@@ -3,7 +3,7 @@
  * test's broker is a second process on the same store: questions it opens and settles reach
  * the API only through the shared SQLite file.
  */
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventStream, rawRequest, type Frame } from "../helpers/raw-http.js";
@@ -189,51 +189,66 @@ describe("REST API and event stream (mcpx ui)", () => {
     expect(events.messages.filter((frame) => frame.id === third.id)).toHaveLength(2);
   });
 
-  it("trades the printed ?token= URL for an HttpOnly SameSite=Strict cookie that opens the page and the API", async () => {
-    const refused = await fetch(api("/"), { redirect: "manual" });
-    expect(refused.status).toBe(401);
-    expect(await refused.text()).toContain(join(dir, "api-token"));
-    expect((await fetch(api("/?token=wrong"), { redirect: "manual" })).status).toBe(401);
-
-    const traded = await fetch(api(`/?token=${ui.token}`), { redirect: "manual" });
-    expect(traded.status).toBe(303);
-    expect(traded.headers.get("location")).toBe("/");
-    const setCookie = traded.headers.get("set-cookie") ?? "";
-    expect(setCookie).toContain(`mcpx_token=${ui.token}`);
-    expect(setCookie).toMatch(/HttpOnly/);
-    expect(setCookie).toMatch(/SameSite=Strict/);
-    expect(setCookie).toMatch(/Path=\//);
-
-    const cookie = { cookie: `mcpx_token=${ui.token}` };
-    const page = await fetch(api("/"), { headers: cookie });
+  it("serves the page without data to anyone, sets no cookie, and trades the printed link's code once for a credential of the web's", async () => {
+    // The page holds no data: it is served without a credential, under a strict CSP, and sets no cookie.
+    const page = await fetch(api("/"));
     expect(page.status).toBe(200);
+    expect(page.headers.get("set-cookie")).toBeNull();
     const csp = page.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
     expect(csp).not.toContain("unsafe-inline");
     const html = await page.text();
     expect(html).toContain('<script src="/app.js"');
     expect(html).not.toMatch(/<script>(?!<)/);
     expect((await fetch(api("/app.js"))).headers.get("content-type")).toMatch(/javascript/);
-    expect((await getJson("/v1/questions", cookie)).status).toBe(200);
+    // The old link form opens nothing any more.
+    const old = await fetch(api(`/?token=${ui.token}`), { redirect: "manual" });
+    expect(old.status).toBe(200);
+    expect(old.headers.get("set-cookie")).toBeNull();
+    expect((await getJson("/v1/questions", { cookie: `mcpx_token=${ui.token}` })).status).toBe(401);
 
-    // The page's answers are recorded as the web's.
+    // The link mcpx printed carries its code in the fragment, which no browser sends to a server.
+    expect(ui.link.search).toBe("");
+    expect(ui.link.hash).toMatch(/^#code=\S+$/);
+    const code = ui.link.hash.slice("#code=".length);
+    const exchange = (body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
+      fetch(api("/v1/page-session"), { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
+    expect((await exchange(JSON.stringify({ code: `${code}x` }))).status).toBe(401);
+    expect((await exchange(JSON.stringify({ code }), { "content-type": "text/plain" })).status).toBe(415);
+    expect((await exchange("not json")).status).toBe(401);
+    const traded = await exchange(JSON.stringify({ code }));
+    expect(traded.status).toBe(200);
+    expect(traded.headers.get("set-cookie")).toBeNull();
+    const session = (await traded.json()) as { token: string; expiresInSeconds: number };
+    expect(session.token).not.toBe(ui.token);
+    expect(session.expiresInSeconds).toBeGreaterThan(0);
+    const replayed = await exchange(JSON.stringify({ code }));
+    expect(replayed.status).toBe(401);
+    expect(((await replayed.json()) as { error: { message: string } }).error.message).toContain("mcpx link");
+
+    // The tab's credential opens the API, and the page's answers are recorded as the web's.
+    const tab = { authorization: `Bearer ${session.token}` };
+    expect((await getJson("/v1/questions", tab)).status).toBe(200);
     const asked = askForm(other.broker, "From the page", SCHEMA);
-    const reply = await answer(asked.id, { action: "decline" }, { authorization: "", ...cookie });
+    const reply = await answer(asked.id, { action: "decline" }, tab);
     expect(reply.body.answer).toMatchObject({ action: "decline", by: "web" });
   });
 });
 
 describe("mcpx serve --http", () => {
-  it("serves the same API beside /mcp and prints the page URL with the token", async () => {
+  it("serves the same API beside /mcp, prints a one-time page link and where the API token is", async () => {
     const config = writeConfig({ mcpServers: {} });
     const mcpx = await startMcpxHttp(config);
     try {
       await mcpx.waitForLog(/mcpx: questions at (\S+)/);
       const page = new URL(/mcpx: questions at (\S+)/.exec(mcpx.stderr())![1]!);
       expect(page.origin).toBe(mcpx.url.origin);
-      const token = page.searchParams.get("token")!;
+      expect(page.hash).toMatch(/^#code=/);
       const stateDir = config.env.MCPX_STATE_DIR!;
+      expect(mcpx.stderr()).toContain(`with the token in ${join(stateDir, "api-token")}`);
+      const token = readFileSync(join(stateDir, "api-token"), "utf8").trim();
       expect(statSync(join(stateDir, "api-token")).mode & 0o777).toBe(0o600);
 
       expect((await fetch(new URL("/v1/questions", page))).status).toBe(401);

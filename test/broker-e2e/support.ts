@@ -74,12 +74,11 @@ export class Rest {
     readonly token: string,
   ) {}
 
-  /** From the log of `mcpx serve --http` or `mcpx ui`: the page URL carries the token. */
+  /** From the log of `mcpx serve --http` or `mcpx ui`: the API's address and the file with its token. */
   static fromLog(log: string): Rest {
-    const match = /questions at (\S+)/.exec(log);
-    if (!match?.[1]) throw new Error(`no page URL in the log:\n${log}`);
-    const page = new URL(match[1]);
-    return new Rest(new URL("/", page), page.searchParams.get("token")!);
+    const match = /REST API at (\S+): send .* with the token in (\S+)/.exec(log);
+    if (!match?.[1] || !match[2]) throw new Error(`no REST API line in the log:\n${log}`);
+    return new Rest(new URL("/", match[1]), readFileSync(match[2], "utf8").trim());
   }
 
   async get(path: string): Promise<{ status: number; body: any }> {

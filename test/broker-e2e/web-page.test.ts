@@ -37,11 +37,17 @@ if (!haveChromium) console.warn(`SKIPPED test/broker-e2e/web-page.test.ts: ${CHR
 
     await mcpx.waitForLog(/questions at (\S+)/);
     const pageUrl = /questions at (\S+)/.exec(mcpx.stderr())![1]!;
-    const page = await browser.newPage();
+    // The link's one-time code rides in the fragment, which the browser never sends to a server.
+    expect(new URL(pageUrl).hash).toMatch(/^#code=/);
+    const context = await browser.newContext();
+    const page = await context.newPage();
     await page.goto(pageUrl);
     const card = page.locator("article", { has: page.locator("h2", { hasText: "Who is booking?" }) });
     await card.waitFor({ timeout: 15_000 });
     expect(await card.locator(".meta").textContent()).toContain("ask");
+    // Signed in without a cookie, and the code has left the address bar.
+    expect(await context.cookies()).toEqual([]);
+    expect(new URL(page.url()).hash).toBe("");
 
     await card.getByLabel("Name").fill("Ada");
     await card.getByLabel("Age").fill("36");

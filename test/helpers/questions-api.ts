@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Broker } from "../../src/broker/broker.js";
@@ -21,18 +21,21 @@ export function tempStateDir(): string {
 }
 
 export interface RunningUi {
-  /** The page's base address (no token). */
+  /** The page's base address (no code). */
   base: URL;
+  /** The API token, from the state dir. */
   token: string;
+  /** The one-time page link it printed. */
+  link: URL;
   pid: number;
   stderr(): string;
   close(): Promise<void>;
 }
 
 /** `mcpx ui --port 0` on `stateDir`; resolves once it prints the page URL. */
-export async function startUi(stateDir: string): Promise<RunningUi> {
-  const child = spawn(process.execPath, [MCPX_BIN, "ui", "--port", "0"], {
-    env: { ...process.env, MCPX_STATE_DIR: stateDir, MCPX_LOG_LEVEL: "debug" },
+export async function startUi(stateDir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningUi> {
+  const child = spawn(process.execPath, [MCPX_BIN, "ui", "--port", "0", ...args], {
+    env: { ...process.env, MCPX_STATE_DIR: stateDir, MCPX_LOG_LEVEL: "debug", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";
@@ -49,10 +52,10 @@ export async function startUi(stateDir: string): Promise<RunningUi> {
     child.once("exit", (code) => reject(new Error(`mcpx ui exited (${code}); log:\n${log}`)));
   });
   const url = await printed;
-  const token = url.searchParams.get("token")!;
   return {
     base: new URL("/", url),
-    token,
+    token: readFileSync(join(stateDir, "api-token"), "utf8").trim(),
+    link: url,
     pid: child.pid!,
     stderr: () => log,
     close: async () => {

@@ -2,8 +2,12 @@
  * The page's script, served at `/app.js` (no inline script: the CSP forbids it). Kept as a
  * string so the build needs no bundler; it must contain no backtick and no dollar-brace.
  *
- * It lists pending questions (GET /v1/questions) and follows changes live (EventSource on
- * /v1/events; both authenticated by the page's cookie). Every piece of question data reaches the
+ * It first signs this tab in: the one-time code in the link's fragment (#code=…, which the
+ * browser never sends to a server) is dropped from the address bar and traded (POST
+ * /v1/page-session) for a credential kept in sessionStorage (this origin, this tab) and sent
+ * as "Authorization: Bearer" on every request; no cookie exists. It then lists pending
+ * questions (GET /v1/questions) and follows changes live (a fetch() stream of /v1/events:
+ * EventSource cannot send the header). Every piece of question data reaches the
  * DOM through textContent or attributes, never as markup. A form is generated from the
  * question's schema and sends typed values; a URL is shown as text with its host in bold and
  * is opened only when the person clicks "Open URL".
@@ -14,6 +18,12 @@ export const APP_JS = String.raw`"use strict";
   var emptyNote = document.getElementById("empty");
   var settledList = document.getElementById("settled");
   var statusNote = document.getElementById("status");
+  var signinNote = document.getElementById("signin");
+  var signinWhy = document.getElementById("signin-why");
+  var questionsMain = document.getElementById("questions");
+  var SESSION_KEY = "mcpx-page-session";
+  var credential = null;
+  var retryMs = 2000;
   var cards = new Map();
   var settled = new Set();
   var fieldCount = 0;
@@ -286,10 +296,11 @@ export const APP_JS = String.raw`"use strict";
     try {
       var response = await fetch("/v1/questions/" + encodeURIComponent(card.view.id) + "/answer", {
         method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json" },
+        credentials: "omit",
+        headers: authorized({ "content-type": "application/json" }),
         body: JSON.stringify(content === undefined ? { action: action } : { action: action, content: content }),
       });
+      if (response.status === 401) { signedOut("This tab's sign-in is no longer valid (mcpx restarted, or it expired)."); return; }
       var reply = await response.json().catch(function () { return {}; });
       if (response.ok) { upsert(reply); return; }
       showError(error, reply.error && reply.error.message ? reply.error.message : "The answer failed (HTTP " + response.status + ").");
@@ -334,8 +345,8 @@ export const APP_JS = String.raw`"use strict";
   }
 
   async function getJson(path) {
-    var response = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
-    if (response.status === 401) { location.reload(); throw new Error("signed out"); }
+    var response = await fetch(path, { credentials: "omit", headers: authorized({ accept: "application/json" }) });
+    if (response.status === 401) { signedOut("This tab's sign-in is no longer valid (mcpx restarted, or it expired)."); throw new Error("signed out"); }
     if (!response.ok) throw new Error("HTTP " + response.status);
     return response.json();
   }
@@ -356,29 +367,106 @@ export const APP_JS = String.raw`"use strict";
     }
   }
 
-  function connect() {
-    var events = new EventSource("/v1/events");
-    events.addEventListener("open", function () {
+  // ---- signing in and the live stream --------------------------------------------------
+
+  function authorized(headers) {
+    headers.authorization = "Bearer " + credential;
+    return headers;
+  }
+
+  function signedOut(why) {
+    credential = null;
+    try { sessionStorage.removeItem(SESSION_KEY); } catch (e) { /* storage disabled */ }
+    statusNote.textContent = "signed out";
+    statusNote.className = "status down";
+    signinWhy.textContent = why;
+    var command = "mcpx link --port " + (location.port || (location.protocol === "https:" ? "443" : "80"));
+    if (location.hostname !== "127.0.0.1") command += " --host " + location.hostname;
+    document.getElementById("link-command").textContent = command;
+    signinNote.hidden = false;
+    questionsMain.hidden = true;
+  }
+
+  // Trade the link's one-time code, if any, for this tab's credential; else use the one this tab has.
+  async function signIn() {
+    var match = /^#(?:.*&)?code=([^&]*)/.exec(location.hash);
+    if (match) {
+      // Out of the address bar and history at once: it is spent either way.
+      history.replaceState(null, "", location.pathname + location.search);
+      try {
+        var response = await fetch("/v1/page-session", {
+          method: "POST",
+          credentials: "omit",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ code: decodeURIComponent(match[1]) }),
+        });
+        var reply = await response.json().catch(function () { return {}; });
+        if (response.ok && typeof reply.token === "string") {
+          credential = reply.token;
+          try { sessionStorage.setItem(SESSION_KEY, credential); } catch (e) { /* kept in memory only */ }
+          return true;
+        }
+      } catch (e) { /* unreachable: treated as a bad link */ }
+      try { credential = sessionStorage.getItem(SESSION_KEY); } catch (e) { credential = null; }
+      if (!credential) signedOut("The link was already used, has expired, or is not for this mcpx.");
+      return credential !== null;
+    }
+    try { credential = sessionStorage.getItem(SESSION_KEY); } catch (e) { credential = null; }
+    if (!credential) signedOut("This tab is not signed in.");
+    return credential !== null;
+  }
+
+  // One server-sent event block: "question" events carry a view; "retry" sets the reconnect delay.
+  function handleEvent(block) {
+    var name = "message", data = [];
+    block.split(/\r\n|\r|\n/).forEach(function (line) {
+      if (line === "" || line.charAt(0) === ":") return;
+      var at = line.indexOf(":");
+      var key = at === -1 ? line : line.slice(0, at);
+      var value = at === -1 ? "" : line.slice(at + 1).replace(/^ /, "");
+      if (key === "event") name = value;
+      else if (key === "data") data.push(value);
+      else if (key === "retry" && /^\d+$/.test(value)) retryMs = Number(value);
+    });
+    if (name !== "question" || !data.length) return;
+    try { upsert(JSON.parse(data.join("\n"))); } catch (e) { /* a malformed event: ignore it */ }
+  }
+
+  async function connect() {
+    if (!credential) return;
+    try {
+      var response = await fetch("/v1/events", { credentials: "omit", cache: "no-store", headers: authorized({ accept: "text/event-stream" }) });
+      if (response.status === 401) { signedOut("This tab's sign-in is no longer valid (mcpx restarted, or it expired)."); return; }
+      if (!response.ok || !response.body) throw new Error("HTTP " + response.status);
       statusNote.textContent = "live";
       statusNote.className = "status live";
       refreshAll();
-    });
-    events.addEventListener("error", function () {
-      statusNote.textContent = "reconnecting\u2026";
-      statusNote.className = "status down";
-      // The browser retries a dropped connection itself, but gives up on an HTTP error (such
-      // as 401 once the token changed): then check by hand, and start over.
-      if (events.readyState === EventSource.CLOSED) {
-        setTimeout(function () { getJson("/v1/questions").then(connect, connect); }, 2000);
+      var reader = response.body.getReader();
+      var decoder = new TextDecoder();
+      var buffer = "";
+      for (;;) {
+        var chunk = await reader.read();
+        if (chunk.done) break;
+        buffer += decoder.decode(chunk.value, { stream: true });
+        var end;
+        while ((end = buffer.search(/\r?\n\r?\n/)) !== -1) {
+          var block = buffer.slice(0, end);
+          buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
+          handleEvent(block);
+        }
       }
-    });
-    events.addEventListener("question", function (event) {
-      try { upsert(JSON.parse(event.data)); } catch (e) { /* a malformed event: ignore it */ }
-    });
+    } catch (e) { /* dropped: reconnect below */ }
+    if (!credential) return;
+    statusNote.textContent = "reconnecting\u2026";
+    statusNote.className = "status down";
+    setTimeout(connect, retryMs);
   }
 
   emptyNote.hidden = false;
-  connect();
-  setInterval(tick, 1000);
+  signIn().then(function (signedIn) {
+    if (!signedIn) return;
+    connect();
+    setInterval(tick, 1000);
+  });
 })();
 `;

@@ -44,4 +44,7 @@ button.open { border-color: var(--accent); color: var(--accent); background: non
 button:disabled { opacity: 0.5; cursor: default; }
 .history h2 { font-size: 1rem; color: #777; margin-top: 2rem; }
 .history li { margin: 0.2rem 0; overflow-wrap: anywhere; }
+.signin { border: 1px solid var(--warn); border-radius: 6px; padding: 0.8rem 1rem; margin: 0 0 1rem; }
+.signin h2 { font-size: 1.08rem; margin: 0 0 0.4rem; }
+[hidden] { display: none !important; }
 `;
