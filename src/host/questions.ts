@@ -79,6 +79,7 @@ export async function relayQuestion(
       log.info("no single call it belongs to can be proven; it waits for other answerers");
     }
     const settled = await broker.wait(record.id);
+    broker.delivered(settled.id); // a person-only answer's content leaves the store; the copy in hand goes upstream
     try {
       return outcomeFor(settled);
     } catch (error) {
