@@ -21,6 +21,8 @@ import { processAlive } from "../util/process.js";
 
 const POLL_MS = 100;
 const SWEEP_MS = 5_000;
+/** How often settled questions and finished calls past retention are pruned. */
+const PRUNE_MS = 3_600_000;
 /** The longest delay setTimeout honours (a longer one fires at once); the sweep expires the rest. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -43,6 +45,11 @@ export interface AnswerOptions {
 
 type Waiter = (record: QuestionRecord) => void;
 
+export interface Housekeeping {
+  /** How often to prune past retention (default hourly); tests make it short. */
+  pruneEveryMs?: number;
+}
+
 export class Broker {
   /** Identifies this process's questions in the shared store. */
   readonly instance = randomUUID();
@@ -52,6 +59,9 @@ export class Broker {
   /** The store's data_version when the poller last looked (its own: others may poll `changed()`). */
   #seenVersion = -1;
   #sweeper: NodeJS.Timeout | undefined;
+  #pruner: NodeJS.Timeout | undefined;
+  /** A checkpoint after forgetting something could not finish (a reader was busy): try again. */
+  #compactOwed = false;
   readonly #listeners = new Set<(record: QuestionRecord) => void>();
 
   constructor(
@@ -59,26 +69,71 @@ export class Broker {
     private readonly log: Logger,
   ) {}
 
-  /** Begin housekeeping: expire overdue questions, close orphans, prune settled rows past retention. */
-  start(retentionDays = 7): void {
+  /**
+   * Begin housekeeping: expire overdue questions, close orphans, and prune settled questions and
+   * finished calls past retention, now and then periodically (a long-running serve keeps nothing
+   * past retention either).
+   */
+  start(retentionDays = 7, housekeeping: Housekeeping = {}): void {
+    this.prune(retentionDays);
+    this.sweep();
+    this.#sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.#sweeper.unref();
+    this.#pruner = setInterval(() => this.prune(retentionDays), housekeeping.pruneEveryMs ?? PRUNE_MS);
+    this.#pruner.unref();
+  }
+
+  /** Remove settled questions and finished calls (and their logs) older than `retentionDays`. */
+  prune(retentionDays: number): void {
     const before = Date.now() - retentionDays * 86_400_000;
     const pruned = this.store.prune(before);
     const calls = this.store.calls.prune(before);
     for (const id of calls) rmSync(join(dirname(this.store.path), "calls", `${id}.log`), { force: true });
-    if (pruned + calls.length > 0) this.log.info("pruned old questions and calls", { questions: pruned, calls: calls.length, retentionDays });
-    this.sweep();
-    this.#sweeper = setInterval(() => this.sweep(), SWEEP_MS);
-    this.#sweeper.unref();
+    if (pruned + calls.length === 0) return;
+    this.log.info("pruned old questions and calls", { questions: pruned, calls: calls.length, retentionDays });
+    this.#compact();
   }
 
   /** Close this process's pending questions (their waiter is going away) and stop. */
   stop(): void {
     clearInterval(this.#sweeper);
+    clearInterval(this.#pruner);
     clearInterval(this.#poller);
     this.#poller = undefined;
     for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();
     for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, "the mcpx process that was waiting on it stopped");
+    // Answered but never handed over: nobody here will deliver them now.
+    this.#forgetHeldSecrets((owner) => owner === this.instance);
+  }
+
+  /**
+   * The waiting process has read the answer and is handing it to the upstream that asked: a
+   * person-only answer's content is forgotten now (action, who and when stay), and its bytes
+   * leave the file (design rule 9). Other answers are kept, for the record, until retention.
+   */
+  delivered(id: string): void {
+    if (!this.store.forgetPersonOnlyContent(id)) return;
+    this.log.debug("forgot a person-only answer's content after delivering it", { question: id });
+    this.#compact();
+  }
+
+  #forgetHeldSecrets(whose: (instance: string, pid: number) => boolean): void {
+    let forgot = 0;
+    for (const held of this.store.heldSecrets()) {
+      if (whose(held.instance, held.pid) && this.store.forgetPersonOnlyContent(held.id)) forgot += 1;
+    }
+    if (forgot > 0) {
+      this.log.info("forgot person-only answers that their waiting process can no longer deliver", { answers: forgot });
+      this.#compact();
+    } else if (this.#compactOwed) {
+      this.#compact();
+    }
+  }
+
+  /** Checkpoint the WAL into the file and truncate it; if a reader keeps it from finishing, retry at the next sweep. */
+  #compact(): void {
+    this.#compactOwed = !this.store.compact();
   }
 
   /**
@@ -112,11 +167,12 @@ export class Broker {
     };
     if (preanswer && this.#fits(record, preanswer)) {
       const answer = { action: preanswer.action, by: preanswer.by, ...(preanswer.content ? { content: preanswer.content } : {}) };
-      this.store.insertSettled(record, answer);
+      // A person-only answer is handed straight to the upstream: its content is never written.
+      this.store.insertSettled(record, record.audience === "person" ? { action: answer.action, by: answer.by } : answer);
       this.log.info("question answered by policy", { question: record.id, server: record.server, action: answer.action, by: answer.by });
-      const settled = this.store.get(record.id)!;
-      this.#emit(settled);
-      return settled;
+      const stored = this.store.get(record.id)!;
+      this.#emit(stored);
+      return { ...stored, answer: { ...stored.answer!, ...(answer.content ? { content: answer.content } : {}) } };
     }
     this.store.insert(record);
     if (ttlSeconds * 1000 <= MAX_TIMER_MS) {
@@ -202,6 +258,7 @@ export class Broker {
       if (owner.instance === this.instance || processAlive(owner.pid)) continue;
       for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, "the mcpx process that was waiting on it is gone");
     }
+    this.#forgetHeldSecrets((instance, pid) => instance !== this.instance && !processAlive(pid));
   }
 
   #expire(id: string): void {

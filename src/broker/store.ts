@@ -1,18 +1,20 @@
 /**
  * The question store: one SQLite file in the state directory, shared by every mcpx process
  * of the user. WAL mode so readers never block the writer; the file is private (0600).
+ * `secure_delete` zeroes what is deleted, and a checkpoint after forgetting a secret moves the
+ * zeroed pages into the file and empties the WAL, so deleted bytes leave the disk too.
  *
  * Settling is a compare-and-set on `state = 'pending'`, so when two surfaces answer at once,
  * exactly one wins and the other learns it lost.
  */
 import Database from "better-sqlite3";
-import { chmodSync, closeSync, existsSync, openSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { MIGRATIONS } from "./migrations.js";
 import { CallStore } from "./call-store.js";
-import { ensurePrivateDir } from "./state-dir.js";
+import { ensurePrivateDir, ensurePrivateFile } from "./state-dir.js";
 import type { Answer, QuestionRecord, QuestionState } from "./types.js";
 
 export const STORE_FILE = "mcpx.db";
@@ -77,6 +79,15 @@ export class QuestionStore {
       owners: db.prepare(`SELECT DISTINCT owner_pid, owner_instance FROM questions WHERE state = 'pending'`),
       ownedPending: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND owner_instance = ?`),
       prune: db.prepare(`DELETE FROM questions WHERE state != 'pending' AND created_ms < ?`),
+      forgetContent: db.prepare(
+        `UPDATE answers SET content_json = NULL
+         WHERE question_id = ? AND content_json IS NOT NULL
+           AND question_id IN (SELECT id FROM questions WHERE audience = 'person')`,
+      ),
+      heldSecrets: db.prepare(
+        `SELECT q.id, q.owner_pid, q.owner_instance FROM questions q JOIN answers a ON a.question_id = q.id
+         WHERE q.audience = 'person' AND a.content_json IS NOT NULL`,
+      ),
     };
   }
 
@@ -84,12 +95,14 @@ export class QuestionStore {
   static open(dir: string): QuestionStore {
     ensurePrivateDir(dir);
     const path = join(dir, STORE_FILE);
+    // SQLite creates the -wal and -shm with the main file's mode; ones left from before may not be.
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) ensurePrivateFile(file);
     try {
       if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
-      else if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
       const db = new Database(path, { timeout: 5_000 });
       whileBusy(() => db.pragma("journal_mode = WAL"));
       db.pragma("foreign_keys = ON");
+      db.pragma("secure_delete = ON"); // per connection: every process that writes sets it
       const check = whileBusy(() => db.pragma("quick_check", { simple: true }));
       if (check !== "ok") throw new Error(`integrity check failed: ${String(check)}`);
       whileBusy(() => migrate(db));
@@ -180,6 +193,38 @@ export class QuestionStore {
 
   pendingOwnedBy(instance: string): string[] {
     return (this.#statements.ownedPending.all(instance) as Array<{ id: string }>).map((row) => row.id);
+  }
+
+  /**
+   * Forget the content of a person-only answer (the action, who and when stay). True when there
+   * was content to forget. Call `compact()` after, so no old copy stays in the WAL.
+   */
+  forgetPersonOnlyContent(id: string): boolean {
+    return this.#statements.forgetContent.run(id).changes > 0;
+  }
+
+  /** Person-only answers whose content is still stored (not yet delivered), with who waits on them. */
+  heldSecrets(): Array<{ id: string; pid: number; instance: string }> {
+    return (this.#statements.heldSecrets.all() as Array<{ id: string; owner_pid: number; owner_instance: string }>).map((row) => ({
+      id: row.id,
+      pid: row.owner_pid,
+      instance: row.owner_instance,
+    }));
+  }
+
+  /**
+   * Move every page from the WAL into the file and empty the WAL, so what was deleted (and zeroed
+   * by secure_delete) has no older copy left on disk. False when a reader in another process kept
+   * it from finishing; the caller tries again later.
+   */
+  compact(): boolean {
+    try {
+      const [row] = this.#db.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number }>;
+      return row?.busy === 0;
+    } catch (error) {
+      if (String((error as { code?: string }).code).startsWith("SQLITE_BUSY")) return false;
+      throw error;
+    }
   }
 
   /** Remove settled questions created before `beforeMs`. */

@@ -5,13 +5,16 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir } from "./state-dir.js";
+import { ensurePrivateDir, ensurePrivateFile } from "./state-dir.js";
 
 export const TOKEN_FILE = "api-token";
 
 export function apiToken(dir: string): string {
   ensurePrivateDir(dir);
   const path = join(dir, TOKEN_FILE);
+  // One left readable by others is made private (it may have leaked: delete it to get a new one);
+  // one another user owns is refused, since that user could know it.
+  ensurePrivateFile(path);
   const existing = readToken(path);
   if (existing) return existing;
   // Written whole to a temp file, then linked into place: the link fails when another process

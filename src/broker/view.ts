@@ -24,10 +24,27 @@ export interface QuestionView {
   expiresAt: string;
   /** Seconds until expiry while pending; 0 otherwise. */
   secondsLeft: number;
-  answer: { action: string; content?: JsonObject; by: string; answeredAt: string } | null;
+  /**
+   * How it was settled. A person-only answer's content is never shown (`contentWithheld` says
+   * so while the store still holds it, until it is delivered and forgotten).
+   */
+  answer: { action: string; content?: JsonObject; contentWithheld?: true; by: string; answeredAt: string } | null;
 }
 
-export function viewOf(record: QuestionRecord, now = Date.now()): QuestionView {
+/**
+ * The record as a surface may show it: a person-only answer's content (a password, a one-time
+ * code, a consent) goes to the upstream that asked and nowhere else, not even in the moment
+ * before it is delivered (design rule 9). Every surface shows questions through this.
+ */
+export function shareable(record: QuestionRecord): QuestionRecord {
+  if (record.audience !== "person" || record.answer?.content === undefined) return record;
+  const { content: _withheld, ...answer } = record.answer;
+  return { ...record, answer };
+}
+
+export function viewOf(stored: QuestionRecord, now = Date.now()): QuestionView {
+  const record = shareable(stored);
+  const withheld = record !== stored;
   return {
     id: record.id,
     server: record.server,
@@ -51,6 +68,7 @@ export function viewOf(record: QuestionRecord, now = Date.now()): QuestionView {
           by: record.answer.by,
           answeredAt: record.answer.answeredAt,
           ...(record.answer.content ? { content: record.answer.content } : {}),
+          ...(withheld ? { contentWithheld: true as const } : {}),
         }
       : null,
   };

@@ -8,13 +8,13 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config/types.js";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { QuestionStore } from "../broker/store.js";
-import { stateDir } from "../broker/state-dir.js";
+import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { CliError, Exit } from "./exit.js";
 import { followCall, type FollowOptions } from "./follow-call.js";
 import { terminalAsker } from "./ask-terminal.js";
@@ -92,8 +92,7 @@ function asker(store: QuestionStore): Pick<FollowOptions, "ask"> {
 
 /** Start the detached process that makes the call; its log goes to a private file. */
 function startRunner(config: Config, callId: string): string {
-  const dir = join(stateDir(), "calls");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const dir = ensurePrivateDir(join(stateDir(), "calls")); // its 0700 also shields the logs in it
   const logFile = join(dir, `${callId}.log`);
   const log = openSync(logFile, "a", 0o600);
   const child = spawn(process.execPath, [BIN, "run-call", callId, "--config", config.file], {

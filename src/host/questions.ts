@@ -99,6 +99,7 @@ async function waitForAnswer(
       tellWhereItWaits(record, upstream, attribution.calls);
     }
     const settled = await broker.wait(record.id);
+    broker.delivered(settled.id); // a person-only answer's content leaves the store; the copy in hand goes upstream
     try {
       return outcomeFor(settled);
     } catch (error) {

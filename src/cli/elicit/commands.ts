@@ -10,7 +10,7 @@ import { BrokerError } from "../../broker/errors.js";
 import { stateDir } from "../../broker/state-dir.js";
 import { QuestionStore } from "../../broker/store.js";
 import type { Action, QuestionRecord } from "../../broker/types.js";
-import { viewOf } from "../../broker/view.js";
+import { shareable, viewOf } from "../../broker/view.js";
 import { GatewayError } from "../../protocol/errors.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
 import { createLogger } from "../../util/log.js";
@@ -53,7 +53,7 @@ export function registerElicit(program: Command): void {
       withBroker((broker) => {
         broker.sweep();
         const record = find(broker, id);
-        write(options.json ? json(viewOf(record)) : showQuestion(record, terminalFormat()));
+        write(options.json ? json(viewOf(record)) : showQuestion(shareable(record), terminalFormat()));
       }),
     );
 
@@ -167,7 +167,8 @@ function emptyForm(record: QuestionRecord): Partial<AnswerInput> {
 function settle(broker: Broker, record: QuestionRecord, input: AnswerInput, options: JsonOption): void {
   const settled = broker.answer(record.id, input, { by: BY });
   if (options.json) return write(json(viewOf(settled)));
-  const content = settled.answer?.content ? ` ${JSON.stringify(settled.answer.content)}` : "";
+  const shown = shareable(settled).answer?.content;
+  const content = shown ? ` ${JSON.stringify(shown)}` : "";
   write(`${input.action} sent for question ${settled.id} from "${settled.server}"${content}\n`);
 }
 

@@ -1,0 +1,110 @@
+/**
+ * The state dir and its files are the user's alone. Ours but too open (left by an older mcpx,
+ * a umask, a chmod): tightened, 0700 for directories, 0600 for files. Another user's: refused,
+ * with a message that says whose it is and what to do, since mcpx could not make it private.
+ */
+import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { QuestionStore, STORE_FILE } from "../../src/broker/store.js";
+import { apiToken, TOKEN_FILE } from "../../src/broker/token.js";
+import { writeConfig } from "../helpers/mcpx.js";
+import { runMcpx } from "../helpers/upstreams.js";
+import { askingStdio } from "../relay/support.js";
+import { openBroker, profileForm, tempStateDir } from "./support.js";
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+const isRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+const TOKEN = "f".repeat(64);
+
+/** A fresh state dir of ours (0700) holding `file`, which belongs to another user. */
+function dirWithForeignFile(file: string): string {
+  const dir = tempStateDir();
+  mkdirSync(dir, { mode: 0o700 });
+  writeFileSync(join(dir, file), file === TOKEN_FILE ? TOKEN : "", { mode: 0o600 });
+  chownSync(join(dir, file), NOBODY, NOBODY);
+  return dir;
+}
+
+describe("files of ours that are too open are tightened", () => {
+  it("a -wal and -shm left readable by others become 0600 when the store is opened", () => {
+    const first = openBroker();
+    try {
+      first.broker.open(profileForm(), {}, 60); // a write, so both exist while `first` is open
+      const file = join(first.dir, STORE_FILE);
+      for (const sidecar of [`${file}-wal`, `${file}-shm`]) chmodSync(sidecar, 0o644);
+      const second = QuestionStore.open(first.dir);
+      second.close();
+      for (const sidecar of [`${file}-wal`, `${file}-shm`]) expect(mode(sidecar), sidecar).toBe(0o600);
+    } finally {
+      first.close();
+    }
+  });
+
+  it("the API token file left 0644 becomes 0600, and keeps its token", () => {
+    const dir = tempStateDir();
+    const token = apiToken(dir);
+    chmodSync(join(dir, TOKEN_FILE), 0o644);
+    expect(apiToken(dir)).toBe(token);
+    expect(mode(join(dir, TOKEN_FILE))).toBe(0o600);
+  });
+
+  it("`mcpx call` finds its calls/ directory 0755 and makes it 0700 (it shields the call logs in it)", async () => {
+    const config = writeConfig({ mcpServers: { ask: askingStdio() } });
+    const calls = join(config.env.MCPX_STATE_DIR!, "calls");
+    mkdirSync(calls, { recursive: true, mode: 0o755 });
+    chmodSync(calls, 0o755);
+    const run = await runMcpx(["call", "ask.events", "{}", "--config", config.file], config);
+    expect(run.code, run.stderr).toBe(0);
+    expect(mode(calls)).toBe(0o700);
+    const logs = readdirSync(calls);
+    expect(logs).toHaveLength(1);
+    expect(mode(join(calls, logs[0]!))).toBe(0o600);
+  });
+});
+
+describe("what belongs to another user is refused", () => {
+  /** A directory owned by another user: as root, one made and given away; otherwise `/` (root's). */
+  function foreignDir(): string {
+    if (!isRoot) return "/";
+    const dir = tempStateDir();
+    mkdirSync(dir, { mode: 0o755 });
+    chownSync(dir, NOBODY, NOBODY);
+    return dir;
+  }
+
+  it("a state directory: STORE_UNAVAILABLE naming it, whose it is, and MCPX_STATE_DIR; its mode is left alone", () => {
+    const dir = foreignDir();
+    const before = mode(dir);
+    expect(() => QuestionStore.open(dir)).toThrow(
+      expect.objectContaining({
+        code: "STORE_UNAVAILABLE",
+        message: expect.stringMatching(new RegExp(`state directory ${dir.replace(/[/\\^$.*+?()[\]{}|]/g, "\\$&")} belongs to another user \\(uid \\d+, you are uid \\d+\\).*MCPX_STATE_DIR`)),
+      }),
+    );
+    expect(() => apiToken(dir)).toThrow(/belongs to another user/);
+    expect(mode(dir)).toBe(before);
+  });
+
+  it("the CLI says so and exits non-zero", async () => {
+    const dir = foreignDir();
+    const run = await runMcpx(["elicit", "list"], writeConfig({ mcpServers: {} }), { MCPX_STATE_DIR: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(`the state directory ${dir} belongs to another user`);
+  });
+
+  it.skipIf(!isRoot)("a store file (mcpx.db, -wal, -shm) another user owns", () => {
+    for (const file of [STORE_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]) {
+      const dir = dirWithForeignFile(file);
+      expect(() => QuestionStore.open(dir), file).toThrow(
+        expect.objectContaining({ code: "STORE_UNAVAILABLE", message: expect.stringContaining(`the file ${join(dir, file)} belongs to another user`) }),
+      );
+    }
+  });
+
+  it.skipIf(!isRoot)("an API token file another user owns (that user could know the token)", () => {
+    const dir = dirWithForeignFile(TOKEN_FILE);
+    expect(() => apiToken(dir)).toThrow(expect.objectContaining({ code: "STORE_UNAVAILABLE", message: expect.stringContaining(`the file ${join(dir, TOKEN_FILE)} belongs to another user`) }));
+  });
+});
