@@ -81,7 +81,7 @@ describe("loadConfig", () => {
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [] },
       limits: {
         maxMessageBytes: 4194304, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
-        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000,
+        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32,
       },
     });
   });

@@ -39,7 +39,7 @@ describe("configFromObject: defaults", () => {
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [] },
       limits: {
         maxMessageBytes: 4194304, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
-        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000,
+        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32,
       },
     });
   });
@@ -87,7 +87,7 @@ describe("configFromObject: defaults", () => {
       http: { host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"] },
       limits: {
         maxMessageBytes: 1024, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
-        maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7,
+        maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4,
       },
       mcpServers: {
         p: {
@@ -100,7 +100,7 @@ describe("configFromObject: defaults", () => {
     expect(config.http).toEqual({ host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"] });
     expect(config.limits).toEqual({
       maxMessageBytes: 1024, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
-      maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7,
+      maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4,
     });
     expect(config.servers[0]).toMatchObject({
       args: ["p.mjs"], env: { A: "1" }, cwd: path.resolve("/opt/p"), protocol: "2025-06-18",
@@ -319,5 +319,34 @@ describe("configFromObject: errors name the file and the key path", () => {
       'conf/mcpx.json: mcpServers.remote.url is not a valid URL (got "nope")',
       'conf/mcpx.json: mcpServers.empty needs either "command" (a local process) or "url" (a remote endpoint)',
     ]);
+  });
+});
+
+describe("configFromObject: roots", () => {
+  it("takes file URIs as given and makes paths into file URIs against the config's folder", () => {
+    const config = load({
+      roots: ["file:///srv/project", "work", { uri: "/abs/dir", name: "abs" }],
+      mcpServers: { s: { command: "x", roots: [] } },
+    });
+    expect(config.roots).toEqual([
+      { uri: "file:///srv/project" },
+      { uri: new URL(`file://${path.join(DIR, "work")}`).href },
+      { uri: "file:///abs/dir", name: "abs" },
+    ]);
+    // A server's own list, even an empty one, is its answer.
+    expect(config.servers[0]?.roots).toEqual([]);
+  });
+
+  it("leaves roots out when the config says nothing", () => {
+    const config = load({ mcpServers: { s: { command: "x" } } });
+    expect(config.roots).toBeUndefined();
+    expect(config.servers[0]?.roots).toBeUndefined();
+  });
+
+  it("refuses what is not a root", () => {
+    expect(problem({ roots: "file:///srv" })).toContain("roots must be a list of roots");
+    expect(problem({ roots: ["https://example.com/x"] })).toContain('must be a file:// URI or a path (got "https://example.com/x")');
+    expect(problem({ roots: [{ name: "no uri" }] })).toContain('needs a "uri"');
+    expect(problem({ mcpServers: { s: { command: "x", roots: [""] } } })).toContain("must not be empty");
   });
 });
