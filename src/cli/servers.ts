@@ -6,6 +6,7 @@ import type { Config } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import type { Upstream } from "../upstream/upstream.js";
+import { inert, inertJson } from "./inert.js";
 
 export interface ServerReport {
   name: string;
@@ -41,7 +42,7 @@ export async function servers(config: Config, json: boolean): Promise<number> {
   const reports = gateway.upstreams.map(report);
   await gateway.stop();
   if (json) {
-    process.stdout.write(JSON.stringify(reports, null, 2) + "\n");
+    process.stdout.write(inertJson(JSON.stringify(reports, null, 2)) + "\n");
   } else {
     process.stdout.write(table(reports));
   }
@@ -61,9 +62,9 @@ function table(reports: ServerReport[]): string {
       String(entry.resources + entry.resourceTemplates),
       String(entry.prompts),
     ]),
-  ];
+  ].map((row) => row.map(inert)); // upstream text (a revision, a reason) printed inert
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   let out = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n") + "\n";
-  for (const entry of reports) if (entry.reason) out += `\n${entry.name}: ${entry.state}: ${entry.reason}`;
+  for (const entry of reports) if (entry.reason) out += `\n${inert(entry.name)}: ${entry.state}: ${inert(entry.reason)}`;
   return out.endsWith("\n") ? out : out + "\n";
 }
