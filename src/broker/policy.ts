@@ -2,9 +2,12 @@
  * Policy rules from config: answer some questions automatically, each firing logged.
  *
  * A rule matches on server, tool, mode and field names, and gives an action. Rules are tried
- * in order; the first that matches answers. A person-only question is answered by a rule only
- * when the rule names its server and every field that made it person-only (or, for a URL
- * question, names the server and `mode: "url"`).
+ * in order; the first that matches answers. A person-only question (see `audience.ts`) is
+ * answered by a rule only when the rule names its server and every field that made it
+ * person-only: when its message asks for a secret, that is every field of the form. A URL
+ * question needs the server and `mode: "url"`. A person-only question with no field to name
+ * (a consent asked with an empty form) is answered by no rule: nothing in a rule could say
+ * that its author meant this question; `elicitation.mode` still decides when nobody answers.
  */
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { ConfigError } from "../config/errors.js";
@@ -95,6 +98,7 @@ function mayAnswer(rule: Rule, { question, audience }: PolicyInput): boolean {
   if (audience.audience !== "person") return true;
   if (rule.match.server !== question.server) return false;
   if (question.mode === "url") return rule.match.mode === "url";
+  if (audience.sensitiveFields.length === 0) return false;
   return audience.sensitiveFields.every((field) => rule.match.fields?.includes(field));
 }
 

@@ -2,7 +2,7 @@
  * `mcpx call` on a terminal: instead of exiting 75, ask the person at it. Form questions are
  * prompted field by field; a URL question shows the URL (never opened by mcpx) and asks for
  * consent; anything else is left to `mcpx elicit` and the call keeps waiting.
- * Prompts go to stderr so that stdout carries only the result.
+ * Prompts go to stderr so that stdout carries only the result; upstream text in them is inert.
  */
 import type { Broker } from "../broker/broker.js";
 import { BrokerError } from "../broker/errors.js";
@@ -10,6 +10,7 @@ import type { QuestionRecord } from "../broker/types.js";
 import { parseBoolean } from "./elicit/coerce.js";
 import { promptForAnswer, PromptStopped } from "./elicit/prompt.js";
 import { respondWith } from "./input-required.js";
+import { inert } from "./inert.js";
 import { createInterface } from "node:readline/promises";
 
 export function terminalAsker(broker: Broker): (questions: QuestionRecord[]) => Promise<void> {
@@ -20,19 +21,19 @@ export function terminalAsker(broker: Broker): (questions: QuestionRecord[]) => 
         if (question.kind === "elicitation" && question.mode === "form") {
           const content = await promptForAnswer(question, { input: process.stdin, output, terminal: true });
           if (content) broker.answer(question.id, { action: "accept", content }, { by: "cli" });
-          else output.write(`not sent; answer later with: ${respondWith(question)}\n`);
+          else output.write(`not sent; answer later with: ${inert(respondWith(question))}\n`);
         } else if (question.kind === "elicitation" && question.mode === "url") {
-          output.write(`server "${question.server}" asks you to open this URL yourself:\n  ${question.url}\n  host: ${hostOf(question.url)}\n`);
+          output.write(`server "${inert(question.server)}" asks you to open this URL yourself:\n  ${inert(question.url)}\n  host: ${inert(hostOf(question.url))}\n`);
           const rl = createInterface({ input: process.stdin, output, terminal: true });
           const reply = await rl.question("have you opened it, and do you consent? [y/N] ");
           rl.close();
           broker.answer(question.id, { action: parseBoolean(reply.trim()) ? "accept" : "decline" }, { by: "cli" });
         } else {
-          output.write(`server "${question.server}" asks ${question.method}; answer it with:\n  ${respondWith(question)}\n`);
+          output.write(`server "${inert(question.server)}" asks ${inert(question.method)}; answer it with:\n  ${inert(respondWith(question))}\n`);
         }
       } catch (error) {
-        if (error instanceof PromptStopped) output.write(`not sent; answer later with: ${respondWith(question)}\n`);
-        else if (error instanceof BrokerError) output.write(`mcpx: ${error.message}\n`);
+        if (error instanceof PromptStopped) output.write(`not sent; answer later with: ${inert(respondWith(question))}\n`);
+        else if (error instanceof BrokerError) output.write(`mcpx: ${inert(error.message)}\n`);
         else throw error;
       }
     }

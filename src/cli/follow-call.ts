@@ -10,6 +10,7 @@ import { sleep } from "../util/sleep.js";
 import { Exit } from "./exit.js";
 import { inputRequired } from "./input-required.js";
 import { processAlive } from "../util/process.js";
+import { inert, inertJson, inertLines } from "./inert.js";
 
 const POLL_MS = 100;
 
@@ -38,7 +39,7 @@ export async function followCall(store: QuestionStore, callId: string, options: 
     const pending = store.ofCall(callId).filter((question) => question.state === "pending" && !asked.has(question.id));
     if (pending.length > 0) {
       if (!options.ask) {
-        out.write(JSON.stringify(inputRequired(callId, pending), null, 2) + "\n");
+        out.write(inertJson(JSON.stringify(inputRequired(callId, pending), null, 2)) + "\n");
         return Exit.InputRequired;
       }
       for (const question of pending) asked.add(question.id);
@@ -51,12 +52,24 @@ export async function followCall(store: QuestionStore, callId: string, options: 
 
 function finish(call: CallRecord, json: boolean, out: NodeJS.WritableStream): number {
   if (call.state === "failed") {
-    process.stderr.write(`mcpx: ${call.server}.${call.tool}: ${call.error ?? "failed"}\n`);
+    process.stderr.write(`mcpx: ${inert(call.server)}.${inert(call.tool)}: ${inertLines(call.error ?? "failed", "  ")}\n`);
     return Exit.Error;
   }
   const result = call.result ?? {};
-  out.write(json ? JSON.stringify(result, null, 2) + "\n" : render(result));
+  const terminal = (out as { isTTY?: boolean }).isTTY === true;
+  out.write(json ? inertJson(JSON.stringify(result, null, 2)) + "\n" : terminal ? inertResult(render(result)) : render(result));
   return result.isError === true ? Exit.Error : Exit.Ok;
+}
+
+/**
+ * The tool's text on a terminal: inert, lines (and tabs) kept as lines. Piped, it is the
+ * tool's text exactly, for whatever reads it.
+ */
+function inertResult(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.split("\t").map((part) => inertLines(part, "")).join("\t"))
+    .join("\n");
 }
 
 /** Text content as text; anything else as its JSON, so nothing is hidden. */

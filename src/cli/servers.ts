@@ -7,6 +7,7 @@ import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { Aliased, Catalogue, Dropped } from "../host/catalogue.js";
+import { inert, inertJson } from "./inert.js";
 
 export interface ServerReport {
   name: string;
@@ -48,7 +49,7 @@ export async function servers(config: Config, json: boolean): Promise<number> {
   const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue));
   await gateway.stop();
   if (json) {
-    process.stdout.write(JSON.stringify(reports, null, 2) + "\n");
+    process.stdout.write(inertJson(JSON.stringify(reports, null, 2)) + "\n");
   } else {
     process.stdout.write(table(reports));
   }
@@ -68,12 +69,12 @@ function table(reports: ServerReport[]): string {
       String(entry.resources + entry.resourceTemplates),
       String(entry.prompts),
     ]),
-  ];
+  ].map((row) => row.map(inert)); // upstream text (a revision, a reason) printed inert
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   let out = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n") + "\n";
-  for (const entry of reports) if (entry.reason) out += `\n${entry.name}: ${entry.state}: ${entry.reason}`;
+  for (const entry of reports) if (entry.reason) out += `\n${inert(entry.name)}: ${entry.state}: ${inert(entry.reason)}`;
   const notes = reports.flatMap((entry) => [
-    ...entry.dropped.map((item) => `${entry.name}: left out ${KIND_WORDS[item.kind]} ${quoted(item.name)}: ${item.message}`),
+    ...entry.dropped.map((item) => `${entry.name}: left out ${KIND_WORDS[item.kind]} ${quoted(item.name)}: ${inert(item.message)}`),
     ...entry.aliased.map((item) => `${entry.name}: resource ${quoted(item.uri)} is served as ${quoted(item.alias)}: server "${item.keptBy}", earlier in the config, lists it too`),
   ]);
   if (notes.length) out += `\n\n${notes.join("\n")}`;
@@ -84,5 +85,5 @@ const KIND_WORDS: Record<Dropped["kind"], string> = { tool: "tool", prompt: "pro
 
 /** Upstream names are printed quoted with every control character escaped, so they cannot drive the terminal. */
 function quoted(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return inertJson(JSON.stringify(text));
 }

@@ -1,6 +1,7 @@
 /**
  * Who may answer: URL questions, passwords and credential-like fields, and a lone consent
  * yes/no are for a person only; everything else an agent may answer too. Always with a reason.
+ * Every category, language and spelling trick is listed in audience-cases.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { decideAudience } from "../../src/broker/audience.js";
@@ -37,6 +38,16 @@ describe("person only", () => {
     expect(decision.sensitiveFields).toEqual(["password", "otp_secret"]);
   });
 
+  // Issue 6: a form whose only field is a yes/no is a decision, the person's, whatever its
+  // name ("verbose" was an agent's before); a lone field or an empty form worded as consent too.
+  it("a lone boolean with a neutral name; a lone string named like consent; an empty form asking OK?", () => {
+    expect(decideAudience(form({ verbose: { type: "boolean" } }))).toMatchObject({ audience: "person", sensitiveFields: ["verbose"] });
+    expect(decideAudience(form({ confirm: { type: "string" } }))).toMatchObject({ audience: "person", sensitiveFields: ["confirm"] });
+    const ok = decideAudience(question("elicitation/create", { message: "OK?", requestedSchema: { type: "object", properties: {} } }));
+    expect(ok).toMatchObject({ audience: "person", sensitiveFields: [] });
+    expect(ok.reason).toMatch(/consent/);
+  });
+
   it.each(["confirm", "approve", "proceed", "confirmDelete", "approved", "consent", "agree"])("a lone boolean named %s (consent)", (field) => {
     const decision = decideAudience(form({ [field]: { type: "boolean" } }, [field]));
     expect(decision).toMatchObject({ audience: "person", sensitiveFields: [field] });
@@ -52,9 +63,9 @@ describe("an agent may answer", () => {
     expect(decision.reason).toBeTruthy();
   });
 
-  it("a lone boolean that does not ask for consent, and a lone non-boolean named like consent", () => {
-    expect(decideAudience(form({ verbose: { type: "boolean" } })).audience).toBe("agent");
-    expect(decideAudience(form({ confirm: { type: "string" } })).audience).toBe("agent");
+  it("a lone field that is neither a yes/no nor worded as consent", () => {
+    expect(decideAudience(form({ city: { type: "string" } })).audience).toBe("agent");
+    expect(decideAudience(form({ size: { type: "string", enum: ["s", "m", "l"] } })).audience).toBe("agent");
   });
 
   it("names that merely contain 'pass' are not credentials", () => {
@@ -65,7 +76,7 @@ describe("an agent may answer", () => {
 
   it("an ordinary form, and a form with no fields", () => {
     expect(decideAudience(form({ name: { type: "string" }, age: { type: "integer" } })).audience).toBe("agent");
-    expect(decideAudience(question("elicitation/create", { message: "OK?", requestedSchema: { type: "object", properties: {} } })).audience).toBe("agent");
+    expect(decideAudience(question("elicitation/create", { message: "Nothing more to add", requestedSchema: { type: "object", properties: {} } })).audience).toBe("agent");
   });
 
   it("sampling and roots, with a reason naming the method", () => {

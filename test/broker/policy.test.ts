@@ -2,7 +2,8 @@
  * Policy rules: refused at load when they would match everything or are malformed (the
  * message names `elicitation.rules[i]`); matched on server, tool, mode and fields, first match
  * winning; person-only questions answered only by a rule naming the server and the fields
- * (or `mode: "url"`); and what each `elicitation.mode` does when no rule answered.
+ * (or `mode: "url"`; every field when the message asks for a secret; none at all for a consent
+ * with no fields); and what each `elicitation.mode` does when no rule answered.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { decideAudience } from "../../src/broker/audience.js";
@@ -133,6 +134,20 @@ describe("person-only questions and rules", () => {
     const consent = form({ approve: { type: "boolean" } }, ["approve"], "deploy");
     expect(pick([{ match: { server: "deploy" }, action: "accept", content: { approve: true } }], consent)).toBeUndefined();
     expect(pick([{ match: { server: "deploy", fields: ["approve"] }, action: "accept", content: { approve: true } }], consent)).toBe(0);
+  });
+
+  it("a question whose message asks for a secret needs every field named", () => {
+    const twoFactor = form({ code: { type: "string" }, remember: { type: "boolean" } }, ["code"], "bank");
+    twoFactor.params.message = "Enter your 2FA code";
+    expect(pick([{ match: { server: "bank" }, action: "decline" }], twoFactor)).toBeUndefined();
+    expect(pick([{ match: { server: "bank", fields: ["remember"] }, action: "decline" }], twoFactor)).toBeUndefined();
+    expect(pick([{ match: { server: "bank", fields: ["code", "remember"] }, action: "decline" }], twoFactor)).toBe(0);
+  });
+
+  it("a person-only question with no field to name (a consent asked with an empty form) is answered by no rule", () => {
+    const consent = question("elicitation/create", { message: "Allow access to your files?", requestedSchema: { type: "object", properties: {} } }, "files");
+    expect(pick([{ match: { server: "files" }, action: "accept" }], consent)).toBeUndefined();
+    expect(pick([{ match: { server: "files", mode: "form" }, action: "accept" }], consent)).toBeUndefined();
   });
 
   it('URL questions need the server and mode "url"', () => {

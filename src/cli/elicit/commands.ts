@@ -15,6 +15,7 @@ import { GatewayError } from "../../protocol/errors.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
 import { createLogger } from "../../util/log.js";
 import { CliError, Exit } from "../exit.js";
+import { inert, inertJson } from "../inert.js";
 import { parseContent } from "./coerce.js";
 import { fieldsOf } from "./fields.js";
 import { listTable, showQuestion } from "./format.js";
@@ -117,7 +118,8 @@ async function withBroker(run: (broker: Broker) => void | Promise<void>): Promis
   try {
     await run(new Broker(store, createLogger({}, "warn")));
   } catch (error) {
-    if (error instanceof BrokerError) throw new CliError(error.message);
+    // Its message may quote the question (a field name, the audience's reason): inert.
+    if (error instanceof BrokerError) throw new CliError(inert(error.message));
     throw error;
   } finally {
     store.close();
@@ -130,25 +132,25 @@ function find(broker: Broker, id: string): QuestionRecord {
   if (exact) return exact;
   const matches = id === "" ? [] : broker.store.list(true).filter((record) => record.id.startsWith(id));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) throw new CliError(`"${id}" matches ${matches.length} questions (${matches.map((record) => record.id).join(", ")}); give more of the id`);
-  throw new CliError(`no question with id ${id} (see mcpx elicit list --all)`);
+  if (matches.length > 1) throw new CliError(inert(`"${id}" matches ${matches.length} questions (${matches.map((record) => record.id).join(", ")}); give more of the id`));
+  throw new CliError(inert(`no question with id ${id} (see mcpx elicit list --all)`));
 }
 
 async function contentFor(record: QuestionRecord, args: string[]): Promise<JsonObject> {
   const fields = fieldsOf(record.requestedSchema);
   if (args.length > 0) return parseContent(args, fields);
   if (record.kind === "elicitation" && record.mode === "url") {
-    throw new CliError(`a URL question is accepted without content: mcpx elicit accept ${record.id}`, Exit.Usage);
+    throw new CliError(`a URL question is accepted without content: mcpx elicit accept ${inert(record.id)}`, Exit.Usage);
   }
-  if (record.state !== "pending") throw new BrokerError("ALREADY_SETTLED", `question ${record.id} is already ${record.state}; the first answer stands`);
+  if (record.state !== "pending") throw new BrokerError("ALREADY_SETTLED", `question ${inert(record.id)} is already ${record.state}; the first answer stands`);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CliError(
-      `give the answer as '{json}' or as key=value pairs, e.g. mcpx elicit answer ${record.id} ${fields.map((field) => `${field.name}=…`).join(" ") || "'{...}'"} (on a terminal, mcpx asks field by field)`,
+      inert(`give the answer as '{json}' or as key=value pairs, e.g. mcpx elicit answer ${record.id} ${fields.map((field) => `${field.name}=…`).join(" ") || "'{...}'"} (on a terminal, mcpx asks field by field)`),
       Exit.Usage,
     );
   }
   if (record.kind !== "elicitation") {
-    throw new CliError(`a ${record.method} question is answered with its JSON result: mcpx elicit answer ${record.id} '{...}'`, Exit.Usage);
+    throw new CliError(inert(`a ${record.method} question is answered with its JSON result: mcpx elicit answer ${record.id} '{...}'`), Exit.Usage);
   }
   try {
     const content = await promptForAnswer(record, { input: process.stdin, output: process.stdout, terminal: true });
@@ -156,7 +158,7 @@ async function contentFor(record: QuestionRecord, args: string[]): Promise<JsonO
   } catch (error) {
     if (!(error instanceof PromptStopped)) throw error;
   }
-  throw new CliError(`not sent; question ${record.id} is still pending`);
+  throw new CliError(`not sent; question ${inert(record.id)} is still pending`);
 }
 
 /** `accept` of a form sends an empty form: the broker then says which required field is missing. */
@@ -168,16 +170,17 @@ function settle(broker: Broker, record: QuestionRecord, input: AnswerInput, opti
   const settled = broker.answer(record.id, input, { by: BY });
   if (options.json) return write(json(viewOf(settled)));
   const shown = shareable(settled).answer?.content;
-  const content = shown ? ` ${JSON.stringify(shown)}` : "";
-  write(`${input.action} sent for question ${settled.id} from "${settled.server}"${content}\n`);
+  const content = shown ? ` ${inertJson(JSON.stringify(shown))}` : "";
+  write(`${input.action} sent for question ${inert(settled.id)} from "${inert(settled.server)}"${content}\n`);
 }
 
 function terminalFormat(): { color: boolean; width?: number } {
   return { color: process.stdout.isTTY === true && !process.env.NO_COLOR, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) };
 }
 
+/** JSON as JSON.stringify writes it, with what it leaves raw (C1, bidi) escaped too. */
 function json(value: unknown): string {
-  return JSON.stringify(value, null, 2) + "\n";
+  return inertJson(JSON.stringify(value, null, 2)) + "\n";
 }
 
 function write(text: string): void {

@@ -1,9 +1,11 @@
 /**
  * Human output of `mcpx elicit`: the list as a table, one question in full, and one line per
- * change for `watch`. Every question says which server asks (design rule 3). Pure.
+ * change for `watch`. Every question says which server asks (design rule 3). Everything an
+ * upstream wrote is printed through `inert` (issue 6: terminal output is inert). Pure.
  */
 import { domainToUnicode } from "node:url";
 import type { QuestionRecord } from "../../broker/types.js";
+import { inert, inertJson, inertLines } from "../inert.js";
 import { displayValue, fieldsOf, typeHint, type Field } from "./fields.js";
 
 export interface FormatOptions {
@@ -36,8 +38,8 @@ export function listTable(records: QuestionRecord[], all: boolean, options: Form
   if (records.length === 0) return all ? "no questions\n" : "no pending questions\n";
   const header = ["ID", "SERVER", "KIND", "AUDIENCE", ...(all ? ["STATE"] : []), "EXPIRES IN", "MESSAGE"];
   const rows = records.map((record) => [
-    record.id,
-    record.server,
+    inert(record.id),
+    inert(record.server),
     kindOf(record),
     record.audience,
     ...(all ? [record.state] : []),
@@ -58,20 +60,20 @@ export function listTable(records: QuestionRecord[], all: boolean, options: Form
 export function showQuestion(record: QuestionRecord, options: FormatOptions = {}): string {
   const out: string[] = [];
   const state = record.state === "pending" ? `pending, expires in ${timeLeft(record, options.now)}` : record.state;
-  out.push(`question  ${record.id}  (${state})`);
-  out.push(`from      server "${record.server}"${record.tool ? `, during the tool call ${record.tool}` : ""}`);
-  out.push(`kind      ${record.kind === "elicitation" ? `elicitation, ${kindOf(record)} mode` : record.method}`);
-  out.push(`message   ${record.message}`);
-  out.push(`audience  ${record.audience === "person" ? "a person only" : "a person or an agent"}: ${record.audienceReason}`);
+  out.push(`question  ${inert(record.id)}  (${state})`);
+  out.push(`from      server "${inert(record.server)}"${record.tool ? `, during the tool call ${inert(record.tool)}` : ""}`);
+  out.push(`kind      ${record.kind === "elicitation" ? `elicitation, ${kindOf(record)} mode` : inert(record.method)}`);
+  out.push(`message   ${inertLines(record.message, "          ")}`);
+  out.push(`audience  ${record.audience === "person" ? "a person only" : "a person or an agent"}: ${inert(record.audienceReason)}`);
   out.push(`created   ${record.createdAt}, expires ${record.expiresAt}`);
   out.push("");
   if (record.kind === "elicitation" && record.mode === "url") out.push(...urlLines(record, options));
   else if (record.kind === "elicitation") out.push(...formLines(fieldsOf(record.requestedSchema)));
-  else out.push("request parameters:", indent(JSON.stringify(record.params, null, 2)));
+  else out.push("request parameters:", indent(inertJson(JSON.stringify(record.params, null, 2))));
   out.push("");
   if (record.answer) {
-    out.push(`answer    ${record.answer.action} by ${record.answer.by} at ${record.answer.answeredAt}`);
-    if (record.answer.content) out.push(indent(JSON.stringify(record.answer.content, null, 2)));
+    out.push(`answer    ${record.answer.action} by ${inert(record.answer.by)} at ${record.answer.answeredAt}`);
+    if (record.answer.content) out.push(indent(inertJson(JSON.stringify(record.answer.content, null, 2))));
   } else {
     out.push(...howToAnswer(record));
   }
@@ -80,17 +82,18 @@ export function showQuestion(record: QuestionRecord, options: FormatOptions = {}
 
 function urlLines(record: QuestionRecord, options: FormatOptions): string[] {
   const text = record.url ?? "";
-  const lines = [`url       ${text}`];
+  const lines = [`url       ${inert(text)}`];
   let host: string;
   try {
     host = new URL(text).hostname;
   } catch {
     return [...lines, "warning   this is not a valid URL; do not open it"];
   }
-  lines.push(`host      ${options.color ? `\x1b[1;4m${host}\x1b[0m` : host}`);
+  const shown = inert(host);
+  lines.push(`host      ${options.color ? `\x1b[1;4m${shown}\x1b[0m` : shown}`);
   if (host.split(".").some((label) => label.toLowerCase().startsWith("xn--"))) {
     lines.push(
-      `warning   the host has punycode (xn--) labels; it reads as "${domainToUnicode(host)}" and may imitate another name`,
+      `warning   the host has punycode (xn--) labels; it reads as "${inert(domainToUnicode(host))}" and may imitate another name`,
     );
   }
   lines.push("mcpx never opens it: check the host, then open it yourself in a browser if you trust it.");
@@ -103,23 +106,23 @@ function formLines(fields: Field[]): string[] {
   for (const field of fields) {
     const notes = [typeHint(field), field.required ? "required" : "optional"];
     if (field.default !== undefined) notes.push(`default ${displayValue(field.default)}`);
-    lines.push(`  ${field.name}  (${notes.join("; ")})`);
+    lines.push(`  ${inert(field.name)}  (${inert(notes.join("; "))})`);
     const about = [field.title, field.description].filter((text) => text !== undefined && text !== "").join(": ");
-    if (about) lines.push(`      ${about}`);
-    for (const choice of field.choices ?? []) lines.push(`      - ${choice.value}${choice.title ? `  (${choice.title})` : ""}`);
+    if (about) lines.push(`      ${inertLines(about, "      ")}`);
+    for (const choice of field.choices ?? []) lines.push(`      - ${inert(choice.value)}${choice.title ? `  (${inert(choice.title)})` : ""}`);
   }
   return lines;
 }
 
 function howToAnswer(record: QuestionRecord): string[] {
   if (record.state !== "pending") return ["not answered"];
-  const id = record.id;
+  const id = inert(record.id);
   const lines = ["answer with"];
   if (record.kind === "elicitation" && record.mode === "url") {
     lines.push(`  mcpx elicit accept ${id}  (after you have opened it yourself)`);
   } else if (record.kind === "elicitation") {
     const fields = fieldsOf(record.requestedSchema);
-    const example = fields.map((field) => `${field.name}=…`).join(" ");
+    const example = fields.map((field) => `${inert(field.name)}=…`).join(" ");
     lines.push(`  mcpx elicit answer ${id}${example ? ` ${example}` : ""}   (or '{json}', or nothing on a terminal to be asked field by field)`);
   } else {
     lines.push(`  mcpx elicit answer ${id} '{json result}'`);
@@ -132,15 +135,16 @@ function howToAnswer(record: QuestionRecord): string[] {
 export function watchLine(record: QuestionRecord, now = Date.now()): string {
   const time = new Date(now).toISOString().slice(11, 19);
   if (record.state === "pending") {
-    return `${time} new       ${record.id}  ${record.server}  ${kindOf(record)}  ${record.audience}  expires in ${timeLeft(record, now)}  ${truncate(oneLine(record.message), MESSAGE_MAX)}`;
+    return `${time} new       ${inert(record.id)}  ${inert(record.server)}  ${kindOf(record)}  ${record.audience}  expires in ${timeLeft(record, now)}  ${truncate(oneLine(record.message), MESSAGE_MAX)}`;
   }
   const answer = record.answer;
-  const how = answer ? `${answer.action} by ${answer.by}` : "";
-  return `${time} ${record.state.padEnd(9)} ${record.id}  ${record.server}  ${how}`.trimEnd();
+  const how = answer ? `${answer.action} by ${inert(answer.by)}` : "";
+  return `${time} ${record.state.padEnd(9)} ${inert(record.id)}  ${inert(record.server)}  ${how}`.trimEnd();
 }
 
+/** Upstream text on one line, inert: whitespace runs (newlines too) as one space. */
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return inert(text.replace(/[ \t\n\r]+/g, " ").trim());
 }
 
 function truncate(text: string, width: number): string {

@@ -2,13 +2,15 @@
  * Asking a person for a form answer field by field on a terminal: each field in schema order
  * with its title, description and type; choices numbered; the default pre-filled so Enter keeps
  * it; required fields asked again until given; each value checked as it is typed; then the whole
- * answer shown for confirmation. Streams are injected so tests can drive it.
+ * answer shown for confirmation. Upstream text is printed through `inert`. Streams are
+ * injected so tests can drive it.
  */
 import { createInterface } from "node:readline/promises";
 import { answerProblems } from "../../broker/validate-answer.js";
 import type { QuestionRecord } from "../../broker/types.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
 import { CliError } from "../exit.js";
+import { inert, inertJson, inertLines } from "../inert.js";
 import { coerceScalar, coerceValue, parseBoolean } from "./coerce.js";
 import { displayValue, fieldsOf, typeHint, type Choice, type Field } from "./fields.js";
 
@@ -43,16 +45,16 @@ export async function promptForAnswer(record: QuestionRecord, streams: PromptStr
     return Promise.race([answer, stopped]);
   };
   try {
-    output.write(`server "${record.server}" asks: ${record.message}\n`);
+    output.write(`server "${inert(record.server)}" asks: ${inertLines(record.message, "  ")}\n`);
     output.write(terminal ? "(Enter keeps a pre-filled default; Ctrl-C stops without answering)\n" : "(an empty line keeps the default)\n");
     const content: JsonObject = {};
     for (const field of fieldsOf(record.requestedSchema)) {
       const value = await askField(field, ask, output, terminal);
       if (value !== undefined) content[field.name] = value;
     }
-    output.write(`\nyour answer:\n${JSON.stringify(content, null, 2)}\n`);
+    output.write(`\nyour answer:\n${inertJson(JSON.stringify(content, null, 2))}\n`);
     for (;;) {
-      const reply = (await ask(`send it to "${record.server}"? [Y/n] `)).trim();
+      const reply = (await ask(`send it to "${inert(record.server)}"? [Y/n] `)).trim();
       if (reply === "") return content;
       const yes = parseBoolean(reply);
       if (yes !== undefined) return yes ? content : undefined;
@@ -66,31 +68,36 @@ export async function promptForAnswer(record: QuestionRecord, streams: PromptStr
 type Ask = (query: string, prefill?: string) => Promise<string>;
 
 async function askField(field: Field, ask: Ask, output: NodeJS.WritableStream, terminal: boolean): Promise<unknown> {
-  const label = field.title && field.title !== field.name ? `${field.title} (${field.name})` : field.name;
-  output.write(`\n${label}${field.required ? ", required" : ""}: ${typeHint(field)}\n`);
-  if (field.description) output.write(`  ${field.description}\n`);
-  field.choices?.forEach((choice, index) => output.write(`  ${index + 1}) ${choice.value}${choice.title ? `  ${choice.title}` : ""}\n`));
-  const prefill = field.default !== undefined ? displayValue(field.default) : undefined;
-  const query = !terminal && prefill !== undefined ? `${field.name} [${prefill}]: ` : `${field.name}: `;
+  const name = inert(field.name);
+  const label = field.title && field.title !== field.name ? `${inert(field.title)} (${name})` : name;
+  output.write(`\n${label}${field.required ? ", required" : ""}: ${inert(typeHint(field))}\n`);
+  if (field.description) output.write(`  ${inertLines(field.description, "  ")}\n`);
+  field.choices?.forEach((choice, index) => output.write(`  ${index + 1}) ${inert(choice.value)}${choice.title ? `  ${inert(choice.title)}` : ""}\n`));
+  const shown = field.default !== undefined ? displayValue(field.default) : undefined;
+  // On a terminal the default is typed onto the line; one with control characters is not (it
+  // would type them): like off a terminal, it is shown in brackets, inert, and Enter keeps it.
+  const prefill = terminal && shown !== undefined && inert(shown) === shown ? shown : undefined;
+  const bracketed = shown !== undefined && prefill === undefined;
+  const query = bracketed ? `${name} [${inert(shown)}]: ` : `${name}: `;
   for (;;) {
     const text = (await ask(query, prefill)).trim();
     let value: unknown;
     if (text === "") {
-      if (!terminal && field.default !== undefined) return field.default;
+      if (bracketed) return field.default;
       if (!field.required) return undefined;
-      output.write(`  "${field.name}" is required\n`);
+      output.write(`  "${name}" is required\n`);
       continue;
     }
     try {
       value = interpret(field, text);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
-      output.write(`  ${error.message}\n`);
+      output.write(`  ${inert(error.message)}\n`);
       continue;
     }
     const problems = answerProblems({ type: "object", properties: { [field.name]: field.schema } }, { [field.name]: value });
     if (problems.length === 0) return value;
-    output.write(`  ${problems.join("; ")}\n`);
+    output.write(`  ${inert(problems.join("; "))}\n`);
   }
 }
 

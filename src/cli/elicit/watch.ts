@@ -7,6 +7,7 @@
 import type { Broker } from "../../broker/broker.js";
 import type { QuestionRecord } from "../../broker/types.js";
 import { viewOf } from "../../broker/view.js";
+import { inertJson } from "../inert.js";
 import { watchLine } from "./format.js";
 
 const POLL_MS = 200;
@@ -22,7 +23,7 @@ export interface WatchOptions {
 
 export async function watchQuestions(broker: Broker, options: WatchOptions): Promise<void> {
   const store = broker.store;
-  const print = (record: QuestionRecord): void => options.write(options.json ? JSON.stringify(viewOf(record)) : watchLine(record));
+  const print = (record: QuestionRecord): void => options.write(options.json ? inertJson(JSON.stringify(viewOf(record))) : watchLine(record));
   const seen = new Map<string, QuestionRecord["state"]>();
   // Our own data_version mark (not store.changed(), whose single mark other pollers share).
   let version = store.dataVersion();

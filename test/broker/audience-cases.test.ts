@@ -1,0 +1,290 @@
+/**
+ * Every case of issue 6 item 4, one row each: the secrets (in the common languages, by name,
+ * title, description, format, writeOnly or the message), the spellings that must not hide
+ * them, consent under every common wording, and the harmless names and forms an agent may
+ * still answer. Alongside each person-only row, the fields a rule must name to answer it.
+ */
+import { describe, expect, it } from "vitest";
+import { decideAudience } from "../../src/broker/audience.js";
+import type { JsonObject } from "../../src/protocol/jsonrpc.js";
+import { question } from "./support.js";
+
+/** A form with the given fields (and a neutral companion field, so no lone-field rule applies). */
+function withField(name: string, schema: JsonObject = { type: "string" }, message = "Please fill in the form"): ReturnType<typeof question> {
+  return question("elicitation/create", { message, requestedSchema: { type: "object", properties: { note: { type: "string" }, [name]: schema } } });
+}
+
+function asked(message: string, properties: JsonObject, schemaExtra: JsonObject = {}): ReturnType<typeof question> {
+  return question("elicitation/create", { message, requestedSchema: { type: "object", properties, ...schemaExtra } });
+}
+
+const CATEGORY = {
+  password: /a password/,
+  code: /one-time, verification or PIN code/,
+  credential: /credential/,
+  session: /session cookie/,
+  card: /payment card/,
+  bank: /bank account/,
+  identity: /national identity/,
+  seed: /seed or recovery phrase/,
+};
+
+/** [field name, category]: a field so named, beside a harmless one, is the person's, and the only sensitive field. */
+const SECRET_NAMES: Array<[string, keyof typeof CATEGORY]> = [
+  // Passwords, in English and the common languages.
+  ["password", "password"], ["passwd", "password"], ["pwd", "password"], ["pass", "password"], ["passphrase", "password"],
+  ["passcode", "password"], ["userPassword", "password"], ["new_password", "password"], ["passwort", "password"],
+  ["kennwort", "password"], ["contraseña", "password"], ["contrasena", "password"], ["mot de passe", "password"],
+  ["mot_de_passe", "password"], ["motDePasse", "password"], ["senha", "password"], ["palavra-passe", "password"],
+  ["parola d'ordine", "password"], ["wachtwoord", "password"], ["hasło", "password"], ["haslo", "password"],
+  ["lösenord", "password"], ["passord", "password"], ["salasana", "password"], ["jelszó", "password"], ["heslo", "password"],
+  ["şifre", "password"], ["пароль", "password"], ["密码", "password"], ["密碼", "password"], ["パスワード", "password"],
+  ["비밀번호", "password"], ["كلمة المرور", "password"], ["סיסמה", "password"], ["पासवर्ड", "password"], ["mật khẩu", "password"],
+  ["kata sandi", "password"],
+  // One-time codes, OTP/TOTP, PINs, 2FA/MFA and verification codes.
+  ["otp", "code"], ["OTP", "code"], ["otpCode", "code"], ["totp", "code"], ["one_time_code", "code"], ["oneTimePassword", "password"],
+  ["pin", "code"], ["PIN", "code"], ["pinCode", "code"], ["2fa", "code"], ["2faCode", "code"], ["twoFactorCode", "code"],
+  ["mfa_code", "code"], ["mfaToken", "code"], ["verificationCode", "code"], ["verification-code", "code"], ["securityCode", "code"],
+  ["authCode", "code"], ["smsCode", "code"], ["backupCodes", "code"], ["code", "code"], ["tan", "code"], ["验证码", "code"],
+  // Private and SSH keys, access, API and secret keys, tokens, JWTs.
+  ["private_key", "credential"], ["privateKey", "credential"], ["sshKey", "credential"], ["ssh_private_key", "credential"],
+  ["accessKey", "credential"], ["aws_access_key_id", "credential"], ["apiKey", "credential"], ["apikey", "credential"],
+  ["API-Key", "credential"], ["secretKey", "credential"], ["secret", "credential"], ["clientSecret", "credential"],
+  ["token", "credential"], ["access_token", "credential"], ["refreshToken", "credential"], ["bearer", "credential"],
+  ["bearerToken", "credential"], ["jwt", "credential"], ["JWT", "credential"], ["idToken", "credential"],
+  ["credentials", "credential"], ["licenseKey", "credential"], ["key", "credential"], ["токен", "credential"],
+  // Cookies, session ids, authorization headers.
+  ["cookie", "session"], ["sessionCookie", "session"], ["session_id", "session"], ["sessionId", "session"], ["PHPSESSID", "session"],
+  ["authorization", "session"], ["Authorization", "session"], ["authHeader", "session"], ["csrfToken", "credential"], ["csrf", "session"],
+  // Payment cards.
+  ["creditCard", "card"], ["credit_card_number", "card"], ["cardNumber", "card"], ["card_no", "card"], ["debitCard", "card"],
+  ["cvv", "card"], ["CVV2", "card"], ["cvc", "card"], ["ccNumber", "card"],
+  // Bank accounts.
+  ["iban", "bank"], ["IBAN", "bank"], ["accountNumber", "bank"], ["account_no", "bank"], ["routingNumber", "bank"], ["bankAccount", "bank"],
+  // National identity numbers.
+  ["ssn", "identity"], ["SSN", "identity"], ["socialSecurityNumber", "identity"], ["social_security", "identity"],
+  ["passportNumber", "identity"], ["passport_no", "identity"], ["nationalId", "identity"], ["national_id_number", "identity"],
+  ["taxId", "identity"], ["tax_id", "identity"], ["taxpayerId", "identity"], ["idNumber", "identity"], ["driversLicense", "identity"],
+  ["personnummer", "identity"], ["codiceFiscale", "identity"],
+  // Seed, recovery and mnemonic phrases.
+  ["seedPhrase", "seed"], ["seed_phrase", "seed"], ["recoveryPhrase", "seed"], ["mnemonic", "seed"], ["walletSeed", "seed"],
+  ["recoveryKey", "seed"], ["backupPhrase", "seed"],
+];
+
+/** Spellings that must not hide a password: separators, case, fullwidth, look-alike letters, invisible and combining characters, digits for letters. */
+const DISGUISED_PASSWORDS: Array<[string, string]> = [
+  ["snake case", "pass_word"],
+  ["camel case", "PassWord"],
+  ["upper case", "PASSWORD"],
+  ["kebab case", "pass-word"],
+  ["dotted", "pass.word"],
+  ["spaced", "pass word"],
+  ["spelled out with hyphens", "p-a-s-s-w-o-r-d"],
+  ["spelled out with spaces", "p a s s w o r d"],
+  ["Cyrillic р, а and о", "\u0440\u0430ssw\u043erd"],
+  ["Greek α and ο", "p\u03b1ssw\u03bfrd"],
+  ["Cyrillic capitals", "\u0420\u0410SSW\u041eRD"],
+  ["fullwidth", "ｐａｓｓｗｏｒｄ"],
+  ["a zero-width space inside", "pass\u200bword"],
+  ["a zero-width joiner inside", "pass\u200dword"],
+  ["a soft hyphen inside", "pass\u00adword"],
+  ["a byte order mark inside", "pass\ufeffword"],
+  ["combining accents", "pa\u0301ssw\u0308ord"],
+  ["a bidi override inside", "pass\u202eword"],
+  ["digits for letters", "p4ssw0rd"],
+  ["@ and $ for letters", "p@$$word"],
+  ["mathematical letters", "\u{1d429}\u{1d41a}\u{1d42c}\u{1d42c}\u{1d430}\u{1d428}\u{1d42b}\u{1d41d}"],
+];
+
+/** Disguised short words, which must still be whole words. */
+const DISGUISED_OTHERS: Array<[string, string, keyof typeof CATEGORY]> = [
+  ["OTP spelled out", "o-t-p", "code"],
+  ["OTP in fullwidth", "ＯＴＰ", "code"],
+  ["SSN with a Cyrillic S", "\u0455sn", "identity"],
+  ["token with a Cyrillic о", "t\u043eken", "credential"],
+  ["API key split by a zero-width space", "api\u200bKey", "credential"],
+  ["secret with a digit", "s3cret", "credential"],
+];
+
+describe("secrets, by the field's name", () => {
+  it.each(SECRET_NAMES)("%s: %s", (name, category) => {
+    const decision = decideAudience(withField(name));
+    expect(decision.audience, decision.reason).toBe("person");
+    expect(decision.sensitiveFields).toEqual([name]);
+    expect(decision.reason).toContain(`"${name}"`);
+    expect(decision.reason).toMatch(CATEGORY[category]);
+  });
+});
+
+describe("a password's name however it is written", () => {
+  it.each(DISGUISED_PASSWORDS)("%s (%j)", (_how, name) => {
+    const decision = decideAudience(withField(name));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: [name] });
+    expect(decision.reason).toMatch(/a password/);
+  });
+
+  it.each(DISGUISED_OTHERS)("%s (%j)", (_how, name, category) => {
+    const decision = decideAudience(withField(name));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: [name] });
+    expect(decision.reason).toMatch(CATEGORY[category]);
+  });
+});
+
+describe("secrets that only the rest of the field gives away", () => {
+  it.each<[string, JsonObject, RegExp]>([
+    ["a title in German", { type: "string", title: "Passwort" }, /titled like a password/],
+    ["a title in Japanese", { type: "string", title: "パスワード" }, /titled like a password/],
+    ["a title in Russian", { type: "string", title: "Ваш пароль" }, /titled like a password/],
+    ["a title naming a one-time code", { type: "string", title: "One-time code" }, /titled like a one-time/],
+    ["a title naming a card's CVC", { type: "string", title: "CVC" }, /payment card/],
+    ["a description", { type: "string", description: "The 6-digit code from your authenticator app" }, /described as a one-time/],
+    ["a description of a key", { type: "string", description: "Paste your SSH private key here" }, /described as a credential/],
+    ["format password", { type: "string", format: "password" }, /format "password"/],
+    ["another format naming a secret", { type: "string", format: "credit-card" }, /format that reads as a payment card/],
+    ["writeOnly", { type: "string", writeOnly: true }, /write-only/],
+  ])("%s", (_how, schema, reason) => {
+    const decision = decideAudience(withField("value", schema));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["value"] });
+    expect(decision.reason).toMatch(reason);
+  });
+});
+
+describe("a message that asks for a secret: every field is the person's", () => {
+  it.each<[string, RegExp]>([
+    ["Enter your 2FA code", /one-time/],
+    ["Enter the 6-digit code we sent to your phone", /one-time/],
+    ["Your MFA code, please", /one-time/],
+    ["Type the verification code from the e-mail", /one-time/],
+    ["What is your PIN?", /one-time/],
+    ["Please enter your password", /a password/],
+    ["Bitte geben Sie Ihr Passwort ein", /a password/],
+    ["Introduzca su contraseña", /a password/],
+    ["Entrez votre mot de passe", /a password/],
+    ["Digite sua senha", /a password/],
+    ["Inserisci la parola d'ordine", /a password/],
+    ["Voer uw wachtwoord in", /a password/],
+    ["Podaj hasło", /a password/],
+    ["Введите пароль", /a password/],
+    ["请输入密码", /a password/],
+    ["パスワードを入力してください", /a password/],
+    ["비밀번호를 입력하세요", /a password/],
+    ["Paste your GitHub token", /credential/],
+    ["Paste your API key", /credential/],
+    ["We need your AWS secret access key", /credential/],
+    ["Paste the Authorization header", /session/],
+    ["Paste the session cookie from your browser", /session/],
+    ["Enter your credit card number", /payment card/],
+    ["Your IBAN for the refund", /bank account/],
+    ["Your social security number", /national identity/],
+    ["Your passport number", /national identity/],
+    ["Enter your wallet's recovery phrase", /seed or recovery/],
+    ["Type your 12-word seed phrase", /seed or recovery/],
+  ])("%j", (message, category) => {
+    const decision = decideAudience(asked(message, { value: { type: "string" }, other: { type: "string" } }));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["value", "other"] });
+    expect(decision.reason).toMatch(/the message asks for/);
+    expect(decision.reason).toMatch(category);
+  });
+
+  it("a form-level title that asks for a secret counts as the message", () => {
+    const decision = decideAudience(asked("Sign in", { a: { type: "string" }, b: { type: "string" } }, { title: "One-time password" }));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["a", "b"] });
+  });
+});
+
+describe("consent: a lone yes/no is the person's, whatever its wording", () => {
+  const CONSENT_WORDS = [
+    "allow", "authorize", "authorise", "accept", "ok", "okay", "yes", "continue", "confirm", "approve", "proceed", "consent",
+    "agree", "permit", "permission", "grant", "goAhead", "acknowledge", "optIn", "zustimmen", "aceptar", "autoriser", "подтвердить",
+  ];
+
+  it.each(CONSENT_WORDS)("a lone boolean named %s", (name) => {
+    const decision = decideAudience(asked("Tell me", { [name]: { type: "boolean" } }));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: [name] });
+    expect(decision.reason).toMatch(/consent/);
+  });
+
+  it.each(["Allow access to your calendar?", "Do you authorise the payment?", "Accept the terms?", "OK to continue?", "Shall I go ahead?", "Are you sure?", "Proceed with the deletion?", "Do you consent?", "Do you agree?", "Grant write access?", "Zustimmen?", "同意しますか", "동의하십니까?"])(
+    "a lone boolean with a neutral name and the message %j",
+    (message) => {
+      const decision = decideAudience(asked(message, { value: { type: "boolean" } }));
+      expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["value"] });
+      expect(decision.reason).toMatch(/consent/);
+    },
+  );
+
+  it("a lone boolean with a neutral name and a neutral message (a yes/no is a decision: the person's)", () => {
+    expect(decideAudience(asked("Verbose output?", { verbose: { type: "boolean" } }))).toMatchObject({ audience: "person", sensitiveFields: ["verbose"] });
+  });
+
+  it("a lone boolean titled as consent", () => {
+    expect(decideAudience(asked("Tell me", { x: { type: "boolean", title: "I agree to the terms" } }))).toMatchObject({ audience: "person", sensitiveFields: ["x"] });
+  });
+
+  it.each<[string, JsonObject]>([
+    ["enum yes/no", { type: "string", enum: ["yes", "no"] }],
+    ["enum Y/N", { type: "string", enum: ["Y", "N"] }],
+    ["enum allow/deny", { type: "string", enum: ["allow", "deny"] }],
+    ["oneOf with yes/no titles", { type: "string", oneOf: [{ const: "a", title: "Yes, delete it" }, { const: "b", title: "No, keep it" }] }],
+    ["enumNames allow/don't allow", { type: "string", enum: ["1", "2"], enumNames: ["Allow", "Don't allow"] }],
+    ["enum of one 'I accept'", { type: "string", enum: ["I accept"] }],
+    ["oui/non", { type: "string", enum: ["oui", "non"] }],
+    ["ja/nein", { type: "string", enum: ["ja", "nein"] }],
+    ["да/нет", { type: "string", enum: ["да", "нет"] }],
+  ])("a lone field whose only choices are yes and no: %s", (_how, schema) => {
+    expect(decideAudience(asked("Tell me", { choice: schema }))).toMatchObject({ audience: "person", sensitiveFields: ["choice"] });
+  });
+
+  it("a lone field of another type worded as consent (a typed confirmation)", () => {
+    expect(decideAudience(asked("Type the repository name to confirm the deletion", { name: { type: "string" } }))).toMatchObject({
+      audience: "person",
+      sensitiveFields: ["name"],
+    });
+  });
+
+  it("an empty form worded as consent: person-only, with no field a rule could name", () => {
+    const decision = decideAudience(asked("Allow the server to read your files?", {}));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: [] });
+    expect(decision.reason).toMatch(/consent/);
+  });
+});
+
+describe("an agent may still answer", () => {
+  const HARMLESS = [
+    "passengers", "passenger_count", "compass", "bypass", "passport_country", "partySize", "name", "time", "email", "age",
+    "colour", "city", "country", "username", "user", "login", "account", "accountName", "sessionName", "keyword", "monkey",
+    "spinner", "pinned", "opinion", "options", "hotpot", "className", "secretary", "description", "maxTokens", "seed",
+    "session", "cardColor", "address2", "notes", "date", "topic", "keyboard", "credit", "passage", "compassion", "hint",
+  ];
+
+  it.each(HARMLESS)("a field named %s among others", (name) => {
+    const decision = decideAudience(withField(name));
+    expect(decision.audience, decision.reason).toBe("agent");
+    expect(decision.sensitiveFields).toEqual([]);
+  });
+
+  it.each(["Pick the slot you want", "Which passengers are travelling?", "How many tokens may the answer use?", "Choose a time for the meeting", "Who are you?", "Pick some options"])(
+    "a form with the harmless message %j",
+    (message) => {
+      expect(decideAudience(asked(message, { a: { type: "string" }, b: { type: "integer" } })).audience).toBe("agent");
+    },
+  );
+
+  it("a consent-worded boolean among other fields (consent is a lone yes/no)", () => {
+    expect(decideAudience(asked("Do you agree?", { agree: { type: "boolean" }, name: { type: "string" } })).audience).toBe("agent");
+  });
+
+  it("a lone field that is neither a yes/no nor worded as consent, and an empty form with a neutral message", () => {
+    expect(decideAudience(asked("Where do you live?", { city: { type: "string" } })).audience).toBe("agent");
+    expect(decideAudience(asked("Pick a size", { size: { type: "string", enum: ["s", "m", "l"] } })).audience).toBe("agent");
+    expect(decideAudience(asked("Nothing more to add", {})).audience).toBe("agent");
+  });
+});
+
+describe("the other kinds are unchanged", () => {
+  it("URL mode is the person's; sampling and roots an agent's", () => {
+    expect(decideAudience(question("elicitation/create", { mode: "url", message: "Sign in", url: "https://example.com", elicitationId: "e" })).audience).toBe("person");
+    expect(decideAudience(question("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "your password" } }], maxTokens: 5 })).audience).toBe("agent");
+    expect(decideAudience(question("roots/list", {})).audience).toBe("agent");
+  });
+});
