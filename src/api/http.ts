@@ -1,6 +1,6 @@
 /**
  * Small HTTP pieces the API and the page share: JSON replies with `{error: {code, message}}`,
- * a bounded body reader, and cookie parsing. No CORS headers anywhere: same origin only.
+ * a bounded body reader and the media type. No CORS headers anywhere: same origin only.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
@@ -40,16 +40,6 @@ export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Prom
     request.once("end", () => resolve(size > limit ? undefined : Buffer.concat(chunks).toString("utf8")));
     request.once("error", reject);
   });
-}
-
-/** One cookie's value from the Cookie header, or undefined. */
-export function cookie(request: IncomingMessage, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at === -1) continue;
-    if (part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
 }
 
 /** The media type of the request body, without parameters, lower-cased. */

@@ -329,9 +329,6 @@ export function checkAnswer(record: Pick<QuestionRecord, "kind" | "mode" | "requ
   if (record.kind === "sampling" && !(isObject(input.content.content) && typeof input.content.model === "string")) {
     throw new BrokerError("INVALID_ANSWER", 'a sampling answer is a CreateMessageResult: {"role":"assistant","content":{"type":"text","text":…},"model":…}');
   }
-  if (record.kind === "roots" && !Array.isArray(input.content.roots)) {
-    throw new BrokerError("INVALID_ANSWER", 'a roots answer is a ListRootsResult: {"roots":[{"uri":"file:///…"}]}');
-  }
   if (record.kind === "elicitation" && record.requestedSchema) {
     const problems = answerProblems(record.requestedSchema, input.content);
     if (problems.length) throw new BrokerError("INVALID_ANSWER", `the answer does not fit the question: ${problems.join("; ")}`);
@@ -345,7 +342,6 @@ function alreadySettled(record: QuestionRecord): BrokerError {
 
 function describe(question: Question): string {
   if (question.kind === "sampling") return `${question.server} asks for a model completion`;
-  if (question.kind === "roots") return `${question.server} asks for the host's roots`;
   return `${question.server} asks a question`;
 }
 

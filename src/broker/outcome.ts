@@ -2,7 +2,7 @@
  * What the upstream hears once a question is settled. Pure.
  *
  * Elicitation always gets an ElicitResult: expiry and a vanished call are `cancel`, never
- * `decline`. Sampling and roots get the accepted result, or an error saying who refused.
+ * `decline`. Sampling gets the accepted result, or an error saying who refused.
  */
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/errors.js";

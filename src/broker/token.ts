@@ -2,7 +2,7 @@
  * The API token that guards REST and the web page: random, kept in the state dir (0600),
  * created on first use and shared by every mcpx process of the user.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir, ensurePrivateFile } from "./state-dir.js";
@@ -43,11 +43,4 @@ function readToken(path: string): string | undefined {
   } catch {
     return undefined; // not there yet
   }
-}
-
-export function tokenMatches(expected: string, given: string | undefined): boolean {
-  if (!given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -8,7 +8,7 @@ export type Audience = "person" | "agent";
 
 export interface Answer {
   action: Action;
-  /** Form content (elicitation accept), or the whole result for sampling and roots. */
+  /** Form content (elicitation accept), or the whole result for sampling. */
   content?: JsonObject;
   /** Who answered: `cli`, `web`, `rest`, `host:<session>`, `agent-tool`, `rule:<n>`, `expiry`, ... */
   by: string;

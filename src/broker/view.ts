@@ -13,7 +13,7 @@ export interface QuestionView {
   message: string;
   requestedSchema?: JsonObject;
   url?: string;
-  /** For sampling and roots: the upstream's request params. */
+  /** For sampling: the upstream's request params. */
   params?: JsonObject;
   tool: string | null;
   hostSession: string | null;

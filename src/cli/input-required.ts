@@ -42,7 +42,6 @@ export function respondWith(question: QuestionRecord): string {
   if (question.kind === "sampling") {
     return `mcpx elicit answer ${question.id} ${shellQuote(JSON.stringify({ role: "assistant", content: { type: "text", text: "…" }, model: "a-person" }))}`;
   }
-  if (question.kind === "roots") return `mcpx elicit answer ${question.id} ${shellQuote(JSON.stringify({ roots: [{ uri: "file:///…" }] }))}`;
   return `mcpx elicit answer ${question.id} ${shellQuote(JSON.stringify(skeleton(question.params)))}`;
 }
 

@@ -6,8 +6,9 @@
 
 import type { JsonObject } from "../protocol/jsonrpc.js";
 
-export type QuestionKind = "elicitation" | "sampling" | "roots";
-export type QuestionMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+/** `roots/list` is not a question: roots are the gateway's (design rule 10, host/roots.ts). */
+export type QuestionKind = "elicitation" | "sampling";
+export type QuestionMethod = "elicitation/create" | "sampling/createMessage";
 export type ElicitationMode = "form" | "url";
 
 /** One question an upstream asked, as the upstream asked it. */
@@ -27,7 +28,6 @@ export interface Question {
 const KINDS: Record<QuestionMethod, QuestionKind> = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
-  "roots/list": "roots",
 };
 
 function isQuestionMethod(method: string): method is QuestionMethod {

@@ -3,10 +3,10 @@
  * in, the request that host's revision accepts out, or why it may not be sent at all.
  */
 
-import { canListRoots, type HostProfile } from "./host.js";
+import type { HostProfile } from "./host.js";
 import { renderElicitation } from "./elicitation.js";
 import type { Question } from "./question.js";
-import { refused, sendable, type RenderResult } from "./result.js";
+import type { RenderResult } from "./result.js";
 import { renderSampling } from "./sampling.js";
 
 export type { RenderResult } from "./result.js";
@@ -36,8 +36,5 @@ export function renderForHost(question: Question, host: HostProfile, options: Re
       return renderElicitation(question, host, options.nameServer ?? true);
     case "sampling/createMessage":
       return renderSampling(question, host);
-    case "roots/list":
-      if (!canListRoots(host)) return refused('the host did not declare the "roots" capability');
-      return sendable(question.method, structuredClone(question.params));
   }
 }

@@ -31,7 +31,7 @@ export type CallOwner = object;
 export type Candidates = CallOwner[];
 
 export interface UpstreamEvents {
-  /** A request from the server (elicitation, sampling, roots), with the calls it may belong to. */
+  /** A request from the server (elicitation, sampling, roots: the gateway answers), with the calls it may belong to. */
   question(upstream: Upstream, context: IncomingContext, candidates: Candidates): Promise<JsonObject>;
   notification(upstream: Upstream, notification: JsonRpcNotification, candidates: Candidates): void;
   /** The catalogue or the state changed. */

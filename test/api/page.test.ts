@@ -277,17 +277,19 @@ const EVERY_KIND = {
     }
   });
 
-  it("lets a person answer a roots request with JSON", async () => {
-    const asked = ask(server.broker, "roots/list", {});
+  it("lets a person answer a sampling request with JSON", async () => {
+    const params = { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 10 };
+    const asked = ask(server.broker, "sampling/createMessage", params);
     const question = card(asked.id);
     await question.waitFor({ timeout: 10_000 });
-    expect(await question.locator("pre").textContent()).toBe("{}");
+    expect(JSON.parse((await question.locator("pre").textContent()) ?? "")).toEqual(params);
     await question.locator("textarea").fill("{ not json");
     await question.locator('button[data-action="accept"]').click();
     await question.locator('[role="alert"]').waitFor({ state: "visible", timeout: 10_000 });
     expect(await question.locator('[role="alert"]').textContent()).toContain("not valid JSON");
-    await question.locator("textarea").fill('{"roots":[{"uri":"file:///work","name":"work"}]}');
+    const result = { role: "assistant", content: { type: "text", text: "hi" }, model: "a person" };
+    await question.locator("textarea").fill(JSON.stringify(result));
     await question.locator('button[data-action="accept"]').click();
-    expect((await settledOf(asked.id)).answer).toMatchObject({ action: "accept", by: "web", content: { roots: [{ uri: "file:///work", name: "work" }] } });
+    expect((await settledOf(asked.id)).answer).toMatchObject({ action: "accept", by: "web", content: result });
   });
 });

@@ -282,9 +282,8 @@ describe("an agent may still answer", () => {
 });
 
 describe("the other kinds are unchanged", () => {
-  it("URL mode is the person's; sampling and roots an agent's", () => {
+  it("URL mode is the person's; sampling an agent's", () => {
     expect(decideAudience(question("elicitation/create", { mode: "url", message: "Sign in", url: "https://example.com", elicitationId: "e" })).audience).toBe("person");
     expect(decideAudience(question("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "your password" } }], maxTokens: 5 })).audience).toBe("agent");
-    expect(decideAudience(question("roots/list", {})).audience).toBe("agent");
   });
 });

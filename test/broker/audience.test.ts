@@ -79,12 +79,9 @@ describe("an agent may answer", () => {
     expect(decideAudience(question("elicitation/create", { message: "Nothing more to add", requestedSchema: { type: "object", properties: {} } })).audience).toBe("agent");
   });
 
-  it("sampling and roots, with a reason naming the method", () => {
+  it("sampling, with a reason naming the method", () => {
     const sampling = decideAudience(question("sampling/createMessage", { messages: [], maxTokens: 10 }));
-    const roots = decideAudience(question("roots/list", {}));
     expect(sampling).toMatchObject({ audience: "agent", sensitiveFields: [] });
     expect(sampling.reason).toContain("sampling/createMessage");
-    expect(roots).toMatchObject({ audience: "agent", sensitiveFields: [] });
-    expect(roots.reason).toContain("roots/list");
   });
 });

@@ -106,13 +106,13 @@ describe("opening and answering a question", () => {
     expect(error.message).toContain("nope");
   });
 
-  it("answers sampling and roots with the whole result", () => {
+  it("answers sampling with the whole result", () => {
     const { broker } = fresh();
-    const roots = broker.open(question("roots/list", {}), {}, 60);
-    expect(roots).toMatchObject({ kind: "roots", audience: "agent", message: expect.stringContaining("roots") });
-    expect(roots.mode).toBeUndefined();
-    const result = { roots: [{ uri: "file:///tmp/project", name: "project" }] };
-    expect(broker.answer(roots.id, { action: "accept", content: result }, { by: "rest" }).answer?.content).toEqual(result);
+    const sampling = broker.open(question("sampling/createMessage", { messages: [], maxTokens: 10 }), {}, 60);
+    expect(sampling).toMatchObject({ kind: "sampling", audience: "agent", message: expect.stringContaining("model completion") });
+    expect(sampling.mode).toBeUndefined();
+    const result = { role: "assistant", content: { type: "text", text: "hi" }, model: "a person" };
+    expect(broker.answer(sampling.id, { action: "accept", content: result }, { by: "rest" }).answer?.content).toEqual(result);
   });
 });
 

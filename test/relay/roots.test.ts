@@ -92,8 +92,7 @@ describe("with roots in the config", () => {
     await agentHost.client.callTool({ name: "ask__roots", arguments: {} });
     const pending = toolJson(await agentHost.client.callTool({ name: "mcpx__pending_questions", arguments: {} }));
     expect(pending).toEqual([]);
-    const stored = await elicitListAll(config);
-    expect(stored.filter((view) => view.kind === "roots")).toEqual([]);
+    expect(await elicitListAll(config)).toEqual([]);
   });
 });
 

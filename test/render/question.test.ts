@@ -3,10 +3,10 @@ import { modeOf, questionFromRequest } from "../../src/render/question.js";
 import { deepFreeze } from "./support.js";
 
 describe("questionFromRequest", () => {
-  it("recognises the three question methods and their kinds", () => {
+  it("recognises the two question methods and their kinds; roots/list is the gateway's, not a question", () => {
     expect(questionFromRequest("a", "crm", "elicitation/create", { message: "m" })?.kind).toBe("elicitation");
     expect(questionFromRequest("a", "crm", "sampling/createMessage", { messages: [] })?.kind).toBe("sampling");
-    expect(questionFromRequest("a", "crm", "roots/list", undefined)?.kind).toBe("roots");
+    expect(questionFromRequest("a", "crm", "roots/list", undefined)).toBeUndefined();
   });
 
   it("is undefined for methods that are not questions", () => {
@@ -23,7 +23,7 @@ describe("questionFromRequest", () => {
   });
 
   it("treats absent params as an empty object", () => {
-    expect(questionFromRequest("a", "fs", "roots/list", undefined)?.params).toEqual({});
+    expect(questionFromRequest("a", "fs", "sampling/createMessage", undefined)?.params).toEqual({});
   });
 
   it("keeps absent mode absent (form), and records form and url", () => {

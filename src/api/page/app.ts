@@ -236,14 +236,12 @@ export const APP_JS = String.raw`"use strict";
     };
   }
 
-  // ---- sampling and roots ---------------------------------------------------------------
+  // ---- sampling -----------------------------------------------------------------------
 
   function jsonBody(view) {
     var id = "field-" + (++fieldCount);
     var area = h("textarea", { id: id, rows: 6, spellcheck: "false" });
-    area.value = view.kind === "roots"
-      ? JSON.stringify({ roots: [] }, null, 2)
-      : JSON.stringify({ role: "assistant", content: { type: "text", text: "" }, model: "a person via mcpx" }, null, 2);
+    area.value = JSON.stringify({ role: "assistant", content: { type: "text", text: "" }, model: "a person via mcpx" }, null, 2);
     return {
       node: h("div", {}, h("p", {}, "The request:"), h("pre", { class: "params" }, JSON.stringify(view.params || {}, null, 2)),
         h("label", { for: id }, "The result to send if you accept (JSON):"), area),

@@ -31,7 +31,7 @@ interface JsonOption {
 export function registerElicit(program: Command): void {
   const elicit = program
     .command("elicit")
-    .description("the questions upstream servers ask (forms, URLs, sampling, roots): list, show, answer, watch");
+    .description("the questions upstream servers ask (forms, URLs, sampling): list, show, answer, watch");
 
   elicit
     .command("list")

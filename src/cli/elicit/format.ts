@@ -19,7 +19,7 @@ export interface FormatOptions {
 const MESSAGE_MIN = 20;
 const MESSAGE_MAX = 60;
 
-/** "form", "url", "sampling" or "roots". */
+/** "form", "url" or "sampling". */
 export function kindOf(record: QuestionRecord): string {
   return record.kind === "elicitation" ? (record.mode ?? "form") : record.kind;
 }

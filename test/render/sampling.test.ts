@@ -91,21 +91,3 @@ describe("sampling/createMessage", () => {
     expect(sent(renderForHost(q, host("2025-11-25", { sampling: {} }))).params).toEqual(rest);
   });
 });
-
-describe("roots/list", () => {
-  it.each(REVISIONS)("goes verbatim to a %s host that declared roots", (revision) => {
-    for (const q of [question("roots/list", {}), question("roots/list", { _meta: { progressToken: "p" } })]) {
-      const { method, params } = sent(renderForHost(q, host(revision, { roots: { listChanged: true } })));
-      expect(method).toBe("roots/list");
-      expect(params).toEqual(q.params);
-      expect(specErrors(revision, method, params)).toEqual([]);
-    }
-  });
-
-  it("does not go to a host that did not declare roots", () => {
-    expect(renderForHost(question("roots/list", {}), host("2025-06-18", { sampling: {} }))).toEqual({
-      sendable: false,
-      reason: 'the host did not declare the "roots" capability',
-    });
-  });
-});
