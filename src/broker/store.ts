@@ -79,6 +79,7 @@ export class QuestionStore {
       owners: db.prepare(`SELECT DISTINCT owner_pid, owner_instance FROM questions WHERE state = 'pending'`),
       ownedPending: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND owner_instance = ?`),
       prune: db.prepare(`DELETE FROM questions WHERE state != 'pending' AND created_ms < ?`),
+      unattributed: db.prepare(`SELECT COUNT(*) AS n FROM questions WHERE server = ? AND host_session IS NULL AND call_id IS NULL`),
       forgetContent: db.prepare(
         `UPDATE answers SET content_json = NULL
          WHERE question_id = ? AND content_json IS NOT NULL
@@ -225,6 +226,11 @@ export class QuestionStore {
       if (String((error as { code?: string }).code).startsWith("SQLITE_BUSY")) return false;
       throw error;
     }
+  }
+
+  /** How many of `server`'s stored questions no host or `mcpx call` could be proven to own. */
+  unattributedFrom(server: string): number {
+    return (this.#statements.unattributed.get(server) as { n: number }).n;
   }
 
   /** Remove settled questions created before `beforeMs`. */

@@ -17,6 +17,8 @@ export interface QuestionView {
   params?: JsonObject;
   tool: string | null;
   hostSession: string | null;
+  /** The `mcpx call` that caused it, when proven. */
+  callId: string | null;
   audience: QuestionRecord["audience"];
   audienceReason: string;
   state: QuestionRecord["state"];
@@ -56,6 +58,7 @@ export function viewOf(stored: QuestionRecord, now = Date.now()): QuestionView {
     ...(record.kind !== "elicitation" ? { params: record.params } : {}),
     tool: record.tool ?? null,
     hostSession: record.hostSession ?? null,
+    callId: record.callId ?? null,
     audience: record.audience,
     audienceReason: record.audienceReason,
     state: record.state,

@@ -2,12 +2,16 @@
  * `mcpx servers`: start each configured upstream, report what it is, and stop it again.
  * Each upstream's state, negotiated revision, counts, and why one is down.
  */
-import type { Config } from "../config/types.js";
+import type { Config, Sharing } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { Aliased, Catalogue, Dropped } from "../host/catalogue.js";
 import { inert, inertJson } from "./inert.js";
+import { QuestionStore, STORE_FILE } from "../broker/store.js";
+import { stateDir } from "../broker/state-dir.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 export interface ServerReport {
   name: string;
@@ -24,9 +28,12 @@ export interface ServerReport {
   dropped: Array<Omit<Dropped, "server">>;
   /** Its resources that another server lists too, and the alias hosts reach them by. */
   aliased: Array<Omit<Aliased, "server">>;
+  sharing: Sharing;
+  /** Its questions in the store that no single host could be proven to own (design rule 5). */
+  unattributedQuestions: number;
 }
 
-export function report(upstream: Upstream, catalogue: Catalogue): ServerReport {
+export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (server: string) => number = () => 0): ServerReport {
   return {
     name: upstream.name,
     state: upstream.state,
@@ -40,13 +47,17 @@ export function report(upstream: Upstream, catalogue: Catalogue): ServerReport {
     reason: upstream.reason ?? null,
     dropped: catalogue.droppedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
     aliased: catalogue.aliasedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
+    sharing: upstream.config.sharing,
+    unattributedQuestions: unattributed(upstream.name),
   };
 }
 
 export async function servers(config: Config, json: boolean): Promise<number> {
   const gateway = new Gateway(config, createLogger({}, "error"));
   await gateway.start();
-  const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue));
+  const store = existingStore();
+  const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0));
+  store?.close();
   await gateway.stop();
   if (json) {
     process.stdout.write(inertJson(JSON.stringify(reports, null, 2)) + "\n");
@@ -78,7 +89,29 @@ function table(reports: ServerReport[]): string {
     ...entry.aliased.map((item) => `${entry.name}: resource ${quoted(item.uri)} is served as ${quoted(item.alias)}: server "${item.keptBy}", earlier in the config, lists it too`),
   ]);
   if (notes.length) out += `\n\n${notes.join("\n")}`;
+  const unproven = reports.filter((entry) => entry.sharing === "shared" && entry.unattributedQuestions > 0);
+  if (unproven.length) out += `\n\n${unproven.map(perHostHint).join("\n")}`;
   return out.endsWith("\n") ? out : out + "\n";
+}
+
+/** A server that asks questions while several hosts share it should have a connection per host. */
+function perHostHint(entry: ServerReport): string {
+  const count = entry.unattributedQuestions === 1 ? "1 question" : `${entry.unattributedQuestions} questions`;
+  return (
+    `${inert(entry.name)}: asked ${count} that no single host could be proven to own (hosts share its connection), ` +
+    `so they waited for a person; give it "sharing": "per-host" so its questions reach the host that asked`
+  );
+}
+
+/** The question store, when this user has one; `mcpx servers` never creates it. */
+function existingStore(): QuestionStore | undefined {
+  const dir = stateDir();
+  if (!existsSync(join(dir, STORE_FILE))) return undefined;
+  try {
+    return QuestionStore.open(dir);
+  } catch {
+    return undefined; // what the store says is a hint here, never a reason to fail
+  }
 }
 
 const KIND_WORDS: Record<Dropped["kind"], string> = { tool: "tool", prompt: "prompt", resource: "resource", resourceTemplate: "resource template" };

@@ -277,6 +277,20 @@ const EVERY_KIND = {
     }
   });
 
+  it("says when no host could be proven to have asked, and points at a connection per host", async () => {
+    const schema = { type: "object", properties: { note: { type: "string" } } };
+    const unproven = askForm(server.broker, "Whose is this?", schema, { server: "shared-one" });
+    const proven = askForm(server.broker, "Mine", schema, { hostSession: "host-7" });
+    await card(unproven.id).waitFor({ timeout: 10_000 });
+    await card(proven.id).waitFor({ timeout: 10_000 });
+    const note = await card(unproven.id).locator(".unattributed").textContent();
+    expect(note).toContain("No single host could be proven to have asked this");
+    expect(note).toContain("\u201cshared-one\u201d");
+    expect(note).toContain('"sharing": "per-host"');
+    expect(await card(proven.id).locator(".unattributed").count()).toBe(0);
+    for (const id of [unproven.id, proven.id]) server.broker.answer(id, { action: "cancel" }, { by: "cli" });
+  });
+
   it("lets a person answer a sampling request with JSON", async () => {
     const params = { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 10 };
     const asked = ask(server.broker, "sampling/createMessage", params);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpxHttp, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
 import { askingStdio, httpHost, toolJson, type RecordingHost } from "../relay/support.js";
+import { parseServers, runMcpx } from "../helpers/upstreams.js";
 import { brokerConfig, elicit, pendingFrom, storedQuestions, waitForQuestion } from "./support.js";
 
 let config: TempConfig;
@@ -58,6 +59,14 @@ describe("a question no single host can be proven to own", () => {
       { action: "accept", content: { name: "a person" } },
       { action: "accept", content: { name: "a person" } },
     ]);
+  });
+
+  it("makes `mcpx servers` point at a connection per host for that server", async () => {
+    const human = await runMcpx(["servers", "--config", config.file], config);
+    expect(human.stdout).toContain('ask: asked 2 questions that no single host could be proven to own');
+    expect(human.stdout).toContain('give it "sharing": "per-host"');
+    const json = await runMcpx(["servers", "--json", "--config", config.file], config);
+    expect(parseServers(json.stdout).get("ask")).toMatchObject({ sharing: "shared", unattributedQuestions: 2 });
   });
 });
 

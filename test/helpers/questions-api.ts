@@ -86,14 +86,20 @@ export function ask(
   broker: Broker,
   method: QuestionMethod,
   params: JsonObject,
-  options: { server?: string; tool?: string; ttlSeconds?: number } = {},
+  options: { server?: string; tool?: string; ttlSeconds?: number; hostSession?: string } = {},
 ): QuestionRecord {
   const question = questionFromRequest(randomUUID(), options.server ?? "demo", method, params);
   if (!question) throw new Error(`not a question: ${method} ${JSON.stringify(params)}`);
-  return broker.open(question, { tool: options.tool ?? "demo__book" }, options.ttlSeconds ?? 300);
+  const origin = { tool: options.tool ?? "demo__book", ...(options.hostSession ? { hostSession: options.hostSession } : {}) };
+  return broker.open(question, origin, options.ttlSeconds ?? 300);
 }
 
-export function askForm(broker: Broker, message: string, requestedSchema: JsonObject, options: { server?: string; tool?: string } = {}): QuestionRecord {
+export function askForm(
+  broker: Broker,
+  message: string,
+  requestedSchema: JsonObject,
+  options: { server?: string; tool?: string; hostSession?: string } = {},
+): QuestionRecord {
   return ask(broker, "elicitation/create", { mode: "form", message, requestedSchema }, options);
 }
 

@@ -270,6 +270,10 @@ export const APP_JS = String.raw`"use strict";
         view.tool ? [" during the call to ", h("code", {}, view.tool)] : null, " \u00b7 ", h("code", {}, view.id)),
       h("p", { class: "audience " + view.audience },
         view.audience === "person" ? "For a person only: " : "A person or an agent may answer: ", view.audienceReason),
+      view.hostSession || view.callId ? null : h("p", { class: "unattributed", role: "note" },
+        "No single host could be proven to have asked this (calls from several hosts were in flight on a shared connection), " +
+        "so it waits for a person. If \u201c" + view.server + "\u201d asks questions, give it \"sharing\": \"per-host\" in the mcpx config " +
+        "so its questions reach the host that asked."),
       body.node, error, h("div", { class: "buttons" }, buttons));
     var card = { view: view, root: root, time: time, deadline: Date.now() + view.secondsLeft * 1000 };
     buttons.forEach(function (button) {

@@ -16,7 +16,7 @@ h1 { font-size: 1.3rem; margin: 0.2rem 0 1rem; }
 .question h2 { font-size: 1.08rem; margin: 0; overflow-wrap: anywhere; white-space: pre-wrap; }
 .time { font-size: 0.85rem; color: #777; white-space: nowrap; }
 .time.late { color: var(--bad); }
-.meta, .audience { margin: 0.25rem 0; font-size: 0.88rem; color: #666; }
+.meta, .audience, .unattributed { margin: 0.25rem 0; font-size: 0.88rem; color: #666; }
 .audience.person { color: var(--warn); }
 .field { margin: 0.7rem 0; }
 .field > label, .field > fieldset > legend { display: block; font-weight: 600; margin-bottom: 0.2rem; }
