@@ -1,0 +1,44 @@
+/**
+ * The elicitation register in docs/elicitation.md says, row by row, which tests prove it. A row
+ * that names a test file that does not exist proves nothing: every name must be a real file,
+ * and every row that is done or partial must name at least one.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/mcpx.js";
+
+interface Row {
+  id: string;
+  status: string;
+  tests: string[];
+}
+
+function registerRows(): Row[] {
+  const text = readFileSync(join(ROOT, "docs", "elicitation.md"), "utf8");
+  return text
+    .split("\n")
+    .filter((line) => /^\| ELI-\d+ \|/.test(line))
+    .map((line) => {
+      const cells = line.split("|").map((cell) => cell.trim());
+      const proved = cells.at(-2) ?? "";
+      return {
+        id: cells[1]!,
+        status: cells.at(-3) ?? "",
+        tests: [...proved.matchAll(/`([^`]+)`/g)].map((match) => match[1]!.split(" ")[0]!),
+      };
+    });
+}
+
+describe("the elicitation register", () => {
+  const rows = registerRows();
+
+  it("has its rows", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(33);
+  });
+
+  it.each(rows.map((row) => [row.id, row] as const))("%s names tests that exist", (_id, row) => {
+    if (row.status.startsWith("done") || row.status.startsWith("partial")) expect(row.tests.length).toBeGreaterThan(0);
+    for (const file of row.tests) expect(existsSync(join(ROOT, file)), `${row.id}: ${file}`).toBe(true);
+  });
+});
