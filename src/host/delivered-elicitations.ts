@@ -4,8 +4,7 @@
  * stream of the call that asked while it is still open.
  */
 import type { Upstream } from "../upstream/upstream.js";
-import type { AskedHost } from "./inline.js";
-import type { HostSession } from "./session.js";
+import type { AskedHost, HostSession } from "./session.js";
 
 /**
  * Keyed by the connection that asked, not the server's name: a per-host server has one

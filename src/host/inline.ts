@@ -4,7 +4,7 @@
  * The host's answer settles the question like any other surface's; if another surface
  * answers first, the caller aborts `signal` and the host's open request is cancelled.
  */
-import { isObject, type JsonObject, type RequestId } from "../protocol/jsonrpc.js";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/errors.js";
 import type { Broker, AnswerInput } from "../broker/broker.js";
 import { BrokerError } from "../broker/errors.js";
@@ -13,14 +13,8 @@ import type { Question } from "../render/question.js";
 import { renderForHost } from "../render/render.js";
 import type { Logger } from "../util/log.js";
 import type { Upstream } from "../upstream/upstream.js";
-import type { HostSession } from "./session.js";
+import type { AskedHost, HostSession } from "./session.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
-
-/** The host to ask, and the request of its that the question travels with (HTTP: its stream). */
-export interface AskedHost {
-  session: HostSession;
-  requestId?: RequestId;
-}
 
 
 export interface InlineRequest {

@@ -6,13 +6,24 @@
  * another host's work. Resource updates go to the hosts subscribed to the resource; a URL
  * completion to the host that was asked, alone. Progress is routed by token in the peer.
  */
-import { isObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
+import { isObject, type JsonObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
 import type { Candidates, Upstream } from "../upstream/upstream.js";
-import type { Gateway } from "./gateway.js";
+import type { Logger } from "../util/log.js";
 import { attribute, hostOf, routeOf } from "./attribution.js";
+import type { Catalogue } from "./catalogue.js";
+import type { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { HostSession } from "./session.js";
 
-export function relayNotification(gateway: Gateway, upstream: Upstream, notification: JsonRpcNotification, candidates: Candidates): void {
+/** What relaying a notification needs of the gateway. */
+export interface NotificationRelay {
+  readonly log: Logger;
+  readonly catalogue: Catalogue;
+  readonly delivered: DeliveredElicitations;
+  broadcast(method: string, params: JsonObject, only?: (session: HostSession) => boolean): void;
+  connectionOwner(upstream: Upstream): HostSession | undefined;
+}
+
+export function relayNotification(gateway: NotificationRelay, upstream: Upstream, notification: JsonRpcNotification, candidates: Candidates): void {
   const params = isObject(notification.params) ? notification.params : {};
   // A host's own connection (a per-host server) speaks to that host alone.
   const audience = (session: HostSession): boolean => upstream.scope === undefined || upstream.scope === session;

@@ -19,15 +19,32 @@ import { checkAnswer } from "../broker/broker.js";
 import type { Origin, QuestionRecord } from "../broker/types.js";
 import type { Candidates, Upstream } from "../upstream/upstream.js";
 import type { Logger } from "../util/log.js";
-import type { Gateway } from "./gateway.js";
+import type { Config } from "../config/types.js";
+import type { Broker } from "../broker/broker.js";
+import type { Rule } from "../broker/policy.js";
 import { askHost, hostFailure, settleFromHost } from "./inline.js";
 import { attribute, hostOf, routeOf, type Attribution } from "./attribution.js";
 import { answerRoots } from "./roots.js";
 import { tellWhereItWaits } from "./unattributed.js";
+import type { DeliveredElicitations } from "./delivered-elicitations.js";
+import type { PendingQuestions } from "./pending-questions.js";
+import type { HostSession } from "./session.js";
+
+/** What relaying a question needs of the gateway. */
+export interface QuestionRelay {
+  readonly config: Config;
+  readonly log: Logger;
+  /** Where questions wait; without one (`mcpx servers`), nobody here can answer. */
+  readonly broker: Broker | undefined;
+  readonly rules: Rule[];
+  readonly delivered: DeliveredElicitations;
+  readonly pendingQuestions: PendingQuestions;
+  connectionOwner(upstream: Upstream): HostSession | undefined;
+}
 
 const QUESTION_METHODS = ["elicitation/create", "sampling/createMessage"];
 
-export async function relayQuestion(gateway: Gateway, upstream: Upstream, context: IncomingContext, candidates: Candidates): Promise<JsonObject> {
+export async function relayQuestion(gateway: QuestionRelay, upstream: Upstream, context: IncomingContext, candidates: Candidates): Promise<JsonObject> {
   const { request } = context;
   const connectionOwner = gateway.connectionOwner(upstream);
   if (request.method === "roots/list") return answerRoots(gateway.config, upstream, connectionOwner, gateway.log);
@@ -60,7 +77,7 @@ export async function relayQuestion(gateway: Gateway, upstream: Upstream, contex
 }
 
 async function waitForAnswer(
-  gateway: Gateway,
+  gateway: QuestionRelay,
   upstream: Upstream,
   context: IncomingContext,
   question: Question,
@@ -143,7 +160,7 @@ function followCalls(attribution: Attribution, gone: () => void): () => void {
   return () => signals.forEach((signal) => signal.removeEventListener("abort", check));
 }
 
-function decide(gateway: Gateway, question: Question, tool: string | undefined): (Decision & { by: string }) | "error" | undefined {
+function decide(gateway: QuestionRelay, question: Question, tool: string | undefined): (Decision & { by: string }) | "error" | undefined {
   const rule = matchRule(gateway.rules, { question, tool, audience: decideAudience(question) });
   if (rule) {
     const answer = ruleAnswer(rule, question);
@@ -169,7 +186,7 @@ function answerFit(question: Question, answer: Decision): string | undefined {
 }
 
 /** The upstream already has `limits.maxPendingQuestionsPerServer` questions waiting: this one is not stored. */
-function tooMany(gateway: Gateway, question: Question, log: Logger): JsonObject {
+function tooMany(gateway: QuestionRelay, question: Question, log: Logger): JsonObject {
   const limit = gateway.config.limits.maxPendingQuestionsPerServer;
   log.warn("too many questions waiting from this server; answering cancel", { limit });
   if (question.kind === "elicitation") return { action: "cancel" };

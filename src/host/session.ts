@@ -73,8 +73,8 @@ export interface CallerContext {
   signal?: AbortSignal;
 }
 
-/** A call made by a host session. */
-export interface HostCall extends CallerContext {
+/** The host to ask, and the request of its that a question travels with (HTTP: its stream). */
+export interface AskedHost {
   session: HostSession;
-  requestId: RequestId;
+  requestId?: RequestId;
 }
