@@ -56,6 +56,7 @@ export class Broker {
   readonly #waiters = new Map<string, Set<Waiter>>();
   readonly #expiry = new Map<string, NodeJS.Timeout>();
   #poller: NodeJS.Timeout | undefined;
+  #stopped = false;
   /** The store's data_version when the poller last looked (its own: others may poll `changed()`). */
   #seenVersion = -1;
   #sweeper: NodeJS.Timeout | undefined;
@@ -94,17 +95,24 @@ export class Broker {
     this.#compact();
   }
 
-  /** Close this process's pending questions (their waiter is going away) and stop. */
+  /** Close this process's pending questions (their waiter is going away) and stop. Idempotent; never throws. */
   stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
     clearInterval(this.#sweeper);
     clearInterval(this.#pruner);
     clearInterval(this.#poller);
     this.#poller = undefined;
     for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();
-    for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, "the mcpx process that was waiting on it stopped");
-    // Answered but never handed over: nobody here will deliver them now.
-    this.#forgetHeldSecrets((owner) => owner === this.instance);
+    try {
+      for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, "the mcpx process that was waiting on it stopped");
+      // Answered but never handed over: nobody here will deliver them now.
+      this.#forgetHeldSecrets((owner) => owner === this.instance);
+    } catch (error) {
+      // A store already closed: its questions are settled by the next process's sweep.
+      this.log.warn("could not settle this process's questions on the way out", { error });
+    }
   }
 
   /**

@@ -94,9 +94,10 @@ export class Gateway {
     return this.#ready;
   }
 
+  /** Stop serving: every session, then every upstream. Idempotent; never throws. */
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
-    await Promise.all(this.upstreams.map((upstream) => upstream.stop()));
+    await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
   }
 
   upstream(name: string): Upstream | undefined {
@@ -122,14 +123,27 @@ export class Gateway {
     return (upstream.scope as HostSession | undefined) ?? this.#soleHost;
   }
 
+  /**
+   * End a host's session. Idempotent and never throws: what fails on the way is logged, and
+   * the host's peer and its own upstream connections are closed whatever happened before.
+   */
   async closeSession(session: HostSession): Promise<void> {
     if (session.closed) return;
     session.closed = true;
     this.sessions.delete(session);
     this.delivered.forget(session);
-    for (const uri of [...session.subscriptions]) await this.unsubscribe(session, uri);
-    await session.peer.close();
-    await this.#connections.close(session);
+    try {
+      for (const uri of [...session.subscriptions]) await this.unsubscribe(session, uri);
+    } catch (error) {
+      this.#failedTeardown(`the subscriptions of host session ${session.id}`, error);
+    } finally {
+      await session.peer.close().catch((error: unknown) => this.#failedTeardown(`host session ${session.id}`, error));
+      await this.#connections.close(session).catch((error: unknown) => this.#failedTeardown(`the connections of host session ${session.id}`, error));
+    }
+  }
+
+  #failedTeardown(what: string, error: unknown): void {
+    this.log.warn(`closing ${what} failed; carrying on`, { error });
   }
 
   /**
@@ -141,7 +155,10 @@ export class Gateway {
     const owner = this.catalogue.resource(uri);
     const shared = owner && this.upstream(owner.server);
     if (!owner || !shared) return;
-    if (shared.config.sharing !== "per-host" && [...this.sessions].some((other) => other.subscriptions.has(uri))) return;
+    if (shared.config.sharing === "per-host") {
+      // A session that has ended stops its own connection, which ends its subscriptions too.
+      if (session.closed) return;
+    } else if ([...this.sessions].some((other) => other.subscriptions.has(uri))) return;
     const upstream = await this.connectionFor(session, owner.server);
     await upstream?.call("resources/unsubscribe", { uri: owner.original }).catch(() => {});
   }

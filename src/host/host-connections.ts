@@ -35,6 +35,7 @@ export class HostConnections {
   async close(session: HostSession): Promise<void> {
     const mine = this.#bySession.get(session);
     this.#bySession.delete(session);
-    await Promise.all([...(mine?.values() ?? [])].map((upstream) => upstream.stop()));
+    // Every connection is stopped, even when stopping one of them fails.
+    await Promise.allSettled([...(mine?.values() ?? [])].map((upstream) => upstream.stop()));
   }
 }

@@ -174,10 +174,10 @@ export class Peer {
     this.#incoming.get(id)?.abort(reason);
   }
 
-  /** End the conversation: every waiting request fails with `reason`. */
+  /** End the conversation: every waiting request fails with `reason`. Idempotent; never throws. */
   async close(reason: Error = new GatewayError("CONNECTION_CLOSED", "connection closed")): Promise<void> {
     this.#shutdown(reason);
-    await this.channel.close();
+    await this.channel.close().catch((error: unknown) => this.log.debug("closing the channel failed", { error }));
   }
 
   #settle(id: RequestId): Pending | undefined {
