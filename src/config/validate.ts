@@ -9,6 +9,7 @@ import {
   type HostName, HOST_SERVER_KEYS, HOST_SERVER_READS, HOST_TOP_KEYS, HOST_TOP_READS, fileStyle,
   hostReferences, ignoredWarning, type MissingInput, timeoutSeconds,
 } from "./host-formats.js";
+import { runsMcpx } from "./host-import.js";
 import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";
@@ -116,6 +117,11 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
     const substitution = leftOut.get(name);
     if (substitution) {
       warnings.push(`${file}: left out server "${name}": ${substitution.join("; ")}`);
+      continue;
+    }
+    // A host's file that mcpx was installed into lists mcpx itself: running it would recurse.
+    if (style.hostFile && isObject(value) && runsMcpx(name, value)) {
+      warnings.push(`${file}: left out server "${name}": it is mcpx itself (what mcpx install adds)`);
       continue;
     }
     // In a host's file one broken server must not take the others down with it.
