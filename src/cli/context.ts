@@ -1,6 +1,6 @@
 /** What every command needs: the config, and a logger. */
 import { ConfigError } from "../config/errors.js";
-import { findConfigPath, loadConfig } from "../config/load.js";
+import { findConfigPath, readConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import { CliError, Exit } from "./exit.js";
 import { parseRules } from "../broker/policy.js";
@@ -8,9 +8,14 @@ import { parseRules } from "../broker/policy.js";
 /** mcpx's own tools are named `mcpx__…`, so no upstream may be called `mcpx`. */
 export const RESERVED_SERVER_NAME = "mcpx";
 
+/**
+ * Loads the config for a command. Its warnings (keys a host's file carries that mcpx ignores,
+ * servers left out or disabled) go to stderr once, here, before the command runs.
+ */
 export function configFor(explicit: string | undefined): Config {
   try {
-    const config = loadConfig(findConfigPath(explicit));
+    const { config, warnings } = readConfig(findConfigPath(explicit));
+    for (const warning of warnings) process.stderr.write(`mcpx: warning: ${warning}\n`);
     parseRules(config.elicitation.rules, config.file);
     const reserved = config.servers.find((server) => server.name === RESERVED_SERVER_NAME);
     if (reserved) throw new ConfigError(`${config.file}: mcpServers.${RESERVED_SERVER_NAME} is reserved for mcpx's own tools; rename that server`);

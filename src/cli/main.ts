@@ -10,6 +10,8 @@ import { runCall } from "./run-call.js";
 import { ui, UI_DEFAULT_PORT } from "./ui.js";
 import { link } from "./link.js";
 import { registerElicit } from "./elicit/commands.js";
+import { importHost } from "./import.js";
+import { install } from "./install.js";
 
 const program = new Command("mcpx")
   .description("An MCP gateway: many MCP servers behind one endpoint")
@@ -84,6 +86,29 @@ program
   .option("--port <port>", "the port it listens on (default: 7777, mcpx serve's; mcpx ui's is 7778)", parsePort)
   .action((options: { host?: string; port?: number }) => {
     link(options);
+  });
+
+program
+  .command("import")
+  .description("copy a host's MCP servers into an mcpx config: claude-desktop, claude-code, cursor, vscode, windsurf, cline")
+  .argument("<host>")
+  .option("--from <file>", "the host's config file (repeatable; default: where the host keeps it)", (v: string, all: string[] = []) => [...all, v])
+  .option("--to <file>", "the mcpx config to write (default: ./mcpx.json; an existing one is backed up and kept otherwise)")
+  .option("--dry-run", "print the change as a diff and write nothing")
+  .action((hostName: string, options: { from?: string[]; to?: string; dryRun?: boolean }) => {
+    process.exitCode = importHost(hostName, options);
+  });
+
+program
+  .command("install")
+  .description("add mcpx itself to a host's config (a backup first): claude-desktop, claude-code, cursor, vscode, windsurf, cline")
+  .argument("<host>")
+  .option("-c, --config <file>", "the mcpx config the host's mcpx will serve (default: $MCPX_CONFIG, else ./mcpx.json)")
+  .option("--to <file>", "the host's config file (default: where the host keeps it)")
+  .option("--name <name>", "the server name in the host's config (default: mcpx)")
+  .option("--dry-run", "print the change as a diff and write nothing")
+  .action((hostName: string, options: { config?: string; to?: string; name?: string; dryRun?: boolean }) => {
+    process.exitCode = install(hostName, options);
   });
 
 function parsePort(value: string): number {

@@ -16,11 +16,29 @@ export interface Range {
   integer?: boolean;
 }
 
-/** Collects problems for one file; `finish` throws them all as one ConfigError. */
+/** A key that was read past, and why. */
+export interface IgnoredKey {
+  path: string;
+  reason: string;
+}
+
+/**
+ * Collects problems for one file; `finish` throws them all as one ConfigError.
+ * A lenient checker (a host's file) records unknown keys as ignored instead of refusing them.
+ */
 export class Checker {
   private readonly problems: string[] = [];
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    readonly lenient = false,
+    readonly ignored: IgnoredKey[] = [],
+  ) {}
+
+  /** A checker for one part of the file whose problems the caller takes; ignored keys are shared. */
+  child(): Checker {
+    return new Checker(this.file, this.lenient, this.ignored);
+  }
 
   /** Records a problem at a key path; returns undefined so readers can `return this.fail(...)`. */
   fail(at: KeyPath, problem: string): undefined {
@@ -28,22 +46,43 @@ export class Checker {
     return undefined;
   }
 
+  /** The problems recorded so far (each without the file name), which this checker then forgets. */
+  take(): string[] {
+    const prefix = `${this.file}: `;
+    return this.problems.splice(0).map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p));
+  }
+
   /** @throws ConfigError listing every problem recorded, one per line. */
   finish(): void {
     if (this.problems.length > 0) throw new ConfigError(this.problems.join("\n"));
   }
 
-  /** Reads an object and reports keys outside `allowed`. */
-  fields(value: unknown, at: KeyPath, allowed: readonly string[]): Fields | undefined {
+  /**
+   * Reads an object and reports keys outside `allowed`. Keys in `hostKeys` (ones a host's
+   * format defines, with why mcpx passes them by) are ignored, never refused.
+   */
+  fields(
+    value: unknown,
+    at: KeyPath,
+    allowed: readonly string[],
+    hostKeys: ReadonlyMap<string, string> = NO_HOST_KEYS,
+  ): Fields | undefined {
     if (!isObject(value)) return this.fail(at, "must be an object");
     for (const key of Object.keys(value)) {
       if (allowed.includes(key)) continue;
       const hint = suggest(key, allowed);
-      this.fail([...at, key], `is not a known key${hint ? ` (did you mean "${hint}"?)` : ""}`);
+      const known = hostKeys.get(key);
+      if (known !== undefined) this.ignored.push({ path: formatPath([...at, key]), reason: known });
+      else if (this.lenient) {
+        const reason = `not a key of mcpx or of any host it knows${hint ? ` (did you mean "${hint}"?)` : ""}`;
+        this.ignored.push({ path: formatPath([...at, key]), reason });
+      } else this.fail([...at, key], `is not a known key${hint ? ` (did you mean "${hint}"?)` : ""}`);
     }
     return new Fields(this, value, at);
   }
 }
+
+const NO_HOST_KEYS: ReadonlyMap<string, string> = new Map();
 
 /** The keys of one object, each read with a type check; absent or invalid reads give undefined. */
 export class Fields {

@@ -2,5 +2,5 @@
 export { ConfigError } from "./errors.js";
 export { type Env, substituteEnv } from "./env.js";
 export { parseJsonc } from "./jsonc.js";
-export { configFromObject, defaultConfig, DEFAULTS_FILE, findConfigPath, loadConfig } from "./load.js";
+export { type CheckedConfig, checkConfig, configFromObject, defaultConfig, DEFAULTS_FILE, findConfigPath, loadConfig, readConfig } from "./load.js";
 export type { Config, ElicitationMode, ProtocolChoice, ServerConfig, TransportChoice } from "./types.js";

@@ -5,9 +5,9 @@ import type { Env } from "./env.js";
 import { ConfigError } from "./errors.js";
 import { parseJsonc } from "./jsonc.js";
 import type { Config } from "./types.js";
-import { configFromObject } from "./validate.js";
+import { type CheckedConfig, checkConfig } from "./validate.js";
 
-export { configFromObject, defaultConfig, DEFAULTS_FILE } from "./validate.js";
+export { type CheckedConfig, checkConfig, configFromObject, defaultConfig, DEFAULTS_FILE } from "./validate.js";
 
 /**
  * Which config file to use: `--config FILE`, else `$MCPX_CONFIG`, else `./mcpx.json`.
@@ -25,6 +25,15 @@ export function findConfigPath(explicit?: string, env: Env = process.env, cwd: s
  * @throws ConfigError for a missing or unreadable file, a syntax error, or an invalid config.
  */
 export function loadConfig(file: string, env: Env = process.env): Config {
+  return readConfig(file, env).config;
+}
+
+/**
+ * `loadConfig` with the warnings to show once: keys ignored in a host's file, servers left
+ * out or disabled. A host's file (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
+ * Cline) is read as it is; see `checkConfig`.
+ */
+export function readConfig(file: string, env: Env = process.env): CheckedConfig {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -34,5 +43,5 @@ export function loadConfig(file: string, env: Env = process.env): Config {
     if (code === "EISDIR") throw new ConfigError(`${file}: is a directory, not a config file`);
     throw new ConfigError(`${file}: cannot read the config file (${code ?? (err as Error).message})`);
   }
-  return configFromObject(parseJsonc(text, file), file, env);
+  return checkConfig(parseJsonc(text, file), file, env);
 }

@@ -1,8 +1,16 @@
 /** Turns a parsed config document into the typed `Config`, checking every key on the way. */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { REVISIONS } from "../protocol/revisions.js";
 import { Checker, type Fields, isObject } from "./check.js";
-import { type Env, substituteEnv } from "./env.js";
+import { parseDotenv } from "./dotenv.js";
+import type { Env } from "./env.js";
+import {
+  type HostName, HOST_SERVER_KEYS, HOST_SERVER_READS, HOST_TOP_KEYS, HOST_TOP_READS, fileStyle,
+  hostReferences, ignoredWarning, type MissingInput, timeoutSeconds,
+} from "./host-formats.js";
+import { runsMcpx } from "./host-import.js";
+import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";
 import { readRoots } from "./roots.js";
@@ -17,7 +25,7 @@ const SERVER_KEYS = [
   "protocol", "passthrough", "sharing", "timeoutSeconds", "disabled", "elicitation", "roots",
 ];
 // Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
-const STDIO_ONLY = ["args", "env", "cwd"];
+const STDIO_ONLY = ["args", "env", "envFile", "cwd"];
 const HTTP_ONLY = ["headers", "transport"];
 
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
@@ -27,6 +35,12 @@ const MODES: readonly ElicitationMode[] = ["ask", "auto", "decline", "error"];
 const SHARING: readonly Sharing[] = ["shared", "per-host"];
 const POSITIVE = { above: 0 };
 
+/** A valid config, and what the person should hear about it once (ignored keys, servers left out). */
+export interface CheckedConfig {
+  config: Config;
+  warnings: string[];
+}
+
 /**
  * Validates a parsed document (after `${VAR}` substitution from `env`) and fills in defaults.
  * Relative server `cwd`s resolve against the directory of `file`.
@@ -34,10 +48,23 @@ const POSITIVE = { above: 0 };
  * @throws ConfigError listing every problem, each naming `file` and the key path.
  */
 export function configFromObject(raw: unknown, file: string, env: Env = process.env): Config {
+  return checkConfig(raw, file, env).config;
+}
+
+/**
+ * `configFromObject` with its warnings. A host's own file (see `fileStyle`) is never refused
+ * for what the host put in it: unknown keys are ignored with one warning, and a server that
+ * cannot run is left out with its reason; mcpx's own file refuses unknown keys.
+ */
+export function checkConfig(raw: unknown, file: string, env: Env = process.env): CheckedConfig {
   const fromFile = file !== DEFAULTS_FILE;
-  const doc = substituteEnv(raw, env, file);
-  const check = new Checker(file);
-  const top = check.fields(doc, [], TOP_KEYS);
+  const style = fileStyle(file, raw);
+  const missingInputs: MissingInput[] = [];
+  const inputs = isObject(raw) ? raw.inputs : undefined;
+  const resolve = hostReferences(file, style, env, inputs, (missing) => missingInputs.push(missing));
+  const { doc, leftOut } = substituteDocument(raw, env, file, resolve, style.hostFile);
+  const check = new Checker(file, style.hostFile);
+  const top = check.fields(doc, [], [...TOP_KEYS, ...HOST_TOP_READS], HOST_TOP_KEYS);
 
   const lim = top?.read("limits", (v, at) =>
     check.fields(v, at, [
@@ -77,16 +104,48 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
 
   const roots = top?.read("roots", (v, at) => readRoots(check, v, at, baseDir));
   const servers: ServerConfig[] = [];
-  const entries = top?.read("mcpServers", (v, at) => (isObject(v) ? v : check.fail(at, "must be an object")));
+  const warnings: string[] = [];
+  // VS Code calls it "servers"; with both, mcpServers is read.
+  const serversKey = top?.has("mcpServers") || !top?.has("servers") ? "mcpServers" : "servers";
+  if (serversKey === "mcpServers" && top?.has("servers")) {
+    check.ignored.push({ path: "servers", reason: 'VS Code\'s name for "mcpServers", which this file has too (mcpServers is read)' });
+  }
+  top?.read("inputs", (v, at) => (Array.isArray(v) ? v : check.fail(at, "must be a list of VS Code inputs")));
+  const entries = top?.read(serversKey, (v, at) => (isObject(v) ? v : check.fail(at, "must be an object")));
   for (const [name, value] of entries ? orderedEntries(entries) : []) {
-    const at = ["mcpServers", name];
-    checkName(check, name, at);
-    const server = readServer(check, name, value, at, baseDir, limits.requestTimeoutSeconds);
-    if (server) servers.push(server);
+    const at = [serversKey, name];
+    const substitution = leftOut.get(name);
+    if (substitution) {
+      warnings.push(`${file}: left out server "${name}": ${substitution.join("; ")}`);
+      continue;
+    }
+    // A host's file that mcpx was installed into lists mcpx itself: running it would recurse.
+    if (style.hostFile && isObject(value) && runsMcpx(name, value)) {
+      warnings.push(`${file}: left out server "${name}": it is mcpx itself (what mcpx install adds)`);
+      continue;
+    }
+    // In a host's file one broken server must not take the others down with it.
+    const serverCheck = style.hostFile ? check.child() : check;
+    checkName(serverCheck, name, at);
+    const server = readServer(serverCheck, name, value, at, baseDir, limits.requestTimeoutSeconds, style.host);
+    const problems = style.hostFile ? serverCheck.take() : [];
+    if (problems.length > 0) warnings.push(`${file}: left out server "${name}": ${problems.join("; ")}`);
+    else if (server) servers.push(server);
+  }
+  for (const missing of missingInputs) {
+    const server = servers.find((s) => s.name === missing.server);
+    const what = `uses \${input:${missing.id}}${missing.description ? ` (${JSON.stringify(missing.description)})` : ""}, which VS Code prompts for and mcpx cannot`;
+    if (missing.at[0] !== serversKey) check.fail(missing.at, `${what}; set ${missing.envName} to supply it`);
+    else if (server) {
+      server.disabled = true;
+      warnings.push(`${file}: server "${server.name}" is disabled: it ${what}; set ${missing.envName} to supply it`);
+    }
   }
 
   check.finish();
-  return { file: fromFile ? path.resolve(file) : DEFAULTS_FILE, servers, elicitation, ...(roots ? { roots } : {}), http, limits };
+  const ignored = ignoredWarning(file, check.ignored);
+  const config: Config = { file: fromFile ? path.resolve(file) : DEFAULTS_FILE, servers, elicitation, ...(roots ? { roots } : {}), http, limits };
+  return { config, warnings: [...(ignored ? [ignored] : []), ...new Set(warnings)] };
 }
 
 /** The configuration used when there is no file: no servers, every default. */
@@ -110,12 +169,14 @@ function readServer(
   at: KeyPath,
   baseDir: string,
   defaultTimeout: number,
+  host: HostName | undefined,
 ): ServerConfig | undefined {
-  const f = check.fields(value, at, SERVER_KEYS);
+  const f = check.fields(value, at, [...SERVER_KEYS, ...HOST_SERVER_READS], HOST_SERVER_KEYS);
   if (!f) return undefined;
 
   const command = f.string("command");
-  const url = f.read("url", (v, p) => readUrl(check, v, p));
+  if (f.has("url") && f.has("serverUrl")) check.fail(f.at, 'has both "url" and Windsurf\'s "serverUrl"; keep one');
+  const url = f.read("url", (v, p) => readUrl(check, v, p)) ?? f.read("serverUrl", (v, p) => readUrl(check, v, p));
   const kind = serverKind(check, f);
   if (kind) {
     const foreign = kind === "stdio" ? HTTP_ONLY : STDIO_ONLY;
@@ -134,14 +195,15 @@ function readServer(
     name,
     kind: kind ?? "stdio",
     args: f.strings("args") ?? [],
-    env: f.stringMap("env") ?? {},
+    // Set variables win over the envFile's, as in the hosts that read envFile.
+    env: { ...readEnvFile(check, f, baseDir), ...(f.stringMap("env") ?? {}) },
     cwd: path.resolve(baseDir, f.string("cwd") ?? "."),
     headers: f.stringMap("headers") ?? {},
     transport: transportOf(check, f),
     protocol: f.oneOf("protocol", PROTOCOLS) ?? "auto",
     passthrough: f.boolean("passthrough") ?? false,
     sharing: f.oneOf("sharing", SHARING) ?? "shared",
-    timeoutSeconds: f.number("timeoutSeconds", POSITIVE) ?? defaultTimeout,
+    timeoutSeconds: f.number("timeoutSeconds", POSITIVE) ?? hostTimeout(f, host) ?? defaultTimeout,
     disabled: f.boolean("disabled") ?? false,
     elicitation: elicitation ?? {},
     ...(roots ? { roots } : {}),
@@ -153,9 +215,9 @@ function readServer(
 
 /** `stdio` for `command`, `http` for `url`; exactly one must be present, and `type` must agree. */
 function serverKind(check: Checker, f: Fields): ServerConfig["kind"] | undefined {
-  const type = f.oneOf("type", TYPES);
+  const type = typeOf(f, (key) => f.oneOf(key, TYPES));
   const hasCommand = f.has("command");
-  const hasUrl = f.has("url");
+  const hasUrl = f.has("url") || f.has("serverUrl");
   if (hasCommand && hasUrl) {
     return check.fail(f.at, 'has both "command" and "url"; a server is either a local process or a remote endpoint');
   }
@@ -164,14 +226,14 @@ function serverKind(check: Checker, f: Fields): ServerConfig["kind"] | undefined
   }
   const kind = hasCommand ? "stdio" : "http";
   if (type !== undefined && (type === "stdio") !== (kind === "stdio")) {
-    check.fail(f.path("type"), `is "${type}", which does not fit a server with ${hasCommand ? '"command"' : '"url"'}`);
+    check.fail(f.path(typeKey(f)), `is "${type}", which does not fit a server with ${hasCommand ? '"command"' : '"url"'}`);
   }
   return kind;
 }
 
 /** `transport` if given, else what the Claude-Desktop `type` implies, else `auto`. */
 function transportOf(check: Checker, f: Fields): TransportChoice {
-  const type = f.has("type") && TYPES.includes(f.obj.type as never) ? (f.obj.type as (typeof TYPES)[number]) : undefined;
+  const type = typeOf(f, (key) => (TYPES.includes(f.obj[key] as never) ? (f.obj[key] as (typeof TYPES)[number]) : undefined));
   const implied: TransportChoice | undefined =
     type === "sse" ? "sse" : type === "http" || type === "streamable-http" ? "streamable-http" : undefined;
   const explicit = f.oneOf("transport", TRANSPORTS);
@@ -179,6 +241,40 @@ function transportOf(check: Checker, f: Fields): TransportChoice {
     check.fail(f.path("transport"), `is "${explicit}", but "type" "${type}" means "${implied}"`);
   }
   return explicit ?? implied ?? "auto";
+}
+
+/** `type`, or the `transportType` older Cline files use instead. */
+function typeKey(f: Fields): "type" | "transportType" {
+  return !f.has("type") && f.has("transportType") ? "transportType" : "type";
+}
+
+/** The server's `type` read with `read`, Cline's "streamableHttp" taken as "streamable-http". */
+function typeOf<T>(f: Fields, read: (key: "type" | "transportType") => T): T | "streamable-http" {
+  const key = typeKey(f);
+  return f.obj[key] === "streamableHttp" ? "streamable-http" : read(key);
+}
+
+/** A host's `timeout` (Claude Code: milliseconds; Cline: seconds), when `timeoutSeconds` is not set. */
+function hostTimeout(f: Fields, host: HostName | undefined): number | undefined {
+  const value = f.number("timeout", POSITIVE);
+  return value === undefined ? undefined : timeoutSeconds(value, host);
+}
+
+/** Cursor's and VS Code's `envFile`: dotenv, relative to the config file's folder, read now. */
+function readEnvFile(check: Checker, f: Fields, baseDir: string): Record<string, string> {
+  const given = f.string("envFile");
+  if (given === undefined) return {};
+  const file = path.resolve(baseDir, given);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    check.fail(f.path("envFile"), `names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+    return {};
+  }
+  const { vars, bad } = parseDotenv(text);
+  if (bad.length > 0) check.fail(f.path("envFile"), `names ${file}, whose line ${bad.join(", ")} is not NAME=value`);
+  return vars;
 }
 
 /** `http.auth`: exactly one of `token` and `tokenFile` (relative to the config's directory). */

@@ -58,11 +58,11 @@ describe("mcpx servers", () => {
 
   it("exits 2 on a config error, naming the key and the file, without a stack trace", async () => {
     const config = writeConfig({});
-    writeFileSync(config.file, JSON.stringify({ mcpServers: { faulty: { ...nodeServer("faulty-server.mjs"), timeout: 5 } } }));
+    writeFileSync(config.file, JSON.stringify({ mcpServers: { faulty: { ...nodeServer("faulty-server.mjs"), timout: 5 } } }));
     const run = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(run.code, run.stderr + run.stdout).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("mcpServers.faulty.timeout");
+    expect(run.stderr).toContain("mcpServers.faulty.timout");
     expect(run.stderr).toContain(config.file);
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });

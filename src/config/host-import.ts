@@ -1,0 +1,112 @@
+/**
+ * A host's server entries rewritten as mcpx's own (for `mcpx import`): host spellings become
+ * mcpx keys, what mcpx ignores is dropped and listed, and `${...}` references stay references
+ * (so secrets in the environment stay out of the written file) except the host's predefined
+ * folders, which become the absolute paths they meant for that host file.
+ */
+import path from "node:path";
+import { isObject } from "./check.js";
+import { type HostName, inputEnvName, timeoutSeconds, workspaceFolder } from "./host-formats.js";
+import { homedir } from "node:os";
+import { orderedEntries } from "./ordered.js";
+
+/** The server keys mcpx's own file has; anything else is dropped on import. */
+const MCPX_SERVER_KEYS = new Set([
+  "command", "args", "env", "cwd", "url", "headers", "type", "transport",
+  "protocol", "passthrough", "sharing", "timeoutSeconds", "disabled", "elicitation", "roots",
+  "envFile",
+]);
+
+export interface ImportedServers {
+  /** mcpx server entries by (valid) name, in the host file's order. */
+  servers: Map<string, Record<string, unknown>>;
+  /** What the person should know: renamed servers, dropped keys, variables to set. */
+  notes: string[];
+}
+
+/**
+ * Reads the servers of one host document (not substituted).
+ * @param file the host file's absolute path (relative paths and `${workspaceFolder}` resolve from it).
+ * @param cwd the project folder, for Claude Code's per-project servers in `~/.claude.json`.
+ */
+export function importServers(doc: unknown, file: string, host: HostName, cwd: string): ImportedServers {
+  const servers = new Map<string, Record<string, unknown>>();
+  const notes: string[] = [];
+  if (!isObject(doc)) return { servers, notes: [`${file}: not a JSON object; nothing imported`] };
+  const scopes: [string, unknown][] = [[Object.hasOwn(doc, "mcpServers") ? "mcpServers" : "servers", doc.mcpServers ?? doc.servers]];
+  // ~/.claude.json: the project's "local" servers, which win over the user's.
+  const project = isObject(doc.projects) ? doc.projects[cwd] : undefined;
+  if (isObject(project) && isObject(project.mcpServers)) scopes.push([`projects[${JSON.stringify(cwd)}].mcpServers`, project.mcpServers]);
+  for (const [where, entries] of scopes) {
+    if (!isObject(entries)) continue;
+    for (const [given, entry] of orderedEntries(entries)) {
+      const at = `${where}.${given}`;
+      if (!isObject(entry)) {
+        notes.push(`${at}: not an object; left out`);
+        continue;
+      }
+      if (runsMcpx(given, entry)) {
+        notes.push(`${at}: this is mcpx itself; left out`);
+        continue;
+      }
+      const name = serverName(given);
+      if (name !== given) notes.push(`${at}: renamed "${name}" (mcpx names use letters, digits, "_" and "-")`);
+      servers.set(name, convertServer(entry, at, file, host, notes));
+    }
+  }
+  return { servers, notes };
+}
+
+function convertServer(entry: Record<string, unknown>, at: string, file: string, host: HostName, notes: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  const dir = path.dirname(file);
+  for (const [key, raw] of orderedEntries(entry)) {
+    const value = rewriteReferences(raw, file, notes, at);
+    if (key === "serverUrl" && !Object.hasOwn(entry, "url")) out.url = value;
+    else if (key === "transportType" && !Object.hasOwn(entry, "type")) out.type = value;
+    else if (key === "timeout" && typeof value === "number" && !Object.hasOwn(entry, "timeoutSeconds")) out.timeoutSeconds = timeoutSeconds(value, host);
+    else if ((key === "envFile" || key === "cwd") && typeof value === "string" && !value.includes("${")) out[key] = path.resolve(dir, value);
+    else if (MCPX_SERVER_KEYS.has(key)) out[key] = value;
+    else dropped.push(key);
+  }
+  if (out.type === "streamableHttp") out.type = "streamable-http";
+  if (dropped.length > 0) notes.push(`${at}: dropped ${dropped.join(", ")} (mcpx does not use ${dropped.length === 1 ? "it" : "them"})`);
+  return out;
+}
+
+/** `${env:NAME}` becomes mcpx's `${NAME}`; the host's predefined folders become absolute paths. */
+function rewriteReferences(value: unknown, file: string, notes: string[], at: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, file, notes, at));
+  if (isObject(value)) return Object.fromEntries(orderedEntries(value).map(([k, v]) => [k, rewriteReferences(v, file, notes, at)]));
+  if (typeof value !== "string") return value;
+  const workspace = workspaceFolder(file);
+  const predefined: Record<string, string> = {
+    userHome: homedir(),
+    workspaceFolder: workspace,
+    workspaceFolderBasename: path.basename(workspace),
+    pathSeparator: path.sep,
+    "/": path.sep,
+  };
+  return value.replace(/\$\{([^}]*)\}/g, (ref, body: string) => {
+    if (body.startsWith("env:")) return `\${${body.slice(4)}}`;
+    if (body.startsWith("input:")) {
+      notes.push(`${at}: uses ${ref}; set ${inputEnvName(body.slice(6))} for mcpx (it cannot prompt as VS Code does)`);
+      return ref;
+    }
+    return Object.hasOwn(predefined, body) ? (predefined[body] ?? ref) : ref;
+  });
+}
+
+/** Whether an entry is mcpx itself (what `mcpx install` writes), which must not run under mcpx. */
+export function runsMcpx(name: string, entry: Record<string, unknown>): boolean {
+  if (name === "mcpx") return true;
+  const words = [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].filter((w): w is string => typeof w === "string");
+  return words.some((w) => /(^|[\\/])mcpx(\.js)?$/.test(w)) && words.includes("serve");
+}
+
+/** A valid mcpx server name made from a host's (which may hold spaces, dots, "__"). */
+export function serverName(given: string): string {
+  const name = given.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/_{2,}/g, "_").replace(/[_-]+$/, "").replace(/^-+/, "");
+  return name === "" ? "server" : name;
+}
