@@ -10,8 +10,16 @@ import { QuestionStore } from "../broker/store.js";
 import { stateDir } from "../broker/state-dir.js";
 import { GatewayError, RpcError } from "../protocol/errors.js";
 import { createLogger } from "../util/log.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import type { Upstream } from "../upstream/upstream.js";
+import { CliError } from "./exit.js";
+import { TYPE_ARGUMENTS_ENV } from "./call.js";
+import { typeArguments } from "./tool-arguments.js";
 
 export async function runCall(config: Config, callId: string): Promise<number> {
+  // Read, then removed: the flag is for this process, not for the upstream it spawns.
+  const typeByText = process.env[TYPE_ARGUMENTS_ENV] === "1";
+  delete process.env[TYPE_ARGUMENTS_ENV];
   const log = createLogger({ call: callId });
   const store = QuestionStore.open(stateDir());
   const call = store.calls.get(callId);
@@ -29,11 +37,12 @@ export async function runCall(config: Config, callId: string): Promise<number> {
   try {
     if (!upstream) throw new GatewayError("UPSTREAM_UNAVAILABLE", `no server named "${call.server}" in ${config.file}`);
     await upstream.start();
-    const result = await upstream.call("tools/call", { name: call.tool, arguments: call.arguments }, { owner: { tool: call.tool, callId } });
+    const args = typeByText ? typedArguments(upstream, call.tool, call.arguments) : call.arguments;
+    const result = await upstream.call("tools/call", { name: call.tool, arguments: args }, { owner: { tool: call.tool, callId } });
     store.calls.finish(callId, { result });
     return 0;
   } catch (error) {
-    const message = error instanceof RpcError || error instanceof GatewayError ? error.message : String(error);
+    const message = error instanceof RpcError || error instanceof GatewayError || error instanceof CliError ? error.message : String(error);
     store.calls.finish(callId, { error: message });
     return 1;
   } finally {
@@ -41,4 +50,11 @@ export async function runCall(config: Config, callId: string): Promise<number> {
     broker.stop();
     store.close();
   }
+}
+
+/** `key=value` text typed by the tool's inputSchema, as the server lists it. */
+function typedArguments(upstream: Upstream, tool: string, given: JsonObject): JsonObject {
+  const listed = upstream.catalog.tools.find((candidate) => candidate.name === tool);
+  const pairs = Object.fromEntries(Object.entries(given).map(([name, value]) => [name, String(value)]));
+  return typeArguments(pairs, listed?.inputSchema, `${upstream.name}.${tool}`);
 }
