@@ -15,6 +15,7 @@ import type { Config } from "../config/types.js";
 import { SEPARATOR } from "../host/naming.js";
 import { didYouMean, nearest } from "../util/nearest.js";
 import { parseGivenArguments } from "./tool-arguments.js";
+import { inert } from "./inert.js";
 import { QuestionStore } from "../broker/store.js";
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { CliError, Exit } from "./exit.js";
@@ -72,13 +73,25 @@ export async function call(config: Config, target: string, argsText: readonly st
 }
 
 /** `mcpx result CALL_ID`: follow a call started earlier until it ends (or asks again). */
-export async function collect(callId: string, options: CallOptions): Promise<number> {
+export async function collect(given: string, options: CallOptions): Promise<number> {
   const store = openStore();
   try {
-    return await followCall(store, callId, { json: options.json === true, ...asker(store) });
+    return await followCall(store, resolveCallId(store, given), { json: options.json === true, ...asker(store) });
   } finally {
     store.close();
   }
+}
+
+const SHOWN_MATCHES = 10;
+
+/** A whole call id, or a prefix of exactly one; an ambiguous prefix lists what it matches. */
+export function resolveCallId(store: QuestionStore, given: string): string {
+  if (given === "" || store.calls.get(given)) return given;
+  const matches = store.calls.idsStartingWith(given, SHOWN_MATCHES + 1);
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new CliError(`no call with id ${inert(given)} (nor one starting with it)`);
+  const more = matches.length > SHOWN_MATCHES ? "\n  …and more" : "";
+  throw new CliError(`${inert(given)} starts more than one call id; give more of it:\n${matches.slice(0, SHOWN_MATCHES).map((id) => `  ${id}`).join("\n")}${more}`, Exit.Usage);
 }
 
 /** The shared store; one that cannot be used is a clear error now, not a stack trace. */

@@ -61,7 +61,7 @@ program
 
 program
   .command("result")
-  .description("collect the result of a call that stopped on a question (the callId from its input-required document)")
+  .description("collect the result of a call that stopped on a question (the callId from its input-required document, or a unique prefix of it)")
   .argument("<callId>")
   .option("--json", "print the whole result as JSON")
   .action(async (callId: string, options: { json?: boolean }) => {
