@@ -65,8 +65,20 @@ export async function call(config: Config, target: string, argsText: readonly st
   try {
     const callId = randomUUID();
     store.calls.create(callId, server, tool, given.kind === "json" ? given.value : given.pairs);
-    const logFile = startRunner(config, callId, given.kind === "pairs");
-    return await followCall(store, callId, { json: options.json === true, logFile, ...asker(store) });
+    const runner = startRunner(config, callId, given.kind === "pairs");
+    // Stopping this command (Ctrl-C, SIGTERM) stops the call it started, and with it the upstream.
+    const stop = (): void => {
+      process.stderr.write(`mcpx: stopping call ${callId}\n`);
+      if (runner.pid !== undefined) signalRunner(runner.pid);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    try {
+      return await followCall(store, callId, { json: options.json === true, logFile: runner.logFile, ...asker(store) });
+    } finally {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
   } finally {
     store.close();
   }
@@ -111,7 +123,15 @@ function asker(store: QuestionStore): Pick<FollowOptions, "ask"> {
 }
 
 /** Start the detached process that makes the call; its log goes to a private file. */
-function startRunner(config: Config, callId: string, typeArguments: boolean): string {
+function signalRunner(pid: number): void {
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    // already gone: following the call reports how it ended
+  }
+}
+
+function startRunner(config: Config, callId: string, typeArguments: boolean): { logFile: string; pid: number | undefined } {
   const dir = ensurePrivateDir(join(stateDir(), "calls")); // its 0700 also shields the logs in it
   const logFile = join(dir, `${callId}.log`);
   const log = openSync(logFile, "a", 0o600);
@@ -122,5 +142,5 @@ function startRunner(config: Config, callId: string, typeArguments: boolean): st
   });
   child.unref();
   closeSync(log);
-  return logFile;
+  return { logFile, pid: child.pid };
 }

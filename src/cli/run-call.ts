@@ -34,21 +34,34 @@ export async function runCall(config: Config, callId: string): Promise<number> {
   const only = { ...config, servers: config.servers.filter((server) => server.name === call.server) };
   const gateway = new Gateway(only, log, { broker });
   const upstream = gateway.upstream(call.server);
+  // Stopped (SIGINT, SIGTERM): the call is cancelled and failed, and the upstream process is
+  // stopped with the gateway below, rather than left running with nobody to stop it.
+  const stopper = new AbortController();
+  const stop = (signal: NodeJS.Signals): void => stopper.abort(new StoppedBySignal(signal));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const stopped = new Promise<never>((_, reject) => stopper.signal.addEventListener("abort", () => reject(stopper.signal.reason as Error)));
+  stopped.catch(() => {}); // observed by the race below
   try {
     if (!upstream) throw new GatewayError("UPSTREAM_UNAVAILABLE", `no server named "${call.server}" in ${config.file}`);
-    await upstream.start();
+    await Promise.race([upstream.start(), stopped]);
     const args = typeByText ? typedArguments(upstream, call.tool, call.arguments) : call.arguments;
-    const result = await upstream.call("tools/call", { name: call.tool, arguments: args }, { owner: { tool: call.tool, callId } });
+    const calling = upstream.call("tools/call", { name: call.tool, arguments: args }, { owner: { tool: call.tool, callId }, signal: stopper.signal });
+    const result = await Promise.race([calling, stopped]);
     store.calls.finish(callId, { result });
     return 0;
   } catch (error) {
-    const message = error instanceof RpcError || error instanceof GatewayError || error instanceof CliError ? error.message : String(error);
+    const reason = stopper.signal.aborted ? stopper.signal.reason : error;
+    const message =
+      reason instanceof RpcError || reason instanceof GatewayError || reason instanceof CliError || reason instanceof StoppedBySignal ? reason.message : String(reason);
     store.calls.finish(callId, { error: message });
     return 1;
   } finally {
     await gateway.stop();
     broker.stop();
     store.close();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
   }
 }
 
@@ -57,4 +70,11 @@ function typedArguments(upstream: Upstream, tool: string, given: JsonObject): Js
   const listed = upstream.catalog.tools.find((candidate) => candidate.name === tool);
   const pairs = Object.fromEntries(Object.entries(given).map(([name, value]) => [name, String(value)]));
   return typeArguments(pairs, listed?.inputSchema, `${upstream.name}.${tool}`);
+}
+
+class StoppedBySignal extends Error {
+  override readonly name = "StoppedBySignal";
+  constructor(signal: NodeJS.Signals) {
+    super(`the call was stopped (${signal}) before it finished`);
+  }
 }
