@@ -40,6 +40,7 @@ export class CallStore {
   readonly #finish;
   readonly #old;
   readonly #remove;
+  readonly #prefixed;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(
@@ -48,6 +49,7 @@ export class CallStore {
     this.#get = db.prepare(`SELECT * FROM calls WHERE id = ?`);
     this.#old = db.prepare(`SELECT id FROM calls WHERE state != 'running' AND created_ms < ?`);
     this.#remove = db.prepare(`DELETE FROM calls WHERE id = ?`);
+    this.#prefixed = db.prepare(`SELECT id FROM calls WHERE substr(id, 1, ?) = ? ORDER BY created_ms LIMIT ?`);
     this.#runner = db.prepare(`UPDATE calls SET runner_pid = ? WHERE id = ?`);
     this.#finish = db.prepare(
       `UPDATE calls SET state = ?, result_json = ?, error = ?, finished_ms = ? WHERE id = ? AND state = 'running'`,
@@ -72,6 +74,11 @@ export class CallStore {
     const ids = (this.#old.all(beforeMs) as Array<{ id: string }>).map((row) => row.id);
     for (const id of ids) this.#remove.run(id);
     return ids;
+  }
+
+  /** The ids that start with `prefix` (at most `limit`), oldest first: `mcpx result` takes a prefix. */
+  idsStartingWith(prefix: string, limit: number): string[] {
+    return (this.#prefixed.all(prefix.length, prefix, limit) as Array<{ id: string }>).map((row) => row.id);
   }
 
   get(id: string): CallRecord | undefined {

@@ -14,6 +14,7 @@ import { GatewayError } from "../protocol/errors.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { MIGRATIONS } from "./migrations.js";
 import { CallStore } from "./call-store.js";
+import { nativeModuleProblem } from "./native-module.js";
 import { ensurePrivateDir, ensurePrivateFile } from "./state-dir.js";
 import type { Answer, QuestionRecord, QuestionState } from "./types.js";
 
@@ -109,6 +110,8 @@ export class QuestionStore {
       whileBusy(() => migrate(db));
       return new QuestionStore(path, db);
     } catch (error) {
+      const native = nativeModuleProblem(error);
+      if (native) throw new GatewayError("STORE_UNAVAILABLE", native, { path });
       throw new GatewayError(
         "STORE_UNAVAILABLE",
         `the question store ${path} cannot be used: ${(error as Error).message}. ` +

@@ -1,5 +1,5 @@
 /**
- * `mcpx call SERVER.TOOL ['{json args}']`: one tool call through the gateway.
+ * `mcpx call SERVER.TOOL ['{json args}' | key=value ...]`: one tool call through the gateway.
  *
  * The call runs in a detached process of its own (`run-call.ts`) and this command follows it.
  * If the upstream asks a question and this is not a terminal, the command prints the
@@ -12,7 +12,10 @@ import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config/types.js";
-import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { SEPARATOR } from "../host/naming.js";
+import { didYouMean, nearest } from "../util/nearest.js";
+import { parseGivenArguments } from "./tool-arguments.js";
+import { inert } from "./inert.js";
 import { QuestionStore } from "../broker/store.js";
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { CliError, Exit } from "./exit.js";
@@ -28,50 +31,79 @@ export interface CallOptions {
   json?: boolean;
 }
 
-export function parseTarget(target: string): { server: string; tool: string } {
+/**
+ * `server.tool`, or `server__tool` as hosts see it. A server whose name has a dot or `__` in
+ * it is matched whole first, the longest configured name winning.
+ */
+export function parseTarget(target: string, servers: readonly string[] = []): { server: string; tool: string } {
+  const configured = [...servers]
+    .sort((a, b) => b.length - a.length)
+    .find((server) => [".", SEPARATOR].some((separator) => target.startsWith(server + separator) && target.length > server.length + separator.length));
+  if (configured) return { server: configured, tool: target.slice(configured.length + (target[configured.length] === "." ? 1 : SEPARATOR.length)) };
   const dot = target.indexOf(".");
-  if (dot <= 0 || dot === target.length - 1) throw new CliError(`expected SERVER.TOOL, got ${JSON.stringify(target)}`, Exit.Usage);
-  return { server: target.slice(0, dot), tool: target.slice(dot + 1) };
-}
-
-export function parseArguments(text: string | undefined): JsonObject {
-  if (text === undefined || text.trim() === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`the arguments are not valid JSON: ${(error as Error).message}`, Exit.Usage);
+  const underscores = target.indexOf(SEPARATOR);
+  const at = dot > 0 && (underscores <= 0 || dot < underscores) ? dot : underscores;
+  const width = at === dot ? 1 : SEPARATOR.length;
+  if (at <= 0 || at + width >= target.length) {
+    throw new CliError(`expected SERVER.TOOL or SERVER__TOOL, got ${JSON.stringify(target)}`, Exit.Usage);
   }
-  if (!isObject(value)) throw new CliError("the arguments must be a JSON object", Exit.Usage);
-  return value;
+  return { server: target.slice(0, at), tool: target.slice(at + width) };
 }
 
-export async function call(config: Config, target: string, argsText: string | undefined, options: CallOptions): Promise<number> {
-  const { server, tool } = parseTarget(target);
-  const args = parseArguments(argsText);
-  if (!config.servers.some((candidate) => candidate.name === server)) {
-    const known = config.servers.map((candidate) => candidate.name).join(", ") || "none";
-    throw new CliError(`no server named "${server}" in ${config.file} (configured: ${known})`, Exit.Usage);
+/** Set for the runner when the arguments are `key=value` text, to be typed by the tool's inputSchema. */
+export const TYPE_ARGUMENTS_ENV = "MCPX_CALL_TYPE_ARGUMENTS";
+
+export async function call(config: Config, target: string, argsText: readonly string[], options: CallOptions): Promise<number> {
+  const names = config.servers.map((candidate) => candidate.name);
+  const { server, tool } = parseTarget(target, names);
+  const given = parseGivenArguments(argsText);
+  if (!names.includes(server)) {
+    const known = names.join(", ") || "none";
+    throw new CliError(`no server named "${server}" in ${config.file}${didYouMean(nearest(server, names))} (configured: ${known})`, Exit.Usage);
   }
   const store = openStore();
   try {
     const callId = randomUUID();
-    store.calls.create(callId, server, tool, args);
-    const logFile = startRunner(config, callId);
-    return await followCall(store, callId, { json: options.json === true, logFile, ...asker(store) });
+    store.calls.create(callId, server, tool, given.kind === "json" ? given.value : given.pairs);
+    const runner = startRunner(config, callId, given.kind === "pairs");
+    // Stopping this command (Ctrl-C, SIGTERM) stops the call it started, and with it the upstream.
+    const stop = (): void => {
+      process.stderr.write(`mcpx: stopping call ${callId}\n`);
+      if (runner.pid !== undefined) signalRunner(runner.pid);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    try {
+      return await followCall(store, callId, { json: options.json === true, logFile: runner.logFile, ...asker(store) });
+    } finally {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
   } finally {
     store.close();
   }
 }
 
 /** `mcpx result CALL_ID`: follow a call started earlier until it ends (or asks again). */
-export async function collect(callId: string, options: CallOptions): Promise<number> {
+export async function collect(given: string, options: CallOptions): Promise<number> {
   const store = openStore();
   try {
-    return await followCall(store, callId, { json: options.json === true, ...asker(store) });
+    return await followCall(store, resolveCallId(store, given), { json: options.json === true, ...asker(store) });
   } finally {
     store.close();
   }
+}
+
+const SHOWN_MATCHES = 10;
+
+/** A whole call id, or a prefix of exactly one; an ambiguous prefix lists what it matches. */
+export function resolveCallId(store: QuestionStore, given: string): string {
+  if (given === "" || store.calls.get(given)) return given;
+  const matches = store.calls.idsStartingWith(given, SHOWN_MATCHES + 1);
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new CliError(`no call with id ${inert(given)} (nor one starting with it)`);
+  const more = matches.length > SHOWN_MATCHES ? "\n  …and more" : "";
+  throw new CliError(`${inert(given)} starts more than one call id; give more of it:\n${matches.slice(0, SHOWN_MATCHES).map((id) => `  ${id}`).join("\n")}${more}`, Exit.Usage);
 }
 
 /** The shared store; one that cannot be used is a clear error now, not a stack trace. */
@@ -91,16 +123,24 @@ function asker(store: QuestionStore): Pick<FollowOptions, "ask"> {
 }
 
 /** Start the detached process that makes the call; its log goes to a private file. */
-function startRunner(config: Config, callId: string): string {
+function signalRunner(pid: number): void {
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    // already gone: following the call reports how it ended
+  }
+}
+
+function startRunner(config: Config, callId: string, typeArguments: boolean): { logFile: string; pid: number | undefined } {
   const dir = ensurePrivateDir(join(stateDir(), "calls")); // its 0700 also shields the logs in it
   const logFile = join(dir, `${callId}.log`);
   const log = openSync(logFile, "a", 0o600);
   const child = spawn(process.execPath, [BIN, "run-call", callId, "--config", config.file], {
     detached: true,
     stdio: ["ignore", "ignore", log],
-    env: process.env,
+    env: typeArguments ? { ...process.env, [TYPE_ARGUMENTS_ENV]: "1" } : process.env,
   });
   child.unref();
   closeSync(log);
-  return logFile;
+  return { logFile, pid: child.pid };
 }

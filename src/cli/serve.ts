@@ -15,6 +15,7 @@ import { pageLink } from "../api/page-codes.js";
 import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
+import { startupSummary } from "./startup-summary.js";
 
 export interface ServeOptions {
   http?: boolean;
@@ -37,8 +38,11 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     broker.stop();
     store.close();
   };
+  // Once every upstream is up or has failed: which are up, and why the others are not.
+  const summarise = (): void => void gateway.start().then(() => process.stderr.write(startupSummary(gateway.upstreams)));
   if (!options.http) {
     const stop = onSignal(shutdown);
+    summarise();
     await serveStdio(gateway);
     stop();
     await shutdown();
@@ -54,12 +58,17 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     ...(credential ? { credential } : {}),
     extraRoutes: api,
   });
-  const url = await host.listen().catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`cannot listen on ${options.host ?? config.http.host}:${options.port ?? config.http.port}: ${error.message}`);
+  const url = await host.listen().catch(async (error: NodeJS.ErrnoException) => {
+    await shutdown();
+    const where = `${options.host ?? config.http.host}:${options.port ?? config.http.port}`;
+    if (error.code === "EADDRINUSE") {
+      throw new CliError(`cannot listen on ${where}: it is already in use (another mcpx serve?); choose another port with --port`);
+    }
+    throw new CliError(`cannot listen on ${where}: ${error.message}`);
   });
   // One write: a reader that saw the first line has the others too.
   process.stderr.write(`mcpx: serving MCP at ${url.href}\n${accessLines(pageLink(token, reachable(url)), credential, dir)}`);
-  void gateway.start();
+  summarise();
   await new Promise<void>((resolve) => {
     onSignal(async () => {
       await host.close();

@@ -24,6 +24,8 @@ export interface ServerReport {
   resourceTemplates: number;
   prompts: number;
   reason: string | null;
+  /** The last lines a stdio server wrote to stderr (an npm 404, a missing module), oldest first. */
+  stderrTail: string[];
   /** What hosts do not see of this server, and why (a reserved or another server's name, the tools limit). */
   dropped: Array<Omit<Dropped, "server">>;
   /** Its resources that another server lists too, and the alias hosts reach them by. */
@@ -45,6 +47,7 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
     resourceTemplates: upstream.catalog.resourceTemplates.length,
     prompts: upstream.catalog.prompts.length,
     reason: upstream.reason ?? null,
+    stderrTail: upstream.stderrTail.lines(),
     dropped: catalogue.droppedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
     aliased: catalogue.aliasedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
     sharing: upstream.config.sharing,
@@ -83,7 +86,12 @@ function table(reports: ServerReport[]): string {
   ].map((row) => row.map(inert)); // upstream text (a revision, a reason) printed inert
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   let out = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n") + "\n";
-  for (const entry of reports) if (entry.reason) out += `\n${inert(entry.name)}: ${entry.state}: ${inert(entry.reason)}`;
+  for (const entry of reports) {
+    if (!entry.reason) continue;
+    out += `\n${inert(entry.name)}: ${entry.state}: ${inert(entry.reason)}`;
+    const tail = entry.stderrTail.slice(-TABLE_TAIL_LINES);
+    if (tail.length) out += `\n  its stderr ended with:\n${tail.map((line) => `    ${inert(line)}`).join("\n")}`;
+  }
   const notes = reports.flatMap((entry) => [
     ...entry.dropped.map((item) => `${entry.name}: left out ${KIND_WORDS[item.kind]} ${quoted(item.name)}: ${inert(item.message)}`),
     ...entry.aliased.map((item) => `${entry.name}: resource ${quoted(item.uri)} is served as ${quoted(item.alias)}: server "${item.keptBy}", earlier in the config, lists it too`),
@@ -113,6 +121,9 @@ function existingStore(): QuestionStore | undefined {
     return undefined; // what the store says is a hint here, never a reason to fail
   }
 }
+
+/** How much of a down server's stderr the table shows; `--json` has the whole tail. */
+const TABLE_TAIL_LINES = 5;
 
 const KIND_WORDS: Record<Dropped["kind"], string> = { tool: "tool", prompt: "prompt", resource: "resource", resourceTemplate: "resource template" };
 

@@ -11,6 +11,7 @@ import type { Owned } from "./catalogue.js";
 import type { Gateway } from "./gateway.js";
 import { page } from "./pagination.js";
 import { AGENT_TOOLS, callAgentTool, isAgentTool, offersAgentTools } from "./agent-tools.js";
+import { didYouMean, nearest } from "../util/nearest.js";
 import { LOG_LEVELS, type HostSession, type LogLevel } from "./session.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
@@ -109,7 +110,7 @@ async function forward(
 ): Promise<JsonObject> {
   if (!owned) {
     if (kind === "resource") throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${String(params[key])}`, { uri: params[key] });
-    throw invalidParams(`unknown ${kind} "${String(params[key])}"`);
+    throw unknownName(gateway, kind, String(params[key]));
   }
   const upstream = await gateway.connectionFor(session, owned.server);
   if (!upstream) throw new RpcError(ErrorCode.InternalError, `no upstream named "${owned.server}"`);
@@ -133,6 +134,13 @@ async function forward(
     signal: context.signal,
     ...(onProgress ? { onProgress } : {}),
   });
+}
+
+/** An unknown tool or prompt, with the exposed names nearest to it (the names hosts see). */
+function unknownName(gateway: Gateway, kind: string, name: string): RpcError {
+  const items = kind === "prompt" ? gateway.catalogue.prompts : gateway.catalogue.tools;
+  const suggestions = nearest(name, items.map((item) => String(item.name)));
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown ${kind} "${name}"${didYouMean(suggestions)}`, suggestions.length ? { suggestions } : undefined);
 }
 
 async function subscribe(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {

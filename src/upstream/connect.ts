@@ -10,12 +10,15 @@ import { StdioChannel } from "./stdio-channel.js";
 import { StreamableHttpChannel } from "./http-channel.js";
 import { LegacySseChannel } from "./sse-channel.js";
 
-export function stdioChannel(config: ServerConfig, log: Logger, maxMessageBytes: number): Channel {
-  return new StdioChannel(
+/** `onStderr` hears each line the process writes to stderr. */
+export function stdioChannel(config: ServerConfig, log: Logger, maxMessageBytes: number, onStderr?: (line: string) => void): Channel {
+  const channel = new StdioChannel(
     { command: config.command ?? "", args: config.args, env: config.env, cwd: config.cwd },
     log,
     maxMessageBytes,
   );
+  if (onStderr) channel.onstderr = onStderr;
+  return channel;
 }
 
 export function streamableHttpChannel(config: ServerConfig, log: Logger): StreamableHttpChannel {

@@ -1,6 +1,7 @@
 /**
  * An upstream that runs as a child process speaking MCP on its stdin/stdout.
- * Its stderr goes to mcpx's log. Shutdown is orderly: close stdin, then SIGTERM, then SIGKILL.
+ * Its stderr goes to mcpx's log and, line by line, to `onstderr` (the upstream keeps a tail of
+ * it to say why the server is down). Shutdown is orderly: close stdin, then SIGTERM, then SIGKILL.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Arrival, Channel } from "../rpc/channel.js";
@@ -18,6 +19,8 @@ export interface StdioSpec {
 }
 
 const GRACE_MS = 2_000;
+/** How long an exit waits for the rest of stderr (a grandchild may hold the pipe open). */
+const STDERR_DRAIN_MS = 250;
 
 export class StdioChannel implements Channel {
   #child: ChildProcessWithoutNullStreams | undefined;
@@ -26,6 +29,7 @@ export class StdioChannel implements Channel {
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onjunk?: (why: string) => void;
   onclose?: (reason?: Error) => void;
+  onstderr?: (line: string) => void;
 
   constructor(
     private readonly spec: StdioSpec,
@@ -57,10 +61,16 @@ export class StdioChannel implements Channel {
       });
       child.stdout.on("data", (chunk: Buffer) => lines.push(chunk));
       const stderr = new LineReader(64 * 1024, {
-        line: (text) => this.log.info("upstream stderr", { stderr: text }),
+        line: (text) => {
+          this.log.info("upstream stderr", { stderr: text });
+          this.onstderr?.(text);
+        },
         oversized: () => {},
       });
       child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+      child.stderr.on("end", () => stderr.push(Buffer.from("\n"))); // its last line may have no newline
+      // An exit is reported once its last words are read, so the reason can quote them.
+      const stderrClosed = new Promise<void>((done) => child.stderr.once("close", () => done()));
       child.stdin.on("error", () => {}); // EPIPE when the child is gone; the exit handler reports it.
       this.#exited = new Promise((done) => child.once("exit", () => done()));
       child.once("spawn", () => resolve());
@@ -69,7 +79,9 @@ export class StdioChannel implements Channel {
       });
       child.once("exit", (code, signal) => {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.onclose?.(this.#closing ? undefined : new GatewayError("UPSTREAM_EXITED", `the server process ${how}`));
+        void within(stderrClosed, STDERR_DRAIN_MS, undefined).then(() =>
+          this.onclose?.(this.#closing ? undefined : new GatewayError("UPSTREAM_EXITED", `the server process ${how}`)),
+        );
       });
     });
   }

@@ -17,6 +17,7 @@ import { sleep } from "../util/sleep.js";
 import { CATALOG_PARTS, emptyCatalog, fetchAll, type Catalog, type CatalogPart } from "./catalog.js";
 import { legacySseChannel, stdioChannel, streamableHttpChannel } from "./connect.js";
 import { NotStreamableHttp, StreamableHttpChannel } from "./http-channel.js";
+import { StderrTail } from "./stderr-tail.js";
 
 export type UpstreamState = "starting" | "ready" | "down" | "stopped" | "disabled";
 
@@ -63,6 +64,11 @@ export class Upstream {
   catalog: Catalog = emptyCatalog();
   transport: "stdio" | "streamable-http" | "sse" | undefined;
   restarts = 0;
+  /**
+   * The last lines a stdio server wrote to stderr during its latest start (and run): what a
+   * person needs to see when it is down. Kept for the CLI, never put in errors hosts see.
+   */
+  readonly stderrTail = new StderrTail();
 
   #peer: Peer | undefined;
   #stopping = false;
@@ -197,6 +203,7 @@ export class Upstream {
   }
 
   async #connect(): Promise<void> {
+    this.stderrTail.clear();
     this.#setState("starting", undefined);
     try {
       const peer = await this.#open();
@@ -228,7 +235,7 @@ export class Upstream {
     const { config, log } = this;
     if (config.kind === "stdio") {
       this.transport = "stdio";
-      return this.#handshake(stdioChannel(config, log, this.limits.maxMessageBytes));
+      return this.#handshake(stdioChannel(config, log, this.limits.maxMessageBytes, (line) => this.stderrTail.push(line)));
     }
     if (config.transport === "sse") {
       this.transport = "sse";

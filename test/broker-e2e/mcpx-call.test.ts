@@ -47,7 +47,8 @@ describe("mcpx call off a terminal", () => {
     const [question] = document.questions;
     expect(question).toMatchObject({ server: "ask", mode: "form", message: "Who are you?", requestedSchema: DEFAULT_FORM });
     expect(Date.parse(question!.expiresAt as string)).toBeGreaterThan(Date.now());
-    expect(question!.respondWith).toBe(`mcpx elicit answer ${question!.id} '{"name":"","age":0}'`);
+    // A template: the required name is a placeholder (refused as it stands), the optional age left out.
+    expect(question!.respondWith).toBe(`mcpx elicit answer ${question!.id} '{"name":"<fill in: text>"}'`);
     expect(storedQuestions(config).find((view) => view.id === question!.id)?.state).toBe("pending");
 
     // Collecting too early hands the same question back.
@@ -56,7 +57,7 @@ describe("mcpx call off a terminal", () => {
     expect((JSON.parse(early.stdout) as InputRequired).questions.map((asked) => asked.id)).toEqual([question!.id]);
 
     // The printed command line, with the values filled in, run as a person would.
-    const filled = question!.respondWith.replace(`'{"name":"","age":0}'`, `'{"name":"Ada","age":36}'`);
+    const filled = question!.respondWith.replace(`'{"name":"<fill in: text>"}'`, `'{"name":"Ada","age":36}'`);
     const answered = await runShell(filled, config, mcpxOnPath());
     expect(answered.code, answered.stderr).toBe(0);
 

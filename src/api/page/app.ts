@@ -144,6 +144,12 @@ export const APP_JS = String.raw`"use strict";
         if (number.value.trim() === "") return undefined;
         var n = Number(number.value);
         if (!isFinite(n)) throw new Error(quote(title) + " must be a number");
+        // Checked here, before anything is sent: the browser's own check is off (novalidate).
+        if (prop.type === "integer" && Math.floor(n) !== n) throw new Error(quote(title) + " must be a whole number");
+        if (typeof prop.minimum === "number" && n < prop.minimum) throw new Error(quote(title) + " must be at least " + prop.minimum);
+        if (typeof prop.maximum === "number" && n > prop.maximum) throw new Error(quote(title) + " must be at most " + prop.maximum);
+        if (typeof prop.exclusiveMinimum === "number" && n <= prop.exclusiveMinimum) throw new Error(quote(title) + " must be more than " + prop.exclusiveMinimum);
+        if (typeof prop.exclusiveMaximum === "number" && n >= prop.exclusiveMaximum) throw new Error(quote(title) + " must be less than " + prop.exclusiveMaximum);
         return n;
       };
     } else {
@@ -162,10 +168,22 @@ export const APP_JS = String.raw`"use strict";
           if (isNaN(d.getTime())) throw new Error(quote(title) + " is not a date and time");
           return d.toISOString();
         }
+        if (typeof prop.minLength === "number" && text.value.length < prop.minLength) {
+          throw new Error(quote(title) + " must be at least " + prop.minLength + " characters");
+        }
         return text.value;
       };
     }
-    return { name: name, title: title, required: required, node: node, read: read };
+    // What is wrong with this field, shown under it (the card's alert says it for the whole form).
+    var problem = h("small", { class: "problem", hidden: true });
+    node.append(problem);
+    var markField = function (text) {
+      node.classList.toggle("missing", Boolean(text));
+      if (text) node.setAttribute("aria-invalid", "true"); else node.removeAttribute("aria-invalid");
+      problem.textContent = text || "";
+      problem.hidden = !text;
+    };
+    return { name: name, title: title, required: required, node: node, read: read, mark: markField };
   }
 
   function formBody(view) {
@@ -180,19 +198,29 @@ export const APP_JS = String.raw`"use strict";
     return {
       node: form,
       collect: function () {
-        var content = {}, missing = [];
+        var content = {}, missing = [], wrong = [];
         fields.forEach(function (f) {
-          f.node.classList.remove("missing");
-          f.node.removeAttribute("aria-invalid");
-          var value = f.read();
+          f.mark("");
+          var value;
+          try { value = f.read(); } catch (problem) { wrong.push(problem.message); f.mark(problem.message); return; }
           if (value === undefined) {
-            if (f.required) { missing.push(quote(f.title)); f.node.classList.add("missing"); f.node.setAttribute("aria-invalid", "true"); }
+            if (f.required) { missing.push(quote(f.title)); f.mark("Required"); }
             return;
           }
           content[f.name] = value;
         });
-        if (missing.length) throw new Error("Please fill in the required field" + (missing.length > 1 ? "s " : " ") + missing.join(", ") + ".");
+        var said = [];
+        if (missing.length) said.push("Please fill in the required field" + (missing.length > 1 ? "s " : " ") + missing.join(", ") + ".");
+        if (wrong.length) said.push(wrong.join("; ") + ".");
+        if (said.length) throw new Error(said.join(" "));
         return content;
+      },
+      // The server refused the answer: mark each field its message names (field "age" …) at its label.
+      refused: function (message) {
+        fields.forEach(function (f) {
+          var named = message.indexOf('field "' + f.name + '"') !== -1 || message.indexOf('field "' + f.name + '.') !== -1;
+          f.mark(named ? message : "");
+        });
       },
     };
   }
@@ -305,7 +333,9 @@ export const APP_JS = String.raw`"use strict";
       if (response.status === 401) { signedOut("This tab's sign-in is no longer valid (mcpx restarted, or it expired)."); return; }
       var reply = await response.json().catch(function () { return {}; });
       if (response.ok) { upsert(reply); return; }
-      showError(error, reply.error && reply.error.message ? reply.error.message : "The answer failed (HTTP " + response.status + ").");
+      var refusal = reply.error && reply.error.message ? reply.error.message : "The answer failed (HTTP " + response.status + ").";
+      showError(error, refusal);
+      if (body.refused) body.refused(refusal);
       if (response.status === 409 || response.status === 404) refreshOne(card.view.id);
     } catch (problem) {
       showError(error, "Could not reach mcpx: " + problem.message);

@@ -5,7 +5,7 @@
  * answer shown for confirmation. Upstream text is printed through `inert`. Streams are
  * injected so tests can drive it.
  */
-import { createInterface } from "node:readline/promises";
+import { createInterface, type Interface } from "node:readline/promises";
 import { answerProblems } from "../../broker/validate-answer.js";
 import type { QuestionRecord } from "../../broker/types.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
@@ -41,12 +41,20 @@ export async function promptForAnswer(record: QuestionRecord, streams: PromptStr
   });
   const ask = (query: string, prefill?: string): Promise<string> => {
     const answer = rl.question(query);
-    if (prefill !== undefined && terminal) rl.write(prefill);
+    if (prefill !== undefined && terminal) {
+      rl.write(prefill);
+      const stopReplacing = replaceOnFirstCharacter(rl, streams.input);
+      void answer.finally(stopReplacing).catch(() => {});
+    }
     return Promise.race([answer, stopped]);
   };
   try {
     output.write(`server "${inert(record.server)}" asks: ${inertLines(record.message, "  ")}\n`);
-    output.write(terminal ? "(Enter keeps a pre-filled default; Ctrl-C stops without answering)\n" : "(an empty line keeps the default)\n");
+    output.write(
+      terminal
+        ? "(Enter keeps a pre-filled default, typing replaces it, arrows and Backspace edit it; Ctrl-C stops without answering)\n"
+        : "(an empty line keeps the default)\n",
+    );
     const content: JsonObject = {};
     for (const field of fieldsOf(record.requestedSchema)) {
       const value = await askField(field, ask, output, terminal);
@@ -66,6 +74,27 @@ export async function promptForAnswer(record: QuestionRecord, streams: PromptStr
 }
 
 type Ask = (query: string, prefill?: string) => Promise<string>;
+
+interface Key {
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+/**
+ * A pre-filled default is replaced by what is typed, as in a form: if the first key is a
+ * character, the line is emptied (Ctrl-U) just before readline inserts it. Any other first key
+ * (Enter, an arrow, Backspace) leaves the default to keep or edit. Returns the undo.
+ */
+function replaceOnFirstCharacter(rl: Interface, input: NodeJS.ReadableStream): () => void {
+  const onKey = (char: string | undefined, key: Key | undefined): void => {
+    input.off("keypress", onKey);
+    const typed = char !== undefined && /^[^\u0000-\u001f\u007f]$/u.test(char) && !key?.ctrl && !key?.meta;
+    if (typed) rl.write(null, { ctrl: true, name: "u" });
+  };
+  input.prependListener("keypress", onKey);
+  return () => input.off("keypress", onKey);
+}
 
 async function askField(field: Field, ask: Ask, output: NodeJS.WritableStream, terminal: boolean): Promise<unknown> {
   const name = inert(field.name);

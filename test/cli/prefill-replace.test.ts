@@ -1,0 +1,53 @@
+/** On a terminal, typing at a pre-filled default replaces it; Enter keeps it; Backspace edits it. */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Broker } from "../../src/broker/broker.js";
+import { QuestionStore } from "../../src/broker/store.js";
+import { questionFromRequest } from "../../src/render/question.js";
+import { silentLogger } from "../../src/util/log.js";
+import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { hasScript, onTerminal } from "../helpers/terminal.js";
+
+let state: TempConfig;
+let store: QuestionStore;
+let broker: Broker;
+
+beforeEach(() => {
+  state = writeConfig({ mcpServers: {} });
+  store = QuestionStore.open(state.env.MCPX_STATE_DIR!);
+  broker = new Broker(store, silentLogger);
+});
+
+afterEach(() => {
+  broker.stop();
+  store.close();
+});
+
+describe("a pre-filled terminal prompt", () => {
+  it.skipIf(!hasScript())("is replaced by typing, kept by Enter, edited by Backspace", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        city: { type: "string", default: "Paris" },
+        age: { type: "integer", default: 30 },
+        count: { type: "integer", default: 30 },
+      },
+    };
+    const form = broker.open(questionFromRequest("prefill-1", "files", "elicitation/create", { message: "Where?", requestedSchema: schema })!, {}, 300);
+    const { child, exited, expectThen } = onTerminal([process.execPath, MCPX_BIN, "elicit", "answer", form.id], state.env);
+    try {
+      await expectThen("typing replaces it");
+      await expectThen("city: ");
+      await expectThen("Paris", "Rome\r"); // typed over the default
+      await expectThen("age: ");
+      await expectThen("30", "\r"); // kept
+      await expectThen("count: ");
+      await expectThen("30", "\x7f5\r"); // edited: 3, then 35
+      await expectThen('send it to "files"? [Y/n] ', "\r");
+      await expectThen(`accept sent for question ${form.id}`);
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(store.get(form.id)?.answer?.content).toEqual({ city: "Rome", age: 30, count: 35 });
+  });
+});
