@@ -37,7 +37,7 @@ export class StdioServerChannel implements Channel {
     private readonly acceptsBatches: () => boolean = () => false,
     /** Blocked while the host is not reading what mcpx must not drop; the upstreams then wait. */
     private readonly pressure?: Pressure,
-    log: Logger = silentLogger,
+    private readonly log: Logger = silentLogger,
   ) {
     this.#drops = new DropCounter(log, "stdout");
   }
@@ -80,17 +80,19 @@ export class StdioServerChannel implements Channel {
   #write(value: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     const output = this.output as NodeJS.WritableStream & Partial<Backlogged>;
     const backlog = output.writableLength === undefined ? undefined : (output as Backlogged);
-    if (backlog && droppable(value) && backedUp(backlog)) {
+    const optional = droppable(value);
+    if (backlog && optional && backedUp(backlog)) {
       this.#drops.drop(backlog);
       return Promise.resolve();
     }
     const written = new Promise<void>((resolve) => {
       output.write(JSON.stringify(value) + "\n", () => resolve());
     });
-    if (backlog && this.pressure && !this.pressure.blocked && backedUp(backlog) && backlog.writableNeedDrain) {
+    if (backlog && !optional && this.pressure && !this.pressure.blocked && backedUp(backlog) && backlog.writableNeedDrain) {
       // Kept, but the host is behind: read no more from upstreams until it has caught up.
       const pressure = this.pressure;
       pressure.set(true);
+      this.log.info("the host is not reading its output; upstreams are not read until it catches up", { backlogBytes: backlog.writableLength });
       const release = (): void => {
         backlog.off("drain", release);
         backlog.off("close", release);
