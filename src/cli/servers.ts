@@ -5,7 +5,7 @@
 import type { Config, Sharing } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
-import type { Upstream } from "../upstream/upstream.js";
+import type { LimitHit, Upstream } from "../upstream/upstream.js";
 import type { Aliased, Catalogue, Dropped } from "../host/catalogue.js";
 import { inert, inertJson } from "./inert.js";
 import { QuestionStore, STORE_FILE } from "../broker/store.js";
@@ -33,6 +33,8 @@ export interface ServerReport {
   sharing: Sharing;
   /** Its questions in the store that no single host could be proven to own (design rule 5). */
   unattributedQuestions: number;
+  /** Limits its messages went over (each dropped), e.g. `limits.maxUpstreamMessageBytes`. */
+  limitsHit: LimitHit[];
 }
 
 export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (server: string) => number = () => 0): ServerReport {
@@ -52,6 +54,7 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
     aliased: catalogue.aliasedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
     sharing: upstream.config.sharing,
     unattributedQuestions: unattributed(upstream.name),
+    limitsHit: upstream.limitsHit.map((hit) => ({ ...hit })),
   };
 }
 
@@ -94,6 +97,9 @@ function table(reports: ServerReport[]): string {
   }
   const notes = reports.flatMap((entry) => [
     ...entry.dropped.map((item) => `${entry.name}: left out ${KIND_WORDS[item.kind]} ${quoted(item.name)}: ${inert(item.message)}`),
+    ...entry.limitsHit.map(
+      (hit) => `${inert(entry.name)}: dropped ${hit.dropped === 1 ? "a message" : `${hit.dropped} messages`} over ${hit.limit} (${hit.limitBytes} bytes), the largest ${hit.largestBytes} bytes; raise it if messages this large are expected`,
+    ),
     ...entry.aliased.map((item) => `${entry.name}: resource ${quoted(item.uri)} is served as ${quoted(item.alias)}: server "${item.keptBy}", earlier in the config, lists it too`),
   ]);
   if (notes.length) out += `\n\n${notes.join("\n")}`;

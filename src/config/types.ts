@@ -73,7 +73,10 @@ export interface Config {
     auth?: { token?: string; tokenFile?: string };
   };
   limits: {
+    /** The largest message mcpx reads from a host. */
     maxMessageBytes: number;
+    /** The largest message mcpx reads from an upstream (catalogues and results can be far larger than requests). */
+    maxUpstreamMessageBytes: number;
     requestTimeoutSeconds: number;
     startupTimeoutSeconds: number;
     /** Questions one upstream connection may have waiting at once; beyond it a question is answered cancel. */

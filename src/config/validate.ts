@@ -68,12 +68,15 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
 
   const lim = top?.read("limits", (v, at) =>
     check.fields(v, at, [
-      "maxMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds",
+      "maxMessageBytes", "maxUpstreamMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds",
       "maxSessions", "sessionIdleSeconds", "maxToolsPerServer", "maxPendingQuestionsPerServer",
     ]),
   );
   const limits: Config["limits"] = {
     maxMessageBytes: lim?.number("maxMessageBytes", { above: 0, integer: true }) ?? 4 * 1024 * 1024,
+    // Upstream answers carry whole catalogues (10,000 tools is 4.5 MB) and file or image results
+    // in base64: room for an order of magnitude more, still a bound on one message's memory.
+    maxUpstreamMessageBytes: lim?.number("maxUpstreamMessageBytes", { above: 0, integer: true }) ?? 64 * 1024 * 1024,
     requestTimeoutSeconds: lim?.number("requestTimeoutSeconds", POSITIVE) ?? 120,
     startupTimeoutSeconds: lim?.number("startupTimeoutSeconds", POSITIVE) ?? 30,
     // Bounds against a runaway or hostile peer, far above what one person or a team's hosts use.

@@ -21,6 +21,7 @@ import { HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
 import { PendingQuestions } from "./pending-questions.js";
+import { Pressure } from "../rpc/pressure.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -40,6 +41,8 @@ export class Gateway {
   readonly delivered = new DeliveredElicitations();
   /** Questions each upstream connection has waiting, bounded by `limits.maxPendingQuestionsPerServer`. */
   readonly pendingQuestions: PendingQuestions;
+  /** Set by a host that is not reading (stdio); while set, upstreams are not read. */
+  readonly hostPressure = new Pressure();
   #ready: Promise<void> | undefined;
   #soleHost: HostSession | undefined;
   readonly #connections = new HostConnections((server, session) => this.#open(server, session));
@@ -58,7 +61,8 @@ export class Gateway {
   /** A connection to one server: the gateway's shared one, or (with `session`) a host's own. */
   #open(server: ServerConfig, session?: HostSession): Upstream {
     const limits = {
-      maxMessageBytes: this.config.limits.maxMessageBytes,
+      maxUpstreamMessageBytes: this.config.limits.maxUpstreamMessageBytes,
+      pressure: this.hostPressure,
       startupTimeoutMs: this.config.limits.startupTimeoutSeconds * 1000,
     };
     return new Upstream(

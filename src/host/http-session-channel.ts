@@ -11,6 +11,7 @@ import type { Arrival, Channel, Route } from "../rpc/channel.js";
 import { ErrorCode, errorResponse, isResponse, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { formatSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
+import { admitToStream, DropCounter } from "./output-pressure.js";
 
 /** One POST and the requests it is still answering. */
 export class Exchange {
@@ -64,6 +65,8 @@ export class Exchange {
 export class HttpSessionChannel implements Channel {
   readonly #exchanges = new Map<RequestId, Exchange>();
   #listening: ServerResponse | undefined;
+  /** What was dropped for a host not reading, per stream (backpressure). */
+  readonly #drops = new WeakMap<ServerResponse, DropCounter>();
   #closed = false;
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onclose?: (reason?: Error) => void;
@@ -122,6 +125,7 @@ export class HttpSessionChannel implements Channel {
     const id = isResponse(message) ? message.id : route?.relatedRequestId;
     const exchange = id === null || id === undefined ? undefined : this.#exchanges.get(id);
     if (exchange && !exchange.ended) {
+      if (!this.#admit(exchange.response, message)) return;
       exchange.write(message);
       if (isResponse(message) && message.id !== null && message.id !== undefined) this.#exchanges.delete(message.id);
       return;
@@ -131,10 +135,17 @@ export class HttpSessionChannel implements Channel {
       return;
     }
     if (this.#listening && !this.#listening.destroyed) {
+      if (!this.#admit(this.#listening, message)) return;
       this.#listening.write(formatSse(JSON.stringify(message), { event: "message" }));
       return;
     }
     this.log.debug("no open stream for a message to the host; dropped", { method: "method" in message ? message.method : undefined });
+  }
+
+  #admit(stream: ServerResponse, message: JsonRpcMessage): boolean {
+    let drops = this.#drops.get(stream);
+    if (!drops) this.#drops.set(stream, (drops = new DropCounter(this.log, "sse")));
+    return admitToStream(stream, message, drops, this.log);
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,9 @@ import type { Gateway } from "./gateway.js";
 import { HostSession } from "./session.js";
 import { dispatch } from "./dispatch.js";
 import { hostNotification } from "./host-notifications.js";
+import { backedUp, droppable, DropCounter, type Backlogged } from "./output-pressure.js";
+import type { Pressure } from "../rpc/pressure.js";
+import { silentLogger, type Logger } from "../util/log.js";
 
 /** A JSON-RPC batch being answered: its answers go out together, as one array. */
 interface Batch {
@@ -24,13 +27,20 @@ export class StdioServerChannel implements Channel {
   #closed = false;
   readonly #batches = new Map<RequestId, Batch>();
 
+  readonly #drops: DropCounter;
+
   constructor(
     private readonly input: NodeJS.ReadableStream,
     private readonly output: NodeJS.WritableStream,
     private readonly maxMessageBytes: number,
     /** Batches exist only in some revisions (2025-03-26); asked when one arrives. */
     private readonly acceptsBatches: () => boolean = () => false,
-  ) {}
+    /** Blocked while the host is not reading what mcpx must not drop; the upstreams then wait. */
+    private readonly pressure?: Pressure,
+    private readonly log: Logger = silentLogger,
+  ) {
+    this.#drops = new DropCounter(log, "stdout");
+  }
 
   async start(): Promise<void> {
     const lines = new LineReader(this.maxMessageBytes, {
@@ -40,7 +50,8 @@ export class StdioServerChannel implements Channel {
         if (parsed.ok) this.onmessage?.(parsed.message, {});
         else void this.send(errorResponse(parsed.id, parsed.error));
       },
-      oversized: (bytes) =>
+      oversized: ({ bytes, ended }) =>
+        ended &&
         void this.send(
           errorResponse(null, {
             code: ErrorCode.InvalidRequest,
@@ -67,9 +78,30 @@ export class StdioServerChannel implements Channel {
   }
 
   #write(value: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    return new Promise((resolve) => {
-      this.output.write(JSON.stringify(value) + "\n", () => resolve());
+    const output = this.output as NodeJS.WritableStream & Partial<Backlogged>;
+    const backlog = output.writableLength === undefined ? undefined : (output as Backlogged);
+    const optional = droppable(value);
+    if (backlog && optional && backedUp(backlog)) {
+      this.#drops.drop(backlog);
+      return Promise.resolve();
+    }
+    const written = new Promise<void>((resolve) => {
+      output.write(JSON.stringify(value) + "\n", () => resolve());
     });
+    if (backlog && !optional && this.pressure && !this.pressure.blocked && backedUp(backlog) && backlog.writableNeedDrain) {
+      // Kept, but the host is behind: read no more from upstreams until it has caught up.
+      const pressure = this.pressure;
+      pressure.set(true);
+      this.log.info("the host is not reading its output; upstreams are not read until it catches up", { backlogBytes: backlog.writableLength });
+      const release = (): void => {
+        backlog.off("drain", release);
+        backlog.off("close", release);
+        pressure.set(false);
+      };
+      backlog.once("drain", release);
+      backlog.once("close", release);
+    }
+    return written;
   }
 
   /** A line holding an array: answered as one array when the revision has batches, else refused. */
@@ -122,8 +154,13 @@ export async function serveStdio(
   output: NodeJS.WritableStream = process.stdout,
 ): Promise<void> {
   let session: HostSession | undefined;
-  const channel = new StdioServerChannel(input, output, gateway.config.limits.maxMessageBytes, () =>
-    session?.revision ? defines(session.revision, "jsonRpcBatch") : false,
+  const channel = new StdioServerChannel(
+    input,
+    output,
+    gateway.config.limits.maxMessageBytes,
+    () => (session?.revision ? defines(session.revision, "jsonRpcBatch") : false),
+    gateway.hostPressure,
+    gateway.log.child({ host: "stdio" }),
   );
   const peer = new Peer(
     channel,

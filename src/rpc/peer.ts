@@ -169,6 +169,22 @@ export class Peer {
     };
   }
 
+  /**
+   * Fail one of our requests now, as if the peer had answered it with `error` (its answer
+   * arrived but could not be read). False when no request with this id is waiting.
+   */
+  fail(id: RequestId, error: (method: string) => Error): boolean {
+    const pending = this.#settle(id);
+    pending?.reject(error(pending.method));
+    return pending !== undefined;
+  }
+
+  /** The id of our only request waiting for an answer, if exactly one is. */
+  get soleOutstanding(): RequestId | undefined {
+    if (this.#pending.size !== 1) return undefined;
+    return this.#pending.keys().next().value;
+  }
+
   /** Stop working on one of the peer's requests, as if it had sent `notifications/cancelled`. */
   abandon(id: RequestId, reason: string): void {
     this.#incoming.get(id)?.abort(reason);

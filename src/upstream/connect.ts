@@ -4,27 +4,23 @@
  * refuses Streamable HTTP (`transport: "auto"`).
  */
 import type { ServerConfig } from "../config/types.js";
-import type { Channel } from "../rpc/channel.js";
 import type { Logger } from "../util/log.js";
+import type { ReadLimits } from "./read-limits.js";
 import { StdioChannel } from "./stdio-channel.js";
 import { StreamableHttpChannel } from "./http-channel.js";
 import { LegacySseChannel } from "./sse-channel.js";
 
 /** `onStderr` hears each line the process writes to stderr. */
-export function stdioChannel(config: ServerConfig, log: Logger, maxMessageBytes: number, onStderr?: (line: string) => void): Channel {
-  const channel = new StdioChannel(
-    { command: config.command ?? "", args: config.args, env: config.env, cwd: config.cwd },
-    log,
-    maxMessageBytes,
-  );
+export function stdioChannel(config: ServerConfig, log: Logger, limits: ReadLimits, onStderr?: (line: string) => void): StdioChannel {
+  const channel = new StdioChannel({ command: config.command ?? "", args: config.args, env: config.env, cwd: config.cwd }, log, limits);
   if (onStderr) channel.onstderr = onStderr;
   return channel;
 }
 
-export function streamableHttpChannel(config: ServerConfig, log: Logger): StreamableHttpChannel {
-  return new StreamableHttpChannel(new URL(config.url ?? ""), config.headers, log);
+export function streamableHttpChannel(config: ServerConfig, log: Logger, limits: ReadLimits): StreamableHttpChannel {
+  return new StreamableHttpChannel(new URL(config.url ?? ""), config.headers, log, limits);
 }
 
-export function legacySseChannel(config: ServerConfig, log: Logger): LegacySseChannel {
-  return new LegacySseChannel(new URL(config.url ?? ""), config.headers, log);
+export function legacySseChannel(config: ServerConfig, log: Logger, limits: ReadLimits): LegacySseChannel {
+  return new LegacySseChannel(new URL(config.url ?? ""), config.headers, log, limits);
 }

@@ -12,12 +12,16 @@ import { classify, isRequest, type JsonRpcMessage, type RequestId } from "../pro
 import { GatewayError } from "../protocol/errors.js";
 import { readSse } from "../util/sse.js";
 import { sleep } from "../util/sleep.js";
-import { createHttpFetch } from "./http-client.js";
+import { createHttpFetch, readBounded } from "./http-client.js";
+import { oversizedReporter, type OversizedMessage, type ReportsOversized } from "../rpc/oversized.js";
+import type { ReadLimits } from "./read-limits.js";
 import type { Logger } from "../util/log.js";
 
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RESUMES = 5;
 const MAX_GET_BACKOFF_MS = 30_000;
+/** Of an error response's body only the start is shown; more is not read. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 /** The server answered the POST with an HTTP status that says it is not a Streamable HTTP endpoint. */
 export class NotStreamableHttp extends GatewayError {
@@ -32,7 +36,7 @@ interface StreamState {
   answered: boolean;
 }
 
-export class StreamableHttpChannel implements Channel {
+export class StreamableHttpChannel implements Channel, ReportsOversized {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
   readonly #aborter = new AbortController();
@@ -41,11 +45,13 @@ export class StreamableHttpChannel implements Channel {
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onjunk?: (why: string) => void;
   onclose?: (reason?: Error) => void;
+  onoversized?: (message: OversizedMessage) => void;
 
   constructor(
     private readonly url: URL,
     private readonly headers: Record<string, string>,
     private readonly log: Logger,
+    private readonly limits: ReadLimits,
   ) {}
 
   async start(): Promise<void> {}
@@ -79,7 +85,8 @@ export class StreamableHttpChannel implements Channel {
       throw error;
     }
     if (!response.ok) {
-      const body = await response.text().catch(() => "");
+      const read = await readBounded(response, ERROR_BODY_BYTES).catch(() => ({ text: "" }));
+      const body = "text" in read ? read.text : "";
       if (isInitialize(message) && [400, 404, 405].includes(response.status)) throw new NotStreamableHttp(response.status);
       throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`);
     }
@@ -94,9 +101,14 @@ export class StreamableHttpChannel implements Channel {
       void this.#readStream(response.body, related, { retryMs: DEFAULT_RETRY_MS, answered: false });
       return;
     }
-    const text = await response.text();
-    if (text.trim() === "") return;
-    this.#deliverText(text, related);
+    const read = await readBounded(response, this.limits.maxMessageBytes);
+    if (!("text" in read)) {
+      // The body answers the request it was posted with: that is the call to fail.
+      this.#tooLarge({ bytes: read.bytes, ended: read.ended, kind: related === undefined ? "unknown" : "response" }, related);
+      return;
+    }
+    if (read.text.trim() === "") return;
+    this.#deliverText(read.text, related);
   }
 
   /** Open the standing GET stream for messages unrelated to any request. */
@@ -163,7 +175,13 @@ export class StreamableHttpChannel implements Channel {
 
   async #consume(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState): Promise<void> {
     try {
-      for await (const event of readSse(body, this.#aborter.signal)) {
+      const { maxMessageBytes, limitName, pressure } = this.limits;
+      const options = {
+        maxEventBytes: maxMessageBytes,
+        onOversized: oversizedReporter(maxMessageBytes, limitName, (message) => this.#tooLarge(message, related)),
+        ...(pressure ? { gate: () => pressure.clear(this.#aborter.signal) } : {}),
+      };
+      for await (const event of readSse(body, this.#aborter.signal, options)) {
         if (event.id !== undefined) state.lastEventId = event.id;
         if (event.retry !== undefined) state.retryMs = event.retry;
         if (event.event !== undefined && event.event !== "message") continue;
@@ -173,6 +191,13 @@ export class StreamableHttpChannel implements Channel {
     } catch (error) {
       if (!this.#closed) this.log.debug("response stream broke", { error: describe(error) });
     }
+  }
+
+  /** A message over the limit: an answer with no id of its own found answers the request whose stream carried it. */
+  #tooLarge(message: Omit<OversizedMessage, "limit" | "limitName">, related: RequestId | undefined): void {
+    const id = message.id ?? (message.kind === "request" || message.kind === "notification" ? undefined : related);
+    const { limitName, maxMessageBytes: limit } = this.limits;
+    this.onoversized?.({ ...message, limit, limitName, ...(id === undefined ? {} : { id }) });
   }
 
   /** Deliver one JSON body (a message or a batch). True when it answered `related`. */

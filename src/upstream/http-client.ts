@@ -66,3 +66,33 @@ function toResponse(message: IncomingMessage): Response {
   const body = Readable.toWeb(message) as unknown as ReadableStream<Uint8Array>;
   return new Response(body, { status, headers });
 }
+
+export type BoundedBody = { text: string } | { tooLarge: true; bytes: number; ended: boolean };
+
+/**
+ * A response body read whole, unless it is over `limit` bytes: then it is not read further
+ * (a `Content-Length` over the limit is refused before any byte is read) and only its size so
+ * far is told.
+ */
+export async function readBounded(response: Response, limit: number): Promise<BoundedBody> {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    return { tooLarge: true, bytes: declared, ended: true };
+  }
+  if (!response.body) return { text: "" };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel().catch(() => {});
+      return { tooLarge: true, bytes, ended: false };
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString("utf8") };
+}

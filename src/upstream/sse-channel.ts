@@ -8,21 +8,25 @@ import { parseFrame, type JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { GatewayError } from "../protocol/errors.js";
 import { readSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
+import { oversizedReporter, type OversizedMessage, type ReportsOversized } from "../rpc/oversized.js";
+import type { ReadLimits } from "./read-limits.js";
 
 const ENDPOINT_WAIT_MS = 10_000;
 
-export class LegacySseChannel implements Channel {
+export class LegacySseChannel implements Channel, ReportsOversized {
   #endpoint: URL | undefined;
   readonly #aborter = new AbortController();
   #closed = false;
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onjunk?: (why: string) => void;
   onclose?: (reason?: Error) => void;
+  onoversized?: (message: OversizedMessage) => void;
 
   constructor(
     private readonly url: URL,
     private readonly headers: Record<string, string>,
     private readonly log: Logger,
+    private readonly limits: ReadLimits,
   ) {}
 
   async start(): Promise<void> {
@@ -36,7 +40,12 @@ export class LegacySseChannel implements Channel {
       await response.body?.cancel().catch(() => {});
       throw new GatewayError("UPSTREAM_PROTOCOL", `GET ${this.url.href} answered HTTP ${response.status}, not an SSE stream`);
     }
-    const events = readSse(response.body, this.#aborter.signal);
+    const { maxMessageBytes, limitName, pressure } = this.limits;
+    const events = readSse(response.body, this.#aborter.signal, {
+      maxEventBytes: maxMessageBytes,
+      onOversized: oversizedReporter(maxMessageBytes, limitName, (message) => this.onoversized?.(message)),
+      ...(pressure ? { gate: () => pressure.clear(this.#aborter.signal) } : {}),
+    });
     const timer = setTimeout(() => this.#aborter.abort(), ENDPOINT_WAIT_MS);
     for (;;) {
       const next = await events.next();

@@ -6,6 +6,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Arrival, Channel } from "../rpc/channel.js";
 import { LineReader } from "../rpc/line-reader.js";
+import { oversizedReporter, type OversizedMessage, type ReportsOversized } from "../rpc/oversized.js";
+import type { ReadLimits } from "./read-limits.js";
 import { parseFrame, type JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { GatewayError } from "../protocol/errors.js";
 import type { Logger } from "../util/log.js";
@@ -22,7 +24,7 @@ const GRACE_MS = 2_000;
 /** How long an exit waits for the rest of stderr (a grandchild may hold the pipe open). */
 const STDERR_DRAIN_MS = 250;
 
-export class StdioChannel implements Channel {
+export class StdioChannel implements Channel, ReportsOversized {
   #child: ChildProcessWithoutNullStreams | undefined;
   #exited: Promise<void> = Promise.resolve();
   #closing = false;
@@ -30,11 +32,12 @@ export class StdioChannel implements Channel {
   onjunk?: (why: string) => void;
   onclose?: (reason?: Error) => void;
   onstderr?: (line: string) => void;
+  onoversized?: (message: OversizedMessage) => void;
 
   constructor(
     private readonly spec: StdioSpec,
     private readonly log: Logger,
-    private readonly maxMessageBytes: number,
+    private readonly limits: ReadLimits,
   ) {}
 
   get pid(): number | undefined {
@@ -51,15 +54,21 @@ export class StdioChannel implements Channel {
         detached: true,
       });
       this.#child = child;
-      const lines = new LineReader(this.maxMessageBytes, {
+      const lines = new LineReader(this.limits.maxMessageBytes, {
         line: (text) => {
           const parsed = parseFrame(text);
           if (parsed.ok) this.onmessage?.(parsed.message, {});
           else this.onjunk?.(`unreadable line from upstream: ${parsed.error.message}`);
         },
-        oversized: (bytes) => this.onjunk?.(`dropped a ${bytes}-byte message over the ${this.maxMessageBytes}-byte limit`),
+        oversized: oversizedReporter(this.limits.maxMessageBytes, this.limits.limitName, (message) => this.onoversized?.(message)),
       });
       child.stdout.on("data", (chunk: Buffer) => lines.push(chunk));
+      const pressure = this.limits.pressure;
+      if (pressure) {
+        const unsubscribe = pressure.subscribe((blocked) => (blocked ? child.stdout.pause() : child.stdout.resume()));
+        if (pressure.blocked) child.stdout.pause();
+        child.once("exit", unsubscribe);
+      }
       const stderr = new LineReader(64 * 1024, {
         line: (text) => {
           this.log.info("upstream stderr", { stderr: text });

@@ -18,6 +18,11 @@ import { CATALOG_PARTS, emptyCatalog, fetchAll, type Catalog, type CatalogPart }
 import { legacySseChannel, stdioChannel, streamableHttpChannel } from "./connect.js";
 import { NotStreamableHttp, StreamableHttpChannel } from "./http-channel.js";
 import { StderrTail } from "./stderr-tail.js";
+import type { OversizedMessage, ReportsOversized } from "../rpc/oversized.js";
+import type { Pressure } from "../rpc/pressure.js";
+import type { ReadLimits } from "./read-limits.js";
+
+const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
 
 export type UpstreamState = "starting" | "ready" | "down" | "stopped" | "disabled";
 
@@ -40,8 +45,21 @@ export interface UpstreamEvents {
 }
 
 export interface UpstreamLimits {
-  maxMessageBytes: number;
+  /** The largest message read from the server (`limits.maxUpstreamMessageBytes`). */
+  maxUpstreamMessageBytes: number;
   startupTimeoutMs: number;
+  /** The host's backpressure: while blocked, what the server sends is not read. */
+  pressure?: Pressure;
+}
+
+/** A limit this connection's messages went over, for `mcpx servers`. */
+export interface LimitHit {
+  /** The setting, e.g. `limits.maxUpstreamMessageBytes`, and its value. */
+  limit: string;
+  limitBytes: number;
+  /** Messages dropped for it, and the largest (at least; one cut off unread counts what was read). */
+  dropped: number;
+  largestBytes: number;
 }
 
 export interface CallOptions {
@@ -69,6 +87,8 @@ export class Upstream {
    * person needs to see when it is down. Kept for the CLI, never put in errors hosts see.
    */
   readonly stderrTail = new StderrTail();
+  /** Limits its messages went over since mcpx started it (kept across restarts). */
+  readonly limitsHit: LimitHit[] = [];
 
   #peer: Peer | undefined;
   #stopping = false;
@@ -233,26 +253,73 @@ export class Upstream {
 
   async #open(): Promise<Peer> {
     const { config, log } = this;
+    const limits: ReadLimits = {
+      maxMessageBytes: this.limits.maxUpstreamMessageBytes,
+      limitName: MESSAGE_LIMIT,
+      ...(this.limits.pressure ? { pressure: this.limits.pressure } : {}),
+    };
     if (config.kind === "stdio") {
       this.transport = "stdio";
-      return this.#handshake(stdioChannel(config, log, this.limits.maxMessageBytes, (line) => this.stderrTail.push(line)));
+      return this.#handshake(stdioChannel(config, log, limits, (line) => this.stderrTail.push(line)));
     }
     if (config.transport === "sse") {
       this.transport = "sse";
-      return this.#handshake(legacySseChannel(config, log));
+      return this.#handshake(legacySseChannel(config, log, limits));
     }
     try {
       this.transport = "streamable-http";
-      return await this.#handshake(streamableHttpChannel(config, log));
+      return await this.#handshake(streamableHttpChannel(config, log, limits));
     } catch (error) {
       if (!(error instanceof NotStreamableHttp) || config.transport !== "auto") throw error;
       log.info("server refused Streamable HTTP; trying the 2024-11-05 HTTP+SSE transport", { status: error.status });
       this.transport = "sse";
-      return this.#handshake(legacySseChannel(config, log));
+      return this.#handshake(legacySseChannel(config, log, limits));
     }
   }
 
-  async #handshake(channel: Channel): Promise<Peer> {
+  /**
+   * A message from the server over the size limit was dropped. The call it answered fails now,
+   * rather than at its timeout; a request of the server's is refused; a notification is only logged.
+   */
+  #oversized(peer: Peer, channel: Channel, message: OversizedMessage): void {
+    this.#recordLimit(message);
+    const size = message.ended ? `of ${message.bytes} bytes` : `of more than ${message.limit} bytes`;
+    const over = `a message ${size}, over ${message.limitName} (${message.limit} bytes)`;
+    const details = { server: this.name, limit: message.limitName, limitBytes: message.limit, bytes: message.bytes };
+    if (message.kind === "request" && message.id !== undefined) {
+      this.log.warn("refused an oversized request from upstream", { ...details, id: message.id });
+      const error = { code: ErrorCode.InvalidRequest, message: `Request too large: ${over}; mcpx dropped it` };
+      channel.send({ jsonrpc: "2.0", id: message.id, error }).catch(() => {});
+      return;
+    }
+    // An answer whose id was not found: it can only be that of the one call in flight, if one is.
+    const id = message.kind === "notification" ? undefined : (message.id ?? (message.ended ? peer.soleOutstanding : undefined));
+    const failed =
+      id !== undefined &&
+      peer.fail(
+        id,
+        (method) =>
+          new GatewayError(
+            "UPSTREAM_PROTOCOL",
+            `upstream "${this.name}" answered ${method} with ${over}; mcpx dropped it (raise ${message.limitName} if answers this large are expected)`,
+            details,
+          ),
+      );
+    if (failed) this.log.warn("an answer from upstream was too large; its call failed", { ...details, id });
+    else this.log.warn("dropped an oversized message from upstream", { ...details, kind: message.kind, ...(id === undefined ? {} : { id }) });
+  }
+
+  #recordLimit(message: OversizedMessage): void {
+    let hit = this.limitsHit.find((entry) => entry.limit === message.limitName);
+    if (!hit) {
+      hit = { limit: message.limitName, limitBytes: message.limit, dropped: 0, largestBytes: 0 };
+      this.limitsHit.push(hit);
+    }
+    hit.dropped++;
+    hit.largestBytes = Math.max(hit.largestBytes, message.bytes);
+  }
+
+  async #handshake(channel: Channel & ReportsOversized): Promise<Peer> {
     const peer = new Peer(
       channel,
       {
@@ -262,6 +329,7 @@ export class Upstream {
       this.log,
     );
     channel.onjunk = (why) => this.log.warn("unreadable message from upstream", { why });
+    channel.onoversized = (message) => this.#oversized(peer, channel, message);
     const pinned = this.config.protocol === "auto" ? undefined : this.config.protocol;
     const offered = pinned ?? LATEST_LEGACY;
     try {

@@ -80,7 +80,7 @@ describe("loadConfig", () => {
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [] },
       limits: {
-        maxMessageBytes: 4194304, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
+        maxMessageBytes: 4194304, maxUpstreamMessageBytes: 67108864, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
         maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32,
       },
     });

@@ -38,7 +38,7 @@ describe("configFromObject: defaults", () => {
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [] },
       limits: {
-        maxMessageBytes: 4194304, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
+        maxMessageBytes: 4194304, maxUpstreamMessageBytes: 67108864, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
         maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32,
       },
     });
@@ -86,7 +86,7 @@ describe("configFromObject: defaults", () => {
       elicitation: { ttlSeconds: 0.5, mode: "decline", rules: [{ any: "thing" }], retentionDays: 1 },
       http: { host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"] },
       limits: {
-        maxMessageBytes: 1024, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
+        maxMessageBytes: 1024, maxUpstreamMessageBytes: 2048, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
         maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4,
       },
       mcpServers: {
@@ -99,7 +99,7 @@ describe("configFromObject: defaults", () => {
     expect(config.elicitation).toEqual({ ttlSeconds: 0.5, mode: "decline", rules: [{ any: "thing" }], retentionDays: 1 });
     expect(config.http).toEqual({ host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"] });
     expect(config.limits).toEqual({
-      maxMessageBytes: 1024, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
+      maxMessageBytes: 1024, maxUpstreamMessageBytes: 2048, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
       maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4,
     });
     expect(config.servers[0]).toMatchObject({
