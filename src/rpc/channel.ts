@@ -24,4 +24,9 @@ export interface Channel {
   /** A frame that could not be read; the channel keeps going. */
   onjunk?: (why: string, reply?: JsonRpcMessage) => void;
   onclose?: (reason?: Error) => void;
+  /**
+   * The peer will send no answer to this incoming request (it was cancelled). A transport
+   * that holds something open until the answer (an HTTP POST) can let go of it now.
+   */
+  unanswered?(id: RequestId): void;
 }

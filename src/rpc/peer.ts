@@ -171,7 +171,7 @@ export class Peer {
 
   /** Stop working on one of the peer's requests, as if it had sent `notifications/cancelled`. */
   abandon(id: RequestId, reason: string): void {
-    this.#incoming.get(id)?.abort(reason);
+    this.#stopAnswering(id, reason);
   }
 
   /** End the conversation: every waiting request fails with `reason`. */
@@ -210,7 +210,7 @@ export class Peer {
     const params = isObject(message.params) ? message.params : {};
     if (message.method === "notifications/cancelled") {
       const id = params.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#incoming.get(id)?.abort(String(params.reason ?? "cancelled"));
+      if (typeof id === "string" || typeof id === "number") this.#stopAnswering(id, String(params.reason ?? "cancelled"));
       this.handlers.notification?.(message, arrival);
       return;
     }
@@ -223,6 +223,14 @@ export class Peer {
       }
     }
     this.handlers.notification?.(message, arrival);
+  }
+
+  /** Abort the handler of one of the peer's requests; it gets no answer, which the channel is told at once. */
+  #stopAnswering(id: RequestId, reason: string): void {
+    const controller = this.#incoming.get(id);
+    if (!controller || controller.signal.aborted) return;
+    controller.abort(reason);
+    this.channel.unanswered?.(id);
   }
 
   async #answer(request: JsonRpcRequest, arrival: Arrival): Promise<void> {
