@@ -77,6 +77,13 @@ export class Peer {
   ) {
     channel.onmessage = (message, arrival) => this.#receive(message, arrival);
     channel.onclose = (reason) => this.#shutdown(reason ?? new GatewayError("CONNECTION_CLOSED", "connection closed"));
+    channel.onlost = (id, reason) => {
+      const pending = this.#settle(id);
+      if (!pending) return;
+      pending.reject(reason);
+      // The peer may still be working on it: tell it we stopped waiting.
+      this.#tellCancelled(id, reason.message);
+    };
   }
 
   /** How many of our requests are waiting for an answer. */
