@@ -21,6 +21,8 @@ export class Exchange {
   constructor(
     readonly response: ServerResponse,
     private readonly headers: Record<string, string>,
+    /** `json: false`: the host accepts only SSE, so even a lone answer is sent as an event. */
+    private readonly accepts: { json: boolean } = { json: true },
   ) {}
 
   get ended(): boolean {
@@ -32,7 +34,7 @@ export class Exchange {
     const answers = isResponse(message) && message.id !== null && message.id !== undefined && this.waiting.has(message.id);
     if (answers) this.waiting.delete(message.id as RequestId);
     const last = answers && this.waiting.size === 0;
-    if (!this.#streaming && last) {
+    if (!this.#streaming && last && this.accepts.json) {
       // Nothing came before the answer: plain JSON is simplest for every client.
       this.response.writeHead(200, { ...this.headers, "content-type": "application/json" });
       this.response.end(JSON.stringify(message));
