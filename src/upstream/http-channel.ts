@@ -169,11 +169,7 @@ export class StreamableHttpChannel implements Channel {
       if (this.#closed) return undefined;
       let response: Response;
       try {
-        response = await this.#http.fetch(this.url, {
-          method: "GET",
-          headers: this.#headers({ accept: "text/event-stream", "last-event-id": state.lastEventId }),
-          signal: this.#aborter.signal,
-        });
+        response = await this.#resumeRequest(state.lastEventId);
       } catch (error) {
         if (this.#closed) return undefined;
         this.log.debug("resuming a stream failed", { error: describe(error) });
@@ -190,6 +186,27 @@ export class StreamableHttpChannel implements Channel {
       if (state.events > before) fruitless = -1; // it brought something: the server is still at work
     }
     return `and ${MAX_RESUMES} resumptions in a row (GET with Last-Event-ID) delivered nothing`;
+  }
+
+  /** The GET that resumes a stream; a server that sends no headers within the quiet bound fails it. */
+  async #resumeRequest(lastEventId: string): Promise<Response> {
+    const timeout = AbortSignal.timeout(RESUME_QUIET_MS);
+    const request = new AbortController();
+    const stop = (): void => request.abort();
+    this.#aborter.signal.addEventListener("abort", stop, { once: true });
+    timeout.addEventListener("abort", stop, { once: true });
+    try {
+      const response = await this.#http.fetch(this.url, {
+        method: "GET",
+        headers: this.#headers({ accept: "text/event-stream", "last-event-id": lastEventId }),
+        signal: request.signal,
+      });
+      // Headers are in: from here the body is read (and bounded) by #consume.
+      timeout.removeEventListener("abort", stop);
+      return response;
+    } finally {
+      this.#aborter.signal.removeEventListener("abort", stop);
+    }
   }
 
   /**
