@@ -10,7 +10,8 @@ import { apiToken } from "../broker/token.js";
 import type { HostCredential } from "../host/host-credential.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "../host/http-guard.js";
 import type { Logger } from "../util/log.js";
-import { sendApiError } from "./http.js";
+import { defaultConfig } from "../config/validate.js";
+import { sendApiError, slowClientBounds } from "./http.js";
 import { createApiRoutes } from "./routes.js";
 
 export interface StoreServerOptions {
@@ -43,7 +44,8 @@ export async function startStoreServer(options: StoreServerOptions): Promise<Sto
   let hosts = new Set<string>();
   let origins = new Set<string>();
 
-  const server: Server = createServer((request, response) => {
+  // `mcpx ui` reads no config: the default bounds on slow clients.
+  const server: Server = createServer(slowClientBounds(defaultConfig().http), (request, response) => {
     const url = new URL(request.url ?? "/", "http://mcpx.invalid");
     const refused = rejectReason(request, hosts, origins);
     if (refused) return sendApiError(response, 403, "FORBIDDEN", `Forbidden: ${refused}`);

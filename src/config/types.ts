@@ -69,6 +69,10 @@ export interface Config {
     port: number;
     allowedOrigins: string[];
     allowedHosts: string[];
+    /** A client's request headers must arrive within this (else 408 and the connection closes). */
+    headersTimeoutSeconds: number;
+    /** ...and its body within this after them. */
+    bodyTimeoutSeconds: number;
     /** The host credential (one of the two; `tokenFile` absolute); absent: `$MCPX_HTTP_TOKEN`, else none. */
     auth?: { token?: string; tokenFile?: string };
   };

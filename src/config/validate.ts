@@ -95,12 +95,17 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
   };
 
   const baseDir = fromFile ? path.dirname(path.resolve(file)) : process.cwd();
-  const web = top?.read("http", (v, at) => check.fields(v, at, ["host", "port", "allowedOrigins", "allowedHosts", "auth"]));
+  const web = top?.read("http", (v, at) =>
+    check.fields(v, at, ["host", "port", "allowedOrigins", "allowedHosts", "headersTimeoutSeconds", "bodyTimeoutSeconds", "auth"]),
+  );
   const http: Config["http"] = {
     host: web?.string("host") ?? "127.0.0.1",
     port: web?.number("port", { min: 0, max: 65535, integer: true }) ?? 7777, // 0: any free port
     allowedOrigins: web?.strings("allowedOrigins") ?? [],
     allowedHosts: web?.strings("allowedHosts") ?? [],
+    // Seconds, not Node's 60 s / 300 s: a local host sends a request in milliseconds.
+    headersTimeoutSeconds: web?.number("headersTimeoutSeconds", POSITIVE) ?? 10,
+    bodyTimeoutSeconds: web?.number("bodyTimeoutSeconds", POSITIVE) ?? 30,
   };
   const auth = web?.read("auth", (v, at) => readAuth(check, v, at, baseDir));
   if (auth) http.auth = auth;

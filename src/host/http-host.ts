@@ -5,8 +5,9 @@
  * (503 beyond); a request without one is 400, an unknown or ended one 404; DELETE ends a
  * session, and so does `limits.sessionIdleSeconds` without a request. Host and Origin are
  * checked on every request (403); with a host credential configured, `/mcp` also needs it as a
- * Bearer token (401). Bodies are bounded (413). Other paths are offered to `extraRoutes` (the REST
- * API and the web page), else 404.
+ * Bearer token (401). A POST must accept SSE (406) and send JSON (415), a GET must accept SSE
+ * (406). Bodies are bounded in size (413), headers and bodies in time (408, then the connection
+ * closes). Other paths are offered to `extraRoutes` (the REST API and the web page), else 404.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -21,6 +22,8 @@ import { hostNotification } from "./host-notifications.js";
 import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
 import { bearerOf, type HostCredential } from "./host-credential.js";
+import { accepts, isJson } from "./media-types.js";
+import { slowClientBounds } from "../api/http.js";
 
 export const MCP_PATH = "/mcp";
 /** Idle sessions are looked for this often at most; a short idle timeout is checked more often. */
@@ -58,7 +61,7 @@ export class HttpHost {
     private readonly gateway: Gateway,
     private readonly options: HttpHostOptions,
   ) {
-    this.#server = createServer((request, response) => {
+    this.#server = createServer(slowClientBounds(gateway.config.http), (request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
         gateway.log.error("HTTP handler failed", { error });
         if (!response.headersSent) sendError(response, 500, ErrorCode.InternalError, "Internal error in mcpx (see its log)");
@@ -119,6 +122,16 @@ export class HttpHost {
   }
 
   async #post(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // The client must accept both; one that takes only SSE still gets every answer (as SSE),
+    // while one that refuses SSE could not be sent what a call brings before its answer.
+    const accept = request.headers.accept;
+    const jsonAccepted = accepts(accept, "application/json");
+    if (!accepts(accept, "text/event-stream")) {
+      return sendError(response, 406, ErrorCode.InvalidRequest, `Not Acceptable: a POST must accept application/json and text/event-stream (got Accept: ${accept})`);
+    }
+    if (!isJson(request.headers["content-type"])) {
+      return sendError(response, 415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be sent as Content-Type: application/json");
+    }
     const limit = this.gateway.config.limits.maxMessageBytes;
     const body = await readBody(request, limit);
     if (body === undefined) return sendError(response, 413, ErrorCode.InvalidRequest, `Message exceeds the ${limit}-byte limit`);
@@ -161,7 +174,7 @@ export class HttpHost {
       live.channel.receive(messages, undefined);
       return;
     }
-    const exchange = new Exchange(response, headers);
+    const exchange = new Exchange(response, headers, { json: jsonAccepted });
     live.open++;
     response.once("close", () => {
       live.open--;
@@ -177,8 +190,8 @@ export class HttpHost {
     const live = this.#session(request, response);
     if (!live) return;
     if (!this.#versionHeaderOk(request, response)) return;
-    if (!(request.headers.accept ?? "").includes("text/event-stream")) {
-      return sendError(response, 406, ErrorCode.InvalidRequest, "GET needs Accept: text/event-stream");
+    if (!accepts(request.headers.accept, "text/event-stream")) {
+      return sendError(response, 406, ErrorCode.InvalidRequest, "Not Acceptable: GET needs Accept: text/event-stream");
     }
     if (live.channel.hasListeningStream) {
       return sendError(response, 409, ErrorCode.InvalidRequest, "This session already has a GET stream open");

@@ -22,6 +22,8 @@ export class Exchange {
   constructor(
     readonly response: ServerResponse,
     private readonly headers: Record<string, string>,
+    /** `json: false`: the host accepts only SSE, so even a lone answer is sent as an event. */
+    private readonly accepts: { json: boolean } = { json: true },
   ) {}
 
   get ended(): boolean {
@@ -33,7 +35,7 @@ export class Exchange {
     const answers = isResponse(message) && message.id !== null && message.id !== undefined && this.waiting.has(message.id);
     if (answers) this.waiting.delete(message.id as RequestId);
     const last = answers && this.waiting.size === 0;
-    if (!this.#streaming && last) {
+    if (!this.#streaming && last && this.accepts.json) {
       // Nothing came before the answer: plain JSON is simplest for every client.
       this.response.writeHead(200, { ...this.headers, "content-type": "application/json" });
       this.response.end(JSON.stringify(message));
@@ -41,24 +43,39 @@ export class Exchange {
       return;
     }
     if (!this.#streaming) {
-      this.response.writeHead(200, {
-        ...this.headers,
-        "content-type": "text/event-stream",
-        "cache-control": "no-cache",
-        "x-accel-buffering": "no",
-      });
+      this.#startStream();
       this.response.flushHeaders();
-      this.#streaming = true;
     }
     this.response.write(formatSse(JSON.stringify(message), { event: "message" }));
     if (last) this.end();
   }
 
+  /** One of its requests will get no answer (the host cancelled it): end the POST if it was the last. */
+  drop(id: RequestId): void {
+    if (!this.waiting.delete(id) || this.waiting.size > 0) return;
+    this.end();
+  }
+
+  /**
+   * End the POST without (further) answers. A POST that carried requests is answered with an
+   * SSE stream or JSON, never 202 (that is for notifications and responses): if nothing was
+   * sent yet, it becomes an SSE stream with no events.
+   */
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    if (!this.response.headersSent) this.response.writeHead(202, this.headers);
+    if (!this.response.headersSent) this.#startStream();
     this.response.end();
+  }
+
+  #startStream(): void {
+    this.response.writeHead(200, {
+      ...this.headers,
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    });
+    this.#streaming = true;
   }
 }
 
@@ -104,6 +121,14 @@ export class HttpSessionChannel implements Channel {
     const ids = [...exchange.waiting];
     for (const id of ids) this.#exchanges.delete(id);
     return ids;
+  }
+
+  /** The peer will not answer `id` (cancelled): its POST need not wait for it. */
+  unanswered(id: RequestId): void {
+    const exchange = this.#exchanges.get(id);
+    if (!exchange) return;
+    this.#exchanges.delete(id);
+    exchange.drop(id);
   }
 
   get hasListeningStream(): boolean {

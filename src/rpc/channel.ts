@@ -24,4 +24,14 @@ export interface Channel {
   /** A frame that could not be read; the channel keeps going. */
   onjunk?: (why: string, reply?: JsonRpcMessage) => void;
   onclose?: (reason?: Error) => void;
+  /**
+   * The answer to one of our requests can no longer arrive (HTTP: its stream closed and could
+   * not be resumed). The peer fails the request with `reason` instead of waiting for its timeout.
+   */
+  onlost?: (id: RequestId, reason: Error) => void;
+  /**
+   * The peer will send no answer to this incoming request (it was cancelled). A transport
+   * that holds something open until the answer (an HTTP POST) can let go of it now.
+   */
+  unanswered?(id: RequestId): void;
 }

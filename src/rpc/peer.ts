@@ -77,6 +77,13 @@ export class Peer {
   ) {
     channel.onmessage = (message, arrival) => this.#receive(message, arrival);
     channel.onclose = (reason) => this.#shutdown(reason ?? new GatewayError("CONNECTION_CLOSED", "connection closed"));
+    channel.onlost = (id, reason) => {
+      const pending = this.#settle(id);
+      if (!pending) return;
+      pending.reject(reason);
+      // The peer may still be working on it: tell it we stopped waiting.
+      this.#tellCancelled(id, reason.message);
+    };
   }
 
   /** How many of our requests are waiting for an answer. */
@@ -187,7 +194,7 @@ export class Peer {
 
   /** Stop working on one of the peer's requests, as if it had sent `notifications/cancelled`. */
   abandon(id: RequestId, reason: string): void {
-    this.#incoming.get(id)?.abort(reason);
+    this.#stopAnswering(id, reason);
   }
 
   /** End the conversation: every waiting request fails with `reason`. Idempotent; never throws. */
@@ -226,7 +233,7 @@ export class Peer {
     const params = isObject(message.params) ? message.params : {};
     if (message.method === "notifications/cancelled") {
       const id = params.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#incoming.get(id)?.abort(String(params.reason ?? "cancelled"));
+      if (typeof id === "string" || typeof id === "number") this.#stopAnswering(id, String(params.reason ?? "cancelled"));
       this.handlers.notification?.(message, arrival);
       return;
     }
@@ -239,6 +246,14 @@ export class Peer {
       }
     }
     this.handlers.notification?.(message, arrival);
+  }
+
+  /** Abort the handler of one of the peer's requests; it gets no answer, which the channel is told at once. */
+  #stopAnswering(id: RequestId, reason: string): void {
+    const controller = this.#incoming.get(id);
+    if (!controller || controller.signal.aborted) return;
+    controller.abort(reason);
+    this.channel.unanswered?.(id);
   }
 
   async #answer(request: JsonRpcRequest, arrival: Arrival): Promise<void> {

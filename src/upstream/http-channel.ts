@@ -18,7 +18,13 @@ import type { ReadLimits } from "./read-limits.js";
 import type { Logger } from "../util/log.js";
 
 const DEFAULT_RETRY_MS = 1_000;
+/** Resumptions in a row that bring nothing, after which the answer is taken as lost. */
 const MAX_RESUMES = 5;
+/**
+ * A resumed stream that has delivered nothing at all this long will not deliver the answer: a
+ * server that kept it replays it at once (SDK 1.27-1.29 servers lose it and stay silent).
+ */
+const RESUME_QUIET_MS = 5_000;
 const MAX_GET_BACKOFF_MS = 30_000;
 /** Of an error response's body only the start is shown; more is not read. */
 const ERROR_BODY_BYTES = 64 * 1024;
@@ -34,6 +40,8 @@ interface StreamState {
   lastEventId?: string;
   retryMs: number;
   answered: boolean;
+  /** Events read so far on this stream and its resumptions, priming events included. */
+  events: number;
 }
 
 export class StreamableHttpChannel implements Channel, ReportsOversized {
@@ -46,6 +54,7 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
   onjunk?: (why: string) => void;
   onclose?: (reason?: Error) => void;
   onoversized?: (message: OversizedMessage) => void;
+  onlost?: (id: RequestId, reason: Error) => void;
 
   constructor(
     private readonly url: URL,
@@ -98,7 +107,7 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     }
     if (type.includes("text/event-stream")) {
       // Read in the background: the answer may be a long way off, and other sends must not wait.
-      void this.#readStream(response.body, related, { retryMs: DEFAULT_RETRY_MS, answered: false });
+      void this.#readStream(response.body, message, { retryMs: DEFAULT_RETRY_MS, answered: false, events: 0 });
       return;
     }
     const read = await readBounded(response, this.limits.maxMessageBytes);
@@ -135,7 +144,7 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
       if (response.status !== 405) this.log.debug("server refused the GET stream", { status: response.status });
       return;
     }
-    const state: StreamState = { retryMs: DEFAULT_RETRY_MS, answered: false, ...(lastEventId ? { lastEventId } : {}) };
+    const state: StreamState = { retryMs: DEFAULT_RETRY_MS, answered: false, events: 0, ...(lastEventId ? { lastEventId } : {}) };
     await this.#consume(response.body, undefined, state);
     if (!this.#closed) return this.#relisten(0, state.lastEventId, state.retryMs);
   }
@@ -146,42 +155,92 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     return this.#listen(attempt, lastEventId);
   }
 
-  async #readStream(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState): Promise<void> {
+  async #readStream(body: ReadableStream<Uint8Array>, message: JsonRpcMessage, state: StreamState): Promise<void> {
+    const related = isRequest(message) ? message.id : undefined;
     await this.#consume(body, related, state);
-    // The server closed the connection before answering: poll for the rest, as SEP-1699 asks.
-    for (let resume = 0; !state.answered && !this.#closed && state.lastEventId !== undefined && resume < MAX_RESUMES; resume++) {
+    if (state.answered || related === undefined || this.#closed) return;
+    const why = await this.#resume(related, state);
+    if (why === undefined || this.#closed) return;
+    const method = isRequest(message) ? message.method : "the request";
+    this.log.warn("the server closed a response stream without answering", { request: related, why });
+    // Never re-sent: the request may have taken effect, and only the host can judge a retry.
+    this.onlost?.(
+      related,
+      new GatewayError("UPSTREAM_PROTOCOL", `the server closed the response stream of ${method} without answering, ${why}; whether it took effect is unknown, and mcpx does not re-send it`),
+    );
+  }
+
+  /**
+   * Poll a stream that broke before its answer, as SEP-1699 asks: GET with `Last-Event-ID`
+   * after the server's `retry`. Undefined once answered (or closing), else why it cannot be.
+   */
+  async #resume(related: RequestId, state: StreamState): Promise<string | undefined> {
+    if (state.lastEventId === undefined) return "and gave no event id to resume it from";
+    for (let fruitless = 0; fruitless < MAX_RESUMES; fruitless++) {
       await sleep(state.retryMs, this.#aborter.signal);
-      if (this.#closed) return;
+      if (this.#closed) return undefined;
+      let response: Response;
       try {
-        const response = await this.#http.fetch(this.url, {
-          method: "GET",
-          headers: this.#headers({ accept: "text/event-stream", "last-event-id": state.lastEventId }),
-          signal: this.#aborter.signal,
-        });
-        if (!response.ok || !response.body) {
-          await response.body?.cancel().catch(() => {});
-          break;
-        }
-        await this.#consume(response.body, related, state);
+        response = await this.#resumeRequest(state.lastEventId);
       } catch (error) {
-        if (this.#closed) return;
+        if (this.#closed) return undefined;
         this.log.debug("resuming a stream failed", { error: describe(error) });
+        continue;
       }
+      if (!response.ok || !response.body) {
+        await response.body?.cancel().catch(() => {});
+        return `and resuming it (GET with Last-Event-ID) got HTTP ${response.status}`;
+      }
+      const before = state.events;
+      const quiet = await this.#consume(response.body, related, state, RESUME_QUIET_MS);
+      if (state.answered || this.#closed) return undefined;
+      if (quiet) return `and the resumed stream (GET with Last-Event-ID) delivered nothing for ${RESUME_QUIET_MS / 1000}s`;
+      if (state.events > before) fruitless = -1; // it brought something: the server is still at work
     }
-    if (!state.answered && related !== undefined && !this.#closed) {
-      this.log.warn("the server closed a response stream without answering", { request: related });
+    return `and ${MAX_RESUMES} resumptions in a row (GET with Last-Event-ID) delivered nothing`;
+  }
+
+  /** The GET that resumes a stream; a server that sends no headers within the quiet bound fails it. */
+  async #resumeRequest(lastEventId: string): Promise<Response> {
+    const timeout = AbortSignal.timeout(RESUME_QUIET_MS);
+    const request = new AbortController();
+    const stop = (): void => request.abort();
+    this.#aborter.signal.addEventListener("abort", stop, { once: true });
+    timeout.addEventListener("abort", stop, { once: true });
+    try {
+      const response = await this.#http.fetch(this.url, {
+        method: "GET",
+        headers: this.#headers({ accept: "text/event-stream", "last-event-id": lastEventId }),
+        signal: request.signal,
+      });
+      // Headers are in: from here the body is read (and bounded) by #consume.
+      timeout.removeEventListener("abort", stop);
+      return response;
+    } finally {
+      this.#aborter.signal.removeEventListener("abort", stop);
     }
   }
 
-  async #consume(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState): Promise<void> {
+  /**
+   * Read a stream's events until it ends. With `quietMs`, give up on a stream that delivers no
+   * event at all within that time; true when that happened.
+   */
+  async #consume(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState, quietMs?: number): Promise<boolean> {
+    let quiet = false;
+    const reading = new AbortController();
+    const stop = (): void => reading.abort();
+    this.#aborter.signal.addEventListener("abort", stop, { once: true });
+    const timer = quietMs === undefined ? undefined : setTimeout(() => ((quiet = true), stop()), quietMs);
     try {
       const { maxMessageBytes, limitName, pressure } = this.limits;
       const options = {
         maxEventBytes: maxMessageBytes,
         onOversized: oversizedReporter(maxMessageBytes, limitName, (message) => this.#tooLarge(message, related)),
-        ...(pressure ? { gate: () => pressure.clear(this.#aborter.signal) } : {}),
+        ...(pressure ? { gate: () => pressure.clear(reading.signal) } : {}),
       };
-      for await (const event of readSse(body, this.#aborter.signal, options)) {
+      for await (const event of readSse(body, reading.signal, options)) {
+        clearTimeout(timer);
+        state.events++;
         if (event.id !== undefined) state.lastEventId = event.id;
         if (event.retry !== undefined) state.retryMs = event.retry;
         if (event.event !== undefined && event.event !== "message") continue;
@@ -190,7 +249,11 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
       }
     } catch (error) {
       if (!this.#closed) this.log.debug("response stream broke", { error: describe(error) });
+    } finally {
+      clearTimeout(timer);
+      this.#aborter.signal.removeEventListener("abort", stop);
     }
+    return quiet;
   }
 
   /** A message over the limit: an answer with no id of its own found answers the request whose stream carried it. */

@@ -210,8 +210,8 @@ export class Upstream {
         { server: this.name },
       );
     }
-    if (error instanceof GatewayError && error.code === "UPSTREAM_TIMEOUT") {
-      return new GatewayError("UPSTREAM_TIMEOUT", `upstream "${this.name}": ${error.message}`, { server: this.name });
+    if (error instanceof GatewayError && (error.code === "UPSTREAM_TIMEOUT" || error.code === "UPSTREAM_PROTOCOL")) {
+      return new GatewayError(error.code, `upstream "${this.name}": ${error.message}`, { server: this.name });
     }
     return error;
   }

@@ -78,7 +78,7 @@ describe("loadConfig", () => {
         { ...common, name: "probe", kind: "stdio", command: "node", args: ["probe.mjs"], passthrough: true },
       ],
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
-      http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [] },
+      http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       limits: {
         maxMessageBytes: 4194304, maxUpstreamMessageBytes: 67108864, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
         maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32,

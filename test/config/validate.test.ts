@@ -36,7 +36,7 @@ describe("configFromObject: defaults", () => {
       file: path.resolve(FILE),
       servers: [],
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
-      http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [] },
+      http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       limits: {
         maxMessageBytes: 4194304, maxUpstreamMessageBytes: 67108864, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
         maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32,
@@ -84,7 +84,10 @@ describe("configFromObject: defaults", () => {
     const config = load({
       $schema: "https://example.com/mcpx.schema.json",
       elicitation: { ttlSeconds: 0.5, mode: "decline", rules: [{ any: "thing" }], retentionDays: 1 },
-      http: { host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"] },
+      http: {
+        host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"],
+        headersTimeoutSeconds: 2, bodyTimeoutSeconds: 3.5,
+      },
       limits: {
         maxMessageBytes: 1024, maxUpstreamMessageBytes: 2048, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
         maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4,
@@ -97,7 +100,10 @@ describe("configFromObject: defaults", () => {
       },
     });
     expect(config.elicitation).toEqual({ ttlSeconds: 0.5, mode: "decline", rules: [{ any: "thing" }], retentionDays: 1 });
-    expect(config.http).toEqual({ host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"] });
+    expect(config.http).toEqual({
+      host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"],
+      headersTimeoutSeconds: 2, bodyTimeoutSeconds: 3.5,
+    });
     expect(config.limits).toEqual({
       maxMessageBytes: 1024, maxUpstreamMessageBytes: 2048, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
       maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4,
@@ -284,6 +290,8 @@ describe("configFromObject: errors name the file and the key path", () => {
     [{ http: { port: -1 } }, "http.port must be from 0 to 65535 (got -1)"],
     [{ http: { port: 80.5 } }, "http.port must be a whole number (got 80.5)"],
     [{ http: { host: "" } }, "http.host must be a non-empty string"],
+    [{ http: { headersTimeoutSeconds: 0 } }, "http.headersTimeoutSeconds must be greater than 0 (got 0)"],
+    [{ http: { bodyTimeoutSeconds: -1 } }, "http.bodyTimeoutSeconds must be greater than 0 (got -1)"],
   ])("nonsense number or value %o", (raw, message) => {
     expect(problem(raw)).toBe(`conf/mcpx.json: ${message}`);
   });
