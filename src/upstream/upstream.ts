@@ -211,7 +211,9 @@ export class Upstream {
       );
     }
     if (error instanceof GatewayError && (error.code === "UPSTREAM_TIMEOUT" || error.code === "UPSTREAM_PROTOCOL")) {
-      return new GatewayError(error.code, `upstream "${this.name}": ${error.message}`, { server: this.name });
+      // The server named once, in front of what went wrong; the details (a limit hit, …) kept.
+      const message = error.message.startsWith(`upstream "${this.name}"`) ? error.message : `upstream "${this.name}": ${error.message}`;
+      return new GatewayError(error.code, message, { ...error.details, server: this.name });
     }
     return error;
   }
