@@ -10,6 +10,7 @@ import type { Arrival, Channel } from "../rpc/channel.js";
 import { Peer, type IncomingContext } from "../rpc/peer.js";
 import { ErrorCode, isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
 import { GatewayError, RpcError } from "../protocol/errors.js";
+import { lookupTable } from "../protocol/lookup.js";
 import { acceptableFromUpstream, defines, LATEST_LEGACY, LEGACY_REVISIONS, type Revision } from "../protocol/revisions.js";
 import { IMPLEMENTATION } from "../version.js";
 import type { Logger } from "../util/log.js";
@@ -48,6 +49,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (params: JsonObject) => void;
 }
+
+/** The catalogue parts each list_changed notification re-reads; keyed by what the server sends. */
+const REFRESH = lookupTable<CatalogPart[]>({
+  "notifications/tools/list_changed": ["tools"],
+  "notifications/prompts/list_changed": ["prompts"],
+  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
+});
 
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 /** An upstream that stayed up this long is healthy again: its next crash restarts quickly. */
@@ -352,12 +360,7 @@ export class Upstream {
   }
 
   #serverNotification(notification: JsonRpcNotification, arrival: Arrival): void {
-    const refresh: Partial<Record<string, CatalogPart[]>> = {
-      "notifications/tools/list_changed": ["tools"],
-      "notifications/prompts/list_changed": ["prompts"],
-      "notifications/resources/list_changed": ["resources", "resourceTemplates"],
-    };
-    const parts = refresh[notification.method];
+    const parts = REFRESH.get(notification.method);
     if (parts) {
       void this.#refresh(parts);
       return;
