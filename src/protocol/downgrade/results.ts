@@ -43,7 +43,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameJson(a[key], b[key]));
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
 }
 
 /** Does some text block already carry `value` serialized, as the spec asks tools to do? */
