@@ -160,7 +160,9 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       return sendApiError(response, 400, "INVALID_ANSWER", 'field "content" must be a JSON object');
     }
     const record = broker.answer(id, { action, ...(content !== undefined ? { content } : {}) }, { by: caller });
-    sendJson(response, 200, viewOf(record));
+    // Answered is not yet delivered: say which it is once the waiting process confirms (bounded).
+    const { delivery } = await broker.awaitDelivery(record.id);
+    sendJson(response, 200, viewOf(record, Date.now(), delivery));
   }
 
   return Object.assign(routes, { close: () => events.close() });

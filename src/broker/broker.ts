@@ -18,8 +18,13 @@ import type { Action, Answer, Origin, QuestionRecord } from "./types.js";
 import { answerProblems } from "./validate-answer.js";
 import { BrokerError } from "./errors.js";
 import { processAlive } from "../util/process.js";
+import { sleep } from "../util/sleep.js";
+import { deliveryOf, type Delivery } from "./delivery.js";
 
 const POLL_MS = 100;
+/** How long an answering surface waits for the waiting process to confirm delivery, and how often it looks. */
+const DELIVERY_WAIT_MS = 2_500;
+const DELIVERY_POLL_MS = 25;
 const SWEEP_MS = 5_000;
 /** How often settled questions and finished calls past retention are pruned. */
 const PRUNE_MS = 3_600_000;
@@ -116,11 +121,13 @@ export class Broker {
   }
 
   /**
-   * The waiting process has read the answer and is handing it to the upstream that asked: a
-   * person-only answer's content is forgotten now (action, who and when stay), and its bytes
-   * leave the file (design rule 9). Other answers are kept, for the record, until retention.
+   * The waiting process has read the answer and is handing it to the upstream that asked: the
+   * store records the delivery (what the answering surfaces wait for, `awaitDelivery`), and a
+   * person-only answer's content is forgotten now (action, who and when stay), its bytes
+   * leaving the file (design rule 9). Other answers are kept, for the record, until retention.
    */
   delivered(id: string): void {
+    this.store.markDelivered(id);
     if (!this.store.forgetPersonOnlyContent(id)) return;
     this.log.debug("forgot a person-only answer's content after delivering it", { question: id });
     this.#compact();
@@ -251,6 +258,28 @@ export class Broker {
       waiters.add(resolve);
       this.#poll();
     });
+  }
+
+  /**
+   * Wait (at most `timeoutMs`) until the process waiting on this settled question has handed
+   * its answer over, or can no longer: the record then says `delivered` or `undeliverable`
+   * (`deliveryOf`). Still `pending` at the deadline means that process is alive but has not
+   * confirmed yet (busy, or stopped). Watches the store's data_version like `wait`.
+   */
+  async awaitDelivery(id: string, timeoutMs = DELIVERY_WAIT_MS): Promise<{ record: QuestionRecord; delivery: Delivery }> {
+    const deadline = Date.now() + timeoutMs;
+    let seen = -1;
+    let record = this.store.get(id);
+    for (;;) {
+      if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
+      const delivery = deliveryOf(record) ?? "pending";
+      if (delivery !== "pending" || Date.now() >= deadline) return { record, delivery };
+      await sleep(DELIVERY_POLL_MS);
+      // This process's own writes do not move data_version: when it is the waiting one, look anyway.
+      const version = this.store.dataVersion();
+      if (version !== seen || record.ownerInstance === this.instance) record = this.store.get(id);
+      seen = version;
+    }
   }
 
   /** Be told of every question opened or settled in this process. */

@@ -46,4 +46,8 @@ export const MIGRATIONS: readonly string[] = [
      created_ms INTEGER NOT NULL,
      finished_ms INTEGER
    );`,
+  // 3: when the waiting process handed the answer to the upstream, apart from when it was given.
+  // Answers recorded before this were reported sent when given; they keep that meaning.
+  `ALTER TABLE answers ADD COLUMN delivered_ms INTEGER;
+   UPDATE answers SET delivered_ms = answered_ms;`,
 ];

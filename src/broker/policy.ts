@@ -89,7 +89,8 @@ function matches(rule: Rule, { question, tool }: PolicyInput): boolean {
   if (match.mode !== undefined && (question.kind !== "elicitation" || (question.mode ?? "form") !== match.mode)) return false;
   if (match.fields !== undefined) {
     const properties = formProperties(question.params);
-    if (!match.fields.every((field) => field in properties)) return false;
+    // Own fields only: `in` would find "toString" or "constructor" on every form.
+    if (!match.fields.every((field) => Object.hasOwn(properties, field))) return false;
   }
   return true;
 }

@@ -43,9 +43,10 @@ interface Row {
   content_json: string | null;
   answered_by: string | null;
   answered_ms: number | null;
+  delivered_ms: number | null;
 }
 
-const SELECT = `SELECT q.*, a.action, a.content_json, a.answered_by, a.answered_ms
+const SELECT = `SELECT q.*, a.action, a.content_json, a.answered_by, a.answered_ms, a.delivered_ms
                 FROM questions q LEFT JOIN answers a ON a.question_id = q.id`;
 
 export class QuestionStore {
@@ -86,6 +87,7 @@ export class QuestionStore {
          WHERE question_id = ? AND content_json IS NOT NULL
            AND question_id IN (SELECT id FROM questions WHERE audience = 'person')`,
       ),
+      delivered: db.prepare(`UPDATE answers SET delivered_ms = ? WHERE question_id = ? AND delivered_ms IS NULL`),
       heldSecrets: db.prepare(
         `SELECT q.id, q.owner_pid, q.owner_instance FROM questions q JOIN answers a ON a.question_id = q.id
          WHERE q.audience = 'person' AND a.content_json IS NOT NULL`,
@@ -207,6 +209,11 @@ export class QuestionStore {
     return this.#statements.forgetContent.run(id).changes > 0;
   }
 
+  /** Record that the answer was handed to the upstream. True the first time. */
+  markDelivered(id: string, now = Date.now()): boolean {
+    return this.#statements.delivered.run(now, id).changes > 0;
+  }
+
   /** Person-only answers whose content is still stored (not yet delivered), with who waits on them. */
   heldSecrets(): Array<{ id: string; pid: number; instance: string }> {
     return (this.#statements.heldSecrets.all() as Array<{ id: string; owner_pid: number; owner_instance: string }>).map((row) => ({
@@ -316,6 +323,7 @@ function fromRow(row: Row): QuestionRecord {
   if (record.mode === "form" && typeof params.requestedSchema === "object" && params.requestedSchema !== null) {
     record.requestedSchema = params.requestedSchema as JsonObject;
   }
+  if (row.delivered_ms !== null) record.deliveredAt = new Date(row.delivered_ms).toISOString();
   if (row.action && row.answered_by && row.answered_ms !== null) {
     record.answer = {
       action: row.action as Answer["action"],

@@ -38,6 +38,8 @@ export interface QuestionRecord {
   expiresAt: string;
   state: QuestionState;
   answer?: Answer;
+  /** When the waiting process handed the answer to the upstream (absent: not yet, or never). */
+  deliveredAt?: string;
   /** The process waiting on it (pid and a per-process instance id). */
   ownerPid: number;
   ownerInstance: string;

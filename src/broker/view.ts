@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { QuestionRecord } from "./types.js";
+import { deliveryOf, type Delivery } from "./delivery.js";
 
 export interface QuestionView {
   id: string;
@@ -31,6 +32,12 @@ export interface QuestionView {
    * so while the store still holds it, until it is delivered and forgotten).
    */
   answer: { action: string; content?: JsonObject; contentWithheld?: true; by: string; answeredAt: string } | null;
+  /**
+   * Once settled: whether the answer reached the upstream (`delivered`), is recorded and waits
+   * for the waiting process to hand it over (`pending`), or never will (`undeliverable`: that
+   * process is gone, or the question was closed). Null while the question is pending.
+   */
+  delivery: Delivery | null;
 }
 
 /**
@@ -44,7 +51,7 @@ export function shareable(record: QuestionRecord): QuestionRecord {
   return { ...record, answer };
 }
 
-export function viewOf(stored: QuestionRecord, now = Date.now()): QuestionView {
+export function viewOf(stored: QuestionRecord, now = Date.now(), delivery = deliveryOf(stored)): QuestionView {
   const record = shareable(stored);
   const withheld = record !== stored;
   return {
@@ -74,5 +81,6 @@ export function viewOf(stored: QuestionRecord, now = Date.now()): QuestionView {
           ...(withheld ? { contentWithheld: true as const } : {}),
         }
       : null,
+    delivery: delivery ?? null,
   };
 }

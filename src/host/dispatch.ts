@@ -5,6 +5,7 @@ import { ErrorCode, isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { invalidParams, methodNotFound, RpcError } from "../protocol/errors.js";
 import { defines, negotiateForHost } from "../protocol/revisions.js";
 import { downgradeResult } from "../protocol/downgrade.js";
+import { lookupTable } from "../protocol/lookup.js";
 import type { IncomingContext } from "../rpc/peer.js";
 import { IMPLEMENTATION } from "../version.js";
 import type { Owned } from "./catalogue.js";
@@ -16,7 +17,8 @@ import { LOG_LEVELS, type HostSession, type LogLevel } from "./session.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
 
-const HANDLERS: Record<string, Handler> = {
+/** Keyed by what hosts send: a Map, so that `toString` or `__proto__` is just an unknown method. */
+const HANDLERS = lookupTable<Handler>({
   initialize,
   ping: async () => ({}),
   "tools/list": async (gateway, session, _context, params) =>
@@ -37,13 +39,13 @@ const HANDLERS: Record<string, Handler> = {
   "resources/unsubscribe": unsubscribe,
   "completion/complete": complete,
   "logging/setLevel": setLevel,
-};
+});
 
 /** Answer one host request. Errors thrown here become JSON-RPC error responses. */
 export async function dispatch(gateway: Gateway, session: HostSession, context: IncomingContext): Promise<JsonObject> {
   const { method } = context.request;
   const params = context.request.params ?? {};
-  const handler = HANDLERS[method];
+  const handler = HANDLERS.get(method);
   if (!handler) throw methodNotFound(method);
   // A host that pipelines requests behind initialize gets them answered after it, not refused.
   if (method !== "initialize" && session.initializing) await session.initializing.catch(() => {});

@@ -189,7 +189,8 @@ export class Gateway {
   #rebuild(): void {
     this.catalogue = new Catalogue(
       this.upstreams
-        .filter((upstream) => upstream.state === "ready")
+        // A restarting upstream keeps its items: they answer "unavailable, back in N s" meanwhile.
+        .filter((upstream) => upstream.state === "ready" || upstream.restarting)
         .map((upstream) => ({ server: upstream.name, passthrough: upstream.config.passthrough, catalog: upstream.catalog })),
       { servers: this.config.servers.map((server) => server.name), maxToolsPerServer: this.config.limits.maxToolsPerServer },
     );
@@ -210,11 +211,23 @@ export class Gateway {
     return true;
   }
 
-  #changed(upstream: Upstream, what: CatalogPart | "state"): void {
+  /**
+   * Rebuild, and tell hosts. An upstream's own list_changed is relayed as a direct connection
+   * would have it; an upstream coming, going or restarting is news only for the lists that
+   * now read differently (a restart that brings the same items back changes nothing).
+   */
+  #changed(_upstream: Upstream, what: CatalogPart | "state"): void {
+    const before = this.catalogue;
     this.#rebuild();
-    const parts: CatalogPart[] = what === "state" ? ["tools", "prompts", "resources"] : [what];
-    if (what === "state" && upstream.state !== "ready" && upstream.state !== "down") return;
-    const methods = new Set(parts.map((part) => LIST_CHANGED[part]));
-    for (const method of methods) this.broadcast(method);
+    const parts: CatalogPart[] =
+      what === "state"
+        ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter((part) => !sameList(before[part], this.catalogue[part]))
+        : [what];
+    for (const method of new Set(parts.map((part) => LIST_CHANGED[part]))) this.broadcast(method);
   }
+}
+
+/** Would a host listing both read the same items? */
+function sameList(a: readonly JsonObject[], b: readonly JsonObject[]): boolean {
+  return a === b || (a.length === b.length && JSON.stringify(a) === JSON.stringify(b));
 }

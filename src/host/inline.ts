@@ -6,6 +6,7 @@
  */
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/errors.js";
+import { createMessageResultProblem, elicitResultProblem } from "../protocol/host-results.js";
 import type { Broker, AnswerInput } from "../broker/broker.js";
 import { BrokerError } from "../broker/errors.js";
 import type { QuestionRecord } from "../broker/types.js";
@@ -48,18 +49,45 @@ export async function askHost({ question, owner, upstream, nameServer, signal, l
   log.info("asking the host that made the call", { session: owner.session.id });
   const id = question.params.elicitationId;
   if (question.mode === "url" && typeof id === "string") delivered.remember(upstream, id, owner);
-  const result = await owner.session.peer.request(rendered.method, rendered.params, {
-    ...(owner.requestId !== undefined ? { route: { relatedRequestId: owner.requestId } } : {}),
-    signal,
+  const route = owner.requestId !== undefined ? { relatedRequestId: owner.requestId } : undefined;
+  const result = await owner.session.peer.request(rendered.method, rendered.params, { ...(route ? { route } : {}), signal });
+  const answer = answerFromHost(question, result);
+  if (!("malformed" in answer)) return answer;
+  if (signal.aborted) return "it was answered elsewhere first";
+  const why = `its result to ${question.method} was refused: ${answer.malformed}`;
+  log.warn("the calling host's result is not one the protocol allows; the question stays open for other answerers", {
+    session: owner.session.id,
+    why: answer.malformed,
   });
-  return answerFromHost(question, result);
+  tellHost(owner, route, question, answer.malformed);
+  return why;
 }
 
-/** A host's result as a broker answer: elicitation results as they are, anything else accepted. */
-export function answerFromHost(question: Question, result: JsonObject): AnswerInput {
-  if (question.kind !== "elicitation") return { action: "accept", content: result };
-  const action = result.action === "accept" || result.action === "decline" ? result.action : "cancel";
+/**
+ * A host's result as a broker answer, as the host gave it, or why the protocol allows no such
+ * result (then it answers nothing: the question stays open). Sampling results are accepted.
+ */
+export function answerFromHost(question: Question, result: JsonObject): AnswerInput | { malformed: string } {
+  if (question.kind !== "elicitation") {
+    const problem = createMessageResultProblem(result);
+    return problem ? { malformed: `not a CreateMessageResult: ${problem}` } : { action: "accept", content: result };
+  }
+  const problem = elicitResultProblem(result);
+  if (problem) return { malformed: `not an ElicitResult: ${problem}` };
+  const action = result.action as AnswerInput["action"];
   return action === "accept" && isObject(result.content) ? { action, content: result.content } : { action };
+}
+
+/**
+ * The host answered our request with a result we cannot take; there is no error response to a
+ * response, so a warning goes to it, on the stream of the call the question belongs to.
+ */
+function tellHost(owner: AskedHost, route: { relatedRequestId: RequestId } | undefined, question: Question, why: string): void {
+  if (!owner.session.wantsLog("warning")) return;
+  const message =
+    `mcpx refused your answer to question ${question.id} (${question.method} from "${question.server}"): ${why}. ` +
+    "It stays open for other answerers (mcpx elicit, the web page, the REST API) until it expires.";
+  owner.session.notify("notifications/message", { level: "warning", logger: "mcpx", data: { message, question: question.id, server: question.server, reason: why } }, route);
 }
 
 /**

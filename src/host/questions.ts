@@ -69,7 +69,10 @@ export async function relayQuestion(gateway: QuestionRelay, upstream: Upstream, 
   const ttl = upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds;
   try {
     const record = broker.open(question, origin, ttl, decision);
-    if (record.state !== "pending") return outcomeFor(record);
+    if (record.state !== "pending") {
+      broker.delivered(record.id); // answered by a rule here and now: it goes straight back
+      return outcomeFor(record);
+    }
     return await waitForAnswer(gateway, upstream, context, question, record, attribution, log);
   } finally {
     release();

@@ -14,13 +14,14 @@ import { defines, type Feature, type Revision } from "./revisions.js";
 import { downgradeContentBlock as downgradeBlock } from "./downgrade/content.js";
 import { omitLacking, type Kind } from "./downgrade/fields.js";
 import { RESULT_REWRITES } from "./downgrade/results.js";
+import { lookupTable } from "./lookup.js";
 
 /**
  * The result of a client request (`tools/list`, `tools/call`, `resources/*`, `prompts/*`, …)
  * as `revision` can carry it. Results of other methods come back as an unchanged copy.
  */
 export function downgradeResult(method: string, result: JsonObject, revision: Revision): JsonObject {
-  const rewrite = RESULT_REWRITES[method];
+  const rewrite = RESULT_REWRITES.get(method);
   const copy = structuredClone(result);
   return rewrite ? rewrite(copy, revision) : copy;
 }
@@ -31,10 +32,10 @@ export function downgradeContentBlock(block: JsonObject, revision: Revision): Js
 }
 
 /** Server notifications a revision has no way to receive at all. */
-const NOTIFICATION_FEATURES: Readonly<Record<string, Feature>> = {
+const NOTIFICATION_FEATURES = lookupTable<Feature>({
   "notifications/elicitation/complete": "elicitationComplete",
   "notifications/tasks/status": "tasks",
-};
+});
 
 /**
  * Can a host of `revision` receive this server notification at all? False for notifications its
@@ -43,18 +44,18 @@ const NOTIFICATION_FEATURES: Readonly<Record<string, Feature>> = {
  * Ask this before `downgradeNotification`; when false, do not send.
  */
 export function canCarryNotification(method: string, params: JsonObject | undefined, revision: Revision): boolean {
-  const feature = NOTIFICATION_FEATURES[method];
+  const feature = NOTIFICATION_FEATURES.get(method);
   if (feature !== undefined && !defines(revision, feature)) return false;
   if (method === "notifications/cancelled") return params?.requestId !== undefined || defines(revision, "tasks");
   return true;
 }
 
-const NOTIFICATION_KINDS: Readonly<Record<string, Kind>> = {
+const NOTIFICATION_KINDS = lookupTable<Kind>({
   "notifications/progress": "progressParams",
   "notifications/message": "notificationParams",
   "notifications/resources/updated": "notificationParams",
   "notifications/cancelled": "notificationParams",
-};
+});
 
 /**
  * The params of a server notification as `revision` can carry them: e.g. a progress `message`
@@ -63,7 +64,7 @@ const NOTIFICATION_KINDS: Readonly<Record<string, Kind>> = {
  * `canCarryNotification`'s question.
  */
 export function downgradeNotification(method: string, params: JsonObject = {}, revision: Revision): JsonObject {
-  const kind = NOTIFICATION_KINDS[method];
+  const kind = NOTIFICATION_KINDS.get(method);
   const copy = structuredClone(params);
   return kind ? omitLacking(copy, kind, revision) : copy;
 }

@@ -50,13 +50,14 @@ export function renderFormSchema(requestedSchema: unknown, revision: Revision): 
 
   const schema: JsonObject = { ...requestedSchema };
   if (!dialect) delete schema.$schema;
-  const rendered: JsonObject = {};
+  // Entries, not assignment: a field named "__proto__" must stay a field.
+  const rendered: Array<[string, JsonObject]> = [];
   for (const [name, property] of Object.entries(properties)) {
     const result = renderProperty(name, property, revision, rich, defaults);
     if (!result.ok) return result;
-    rendered[name] = result.schema;
+    rendered.push([name, result.schema]);
   }
-  schema.properties = rendered;
+  schema.properties = Object.fromEntries(rendered);
   return { ok: true, schema };
 }
 

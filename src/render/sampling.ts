@@ -5,26 +5,27 @@
  */
 
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { lookupTable } from "../protocol/lookup.js";
 import { defines, type Feature, type Revision } from "../protocol/revisions.js";
 import { samplingRefusal, type HostProfile } from "./host.js";
 import type { Question } from "./question.js";
 import { refused, sendable, type RenderResult } from "./result.js";
 
 /** Content block types of a sampling message, and the feature that brought each (none: always). */
-const CONTENT_TYPES: Record<string, Feature | undefined> = {
+const CONTENT_TYPES = lookupTable<Feature | undefined>({
   text: undefined,
   image: undefined,
   audio: "audioContent",
   tool_use: "samplingTools",
   tool_result: "samplingTools",
-};
+});
 
 function contentRefusal(content: unknown, revision: Revision): string | undefined {
   const type = isObject(content) ? content.type : undefined;
-  if (typeof type !== "string" || !Object.hasOwn(CONTENT_TYPES, type)) {
+  if (typeof type !== "string" || !CONTENT_TYPES.has(type)) {
     return `a message has content of type ${JSON.stringify(type) ?? "(none)"}, which revision ${revision} does not define`;
   }
-  const feature = CONTENT_TYPES[type];
+  const feature = CONTENT_TYPES.get(type);
   if (feature !== undefined && !defines(revision, feature)) {
     return `a message has "${type}" content, which revision ${revision} cannot carry`;
   }

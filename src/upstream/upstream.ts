@@ -10,6 +10,7 @@ import type { Arrival, Channel } from "../rpc/channel.js";
 import { Peer, type IncomingContext } from "../rpc/peer.js";
 import { ErrorCode, isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
 import { GatewayError, RpcError } from "../protocol/errors.js";
+import { lookupTable } from "../protocol/lookup.js";
 import { acceptableFromUpstream, defines, LATEST_LEGACY, LEGACY_REVISIONS, type Revision } from "../protocol/revisions.js";
 import { IMPLEMENTATION } from "../version.js";
 import type { Logger } from "../util/log.js";
@@ -68,7 +69,16 @@ export interface CallOptions {
   onProgress?: (params: JsonObject) => void;
 }
 
+/** The catalogue parts each list_changed notification re-reads; keyed by what the server sends. */
+const REFRESH = lookupTable<CatalogPart[]>({
+  "notifications/tools/list_changed": ["tools"],
+  "notifications/prompts/list_changed": ["prompts"],
+  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
+});
+
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+/** The retry hint given while a start attempt is under way. */
+const START_UNDER_WAY_RETRY_MS = 1_000;
 /** An upstream that stayed up this long is healthy again: its next crash restarts quickly. */
 const STABLE_MS = 10_000;
 
@@ -95,6 +105,10 @@ export class Upstream {
   #attempt = 0;
   #readyAt = 0;
   #progressCounter = 0;
+  /** Exited after being ready, and not yet back or failed again: its catalogue is still the last one it listed. */
+  #restarting = false;
+  /** When the next start attempt is due (epoch ms), while one is scheduled. */
+  #retryAt: number | undefined;
   readonly #calls = new Map<RequestId, CallOwner>();
   readonly #stopper = new AbortController();
   #firstStart: Promise<void> | undefined;
@@ -133,20 +147,23 @@ export class Upstream {
     this.#stopper.abort();
     const peer = this.#peer;
     this.#peer = undefined;
+    this.#restarting = false;
     this.#setState("stopped", undefined);
     await peer?.close(new GatewayError("UPSTREAM_UNAVAILABLE", `mcpx is shutting down upstream "${this.name}"`));
+  }
+
+  /**
+   * Exited after being ready and being restarted: hosts keep seeing its last catalogue (a tool
+   * that is back in a second is not a tool that went away), and calls get `unavailable()`.
+   */
+  get restarting(): boolean {
+    return this.#restarting;
   }
 
   /** Send a host's request on to this server. */
   call(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<JsonObject> {
     const peer = this.#peer;
-    if (!peer || this.state !== "ready") {
-      return Promise.reject(
-        new GatewayError("UPSTREAM_UNAVAILABLE", `upstream "${this.name}" is ${this.state}${this.reason ? `: ${this.reason}` : ""}`, {
-          server: this.name,
-        }),
-      );
-    }
+    if (!peer || this.state !== "ready") return Promise.reject(this.unavailable());
     let sent = params;
     let progressToken: string | undefined;
     if (options.onProgress) {
@@ -202,6 +219,29 @@ export class Upstream {
     return () => releases.forEach((release) => release());
   }
 
+  /**
+   * Why a call cannot go to this server now, and when to try again: `retryAfterMs` is the time
+   * until the next start attempt (about a second while a start is under way), absent when no
+   * restart is coming (stopped, disabled).
+   */
+  unavailable(): GatewayError {
+    const retryAfterMs = this.#retryAfterMs();
+    const why = this.reason ? `: ${this.reason}` : "";
+    const back = retryAfterMs === undefined ? "" : `; mcpx is restarting it, try again in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`;
+    const state = this.#restarting ? "restarting" : this.state;
+    return new GatewayError("UPSTREAM_UNAVAILABLE", `upstream "${this.name}" is ${state}${why}${back}`, {
+      server: this.name,
+      state,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  }
+
+  #retryAfterMs(): number | undefined {
+    if (this.state === "starting") return START_UNDER_WAY_RETRY_MS;
+    if (this.state !== "down" || this.#retryAt === undefined) return undefined;
+    return Math.max(0, this.#retryAt - Date.now());
+  }
+
   #explain(error: unknown): unknown {
     if (error instanceof GatewayError && error.code === "UPSTREAM_EXITED") {
       return new GatewayError(
@@ -233,6 +273,7 @@ export class Upstream {
       peer.onclose = (reason) => this.#lost(peer, reason);
       await this.#loadCatalog(peer);
       this.#readyAt = Date.now();
+      this.#restarting = false;
       this.#setState("ready", undefined);
       this.log.info("upstream ready", {
         revision: this.revision,
@@ -247,6 +288,9 @@ export class Upstream {
       this.#peer = undefined;
       await peer?.close().catch(() => {});
       if (this.#stopping) return;
+      // A restart that failed is a server that is down: its last catalogue goes with it.
+      this.#restarting = false;
+      this.catalog = emptyCatalog();
       this.#setState("down", reason);
       this.log.warn("upstream failed to start", { reason });
       this.#scheduleRestart();
@@ -405,7 +449,8 @@ export class Upstream {
     if (this.#peer !== peer || this.#stopping) return;
     this.#peer = undefined;
     this.#calls.clear();
-    this.catalog = emptyCatalog();
+    // The catalogue stays until the restart shows what the server lists now (`restarting`).
+    this.#restarting = true;
     this.#setState("down", reason.message);
     this.log.warn("upstream went away", { reason: reason.message });
     if (Date.now() - this.#readyAt >= STABLE_MS) this.#attempt = 0;
@@ -415,8 +460,10 @@ export class Upstream {
   #scheduleRestart(): void {
     const delay = BACKOFF_MS[Math.min(this.#attempt, BACKOFF_MS.length - 1)] ?? 30_000;
     this.#attempt++;
+    this.#retryAt = Date.now() + delay;
     this.log.info("restarting upstream", { inMs: delay });
     void sleep(delay, this.#stopper.signal).then(() => {
+      this.#retryAt = undefined;
       if (this.#stopping) return;
       this.restarts++;
       return this.#connect();
@@ -429,12 +476,7 @@ export class Upstream {
   }
 
   #serverNotification(notification: JsonRpcNotification, arrival: Arrival): void {
-    const refresh: Partial<Record<string, CatalogPart[]>> = {
-      "notifications/tools/list_changed": ["tools"],
-      "notifications/prompts/list_changed": ["prompts"],
-      "notifications/resources/list_changed": ["resources", "resourceTemplates"],
-    };
-    const parts = refresh[notification.method];
+    const parts = REFRESH.get(notification.method);
     if (parts) {
       void this.#refresh(parts);
       return;

@@ -45,16 +45,25 @@ afterEach(() => {
   store.close();
 });
 
+/** As `mcpx serve` does: once the question is settled, hand the answer over and record its delivery. */
+function delivering(record: QuestionRecord): QuestionRecord {
+  void broker.wait(record.id).then(
+    (settled) => broker.delivered(settled.id),
+    () => {},
+  ).catch(() => {}); // the store may be closed by then
+  return record;
+}
+
 function openForm(schema: JsonObject = PROFILE, options: { message?: string; tool?: string; ttl?: number } = {}): QuestionRecord {
   const id = `form-${++serial}`;
   const question = questionFromRequest(id, "files", "elicitation/create", { message: options.message ?? "Who are you?", requestedSchema: schema });
-  return broker.open(question!, options.tool ? { tool: options.tool } : {}, options.ttl ?? 300);
+  return delivering(broker.open(question!, options.tool ? { tool: options.tool } : {}, options.ttl ?? 300));
 }
 
 function openUrl(url: string): QuestionRecord {
   const id = `url-${++serial}`;
   const question = questionFromRequest(id, "auth", "elicitation/create", { mode: "url", message: "Sign in to continue", url, elicitationId: id });
-  return broker.open(question!, {}, 300);
+  return delivering(broker.open(question!, {}, 300));
 }
 
 function elicit(...args: string[]): ReturnType<typeof runMcpx> {

@@ -91,7 +91,13 @@ export function ask(
   const question = questionFromRequest(randomUUID(), options.server ?? "demo", method, params);
   if (!question) throw new Error(`not a question: ${method} ${JSON.stringify(params)}`);
   const origin = { tool: options.tool ?? "demo__book", ...(options.hostSession ? { hostSession: options.hostSession } : {}) };
-  return broker.open(question, origin, options.ttlSeconds ?? 300);
+  const record = broker.open(question, origin, options.ttlSeconds ?? 300);
+  // As `mcpx serve` does: once it is settled, hand the answer over and record its delivery.
+  void broker
+    .wait(record.id)
+    .then((settled) => broker.delivered(settled.id))
+    .catch(() => {}); // the store may be closed by then
+  return record;
 }
 
 export function askForm(

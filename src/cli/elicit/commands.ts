@@ -67,7 +67,7 @@ export function registerElicit(program: Command): void {
     .action((id: string, content: string[], options: JsonOption) =>
       withBroker(async (broker) => {
         const record = find(broker, id);
-        settle(broker, record, { action: "accept", content: await contentFor(record, content) }, options);
+        await settle(broker, record, { action: "accept", content: await contentFor(record, content) }, options);
       }),
     );
 
@@ -83,9 +83,9 @@ export function registerElicit(program: Command): void {
       .argument("<id>", "the question's id (or a unique prefix of it)")
       .option("--json", "print the answered question as JSON")
       .action((id: string, options: JsonOption) =>
-        withBroker((broker) => {
+        withBroker(async (broker) => {
           const record = find(broker, id);
-          settle(broker, record, { action, ...(action === "accept" ? emptyForm(record) : {}) }, options);
+          await settle(broker, record, { action, ...(action === "accept" ? emptyForm(record) : {}) }, options);
         }),
       );
   }
@@ -166,12 +166,19 @@ function emptyForm(record: QuestionRecord): Partial<AnswerInput> {
   return record.kind === "elicitation" && record.mode !== "url" ? { content: {} } : {};
 }
 
-function settle(broker: Broker, record: QuestionRecord, input: AnswerInput, options: JsonOption): void {
-  const settled = broker.answer(record.id, input, { by: BY });
-  if (options.json) return write(json(viewOf(settled)));
-  const shown = shareable(settled).answer?.content;
+/** Record the answer, then say whether the waiting process handed it to the upstream (it may be stopped, or gone). */
+async function settle(broker: Broker, record: QuestionRecord, input: AnswerInput, options: JsonOption): Promise<void> {
+  const answered = broker.answer(record.id, input, { by: BY });
+  const { record: settled, delivery } = await broker.awaitDelivery(answered.id);
+  // What was answered, as given: a person-only answer's content may already be forgotten on delivery.
+  if (options.json) return write(json({ ...viewOf(answered, Date.now(), delivery), delivery }));
+  const shown = shareable(answered).answer?.content;
   const content = shown ? ` ${inertJson(JSON.stringify(shown))}` : "";
-  write(`${input.action} sent for question ${inert(settled.id)} from "${inert(settled.server)}"${content}\n`);
+  const what = `${input.action} for question ${inert(settled.id)} from "${inert(settled.server)}"${content}`;
+  if (delivery === "delivered") return write(`${input.action} sent for question ${inert(settled.id)} from "${inert(settled.server)}"${content}\n`);
+  if (delivery === "pending") return write(`${what} recorded; waiting for delivery (the mcpx process waiting on it, pid ${settled.ownerPid}, has not taken it yet)\n`);
+  write(`${what} recorded, but not delivered: the call is gone (${settled.state === "closed" ? "the question was closed" : `the mcpx process waiting on it, pid ${settled.ownerPid}, is gone`})\n`);
+  process.exitCode = 1;
 }
 
 function terminalFormat(): { color: boolean; width?: number } {

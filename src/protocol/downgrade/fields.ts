@@ -42,7 +42,8 @@ export function omitLacking(object: JsonObject, kind: Kind, revision: Revision):
   const gated: Partial<Record<string, Feature>> = GATED_FIELDS[kind];
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(object)) {
-    const feature = gated[key];
+    // Keys come from the wire: only the table's own entries count, never Object.prototype's.
+    const feature = Object.hasOwn(gated, key) ? gated[key] : undefined;
     if (feature === undefined || defines(revision, feature)) out[key] = value;
   }
   return out;

@@ -6,6 +6,7 @@ import { isObject, type JsonObject } from "../jsonrpc.js";
 import type { Revision } from "../revisions.js";
 import { downgradeContentBlock, downgradeResourceContents, withAnnotations } from "./content.js";
 import { omitLacking } from "./fields.js";
+import { lookupTable } from "../lookup.js";
 
 type Rewrite = (object: JsonObject, revision: Revision) => JsonObject;
 
@@ -42,7 +43,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameJson(a[key], b[key]));
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
 }
 
 /** Does some text block already carry `value` serialized, as the spec asks tools to do? */
@@ -71,7 +72,7 @@ const callToolResult: Rewrite = (result, revision) => {
 };
 
 /** Per method, how its result is downgraded. Methods not listed need nothing. */
-export const RESULT_REWRITES: Readonly<Record<string, Rewrite>> = {
+export const RESULT_REWRITES = lookupTable<Rewrite>({
   "tools/list": eachOf("tools", tool),
   "tools/call": callToolResult,
   "resources/list": eachOf("resources", resource),
@@ -79,4 +80,4 @@ export const RESULT_REWRITES: Readonly<Record<string, Rewrite>> = {
   "resources/read": eachOf("contents", downgradeResourceContents),
   "prompts/list": eachOf("prompts", prompt),
   "prompts/get": eachOf("messages", promptMessage),
-};
+});
