@@ -4,7 +4,7 @@
  * The host's answer settles the question like any other surface's; if another surface
  * answers first, the caller aborts `signal` and the host's open request is cancelled.
  */
-import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { isObject, type JsonObject, type RequestId } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/errors.js";
 import { createMessageResultProblem, elicitResultProblem } from "../protocol/host-results.js";
 import type { Broker, AnswerInput } from "../broker/broker.js";
