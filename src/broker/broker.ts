@@ -18,6 +18,7 @@ import type { Action, Answer, Origin, QuestionRecord } from "./types.js";
 import { answerProblems } from "./validate-answer.js";
 import { BrokerError } from "./errors.js";
 import { processAlive } from "../util/process.js";
+import { systemClock, type Clock } from "./clock.js";
 import { sleep } from "../util/sleep.js";
 import { deliveryOf, type Delivery } from "./delivery.js";
 
@@ -70,10 +71,15 @@ export class Broker {
   #compactOwed = false;
   readonly #listeners = new Set<(record: QuestionRecord) => void>();
 
+  readonly #clock: Clock;
+
   constructor(
     readonly store: QuestionStore,
     private readonly log: Logger,
-  ) {}
+    options: { clock?: Clock } = {},
+  ) {
+    this.#clock = options.clock ?? systemClock;
+  }
 
   /**
    * Begin housekeeping: expire overdue questions, close orphans, and prune settled questions and
@@ -91,7 +97,7 @@ export class Broker {
 
   /** Remove settled questions and finished calls (and their logs) older than `retentionDays`. */
   prune(retentionDays: number): void {
-    const before = Date.now() - retentionDays * 86_400_000;
+    const before = this.#clock.now() - retentionDays * 86_400_000;
     const pruned = this.store.prune(before);
     const calls = this.store.calls.prune(before);
     for (const id of calls) rmSync(join(dirname(this.store.path), "calls", `${id}.log`), { force: true });
@@ -157,7 +163,7 @@ export class Broker {
    */
   open(question: Question, origin: Origin, ttlSeconds: number, preanswer?: AnswerInput & { by: string }): QuestionRecord {
     const audience = decideAudience(question);
-    const now = Date.now();
+    const now = this.#clock.now();
     const params = question.params;
     const record: QuestionRecord = {
       id: question.id,
@@ -234,14 +240,14 @@ export class Broker {
     }
     if (!options.asGiven) checkAnswer(record, input);
     const answer = { action: input.action, by: options.by, ...(input.content ? { content: input.content } : {}) };
-    if (!this.store.settle(id, "answered", answer)) throw alreadySettled(this.store.get(id) ?? record);
+    if (!this.store.settle(id, "answered", answer, this.#clock.now())) throw alreadySettled(this.store.get(id) ?? record);
     this.log.info("question answered", { question: id, action: input.action, by: options.by });
     return this.#settled(id);
   }
 
   /** The waiting call is gone: the question can no longer be answered usefully. */
   close(id: string, why: string): void {
-    if (this.store.settle(id, "closed", { action: "cancel", by: `closed: ${why}` })) {
+    if (this.store.settle(id, "closed", { action: "cancel", by: `closed: ${why}` }, this.#clock.now())) {
       this.log.info("question closed", { question: id, why });
       this.#settled(id);
     }
@@ -290,7 +296,7 @@ export class Broker {
 
   /** Expire overdue questions and close those whose waiting process no longer exists. */
   sweep(): void {
-    for (const id of this.store.overdue()) this.#expire(id);
+    for (const id of this.store.overdue(this.#clock.now())) this.#expire(id);
     for (const owner of this.store.pendingOwners()) {
       if (owner.instance === this.instance || processAlive(owner.pid)) continue;
       for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, "the mcpx process that was waiting on it is gone");
@@ -299,7 +305,16 @@ export class Broker {
   }
 
   #expire(id: string): void {
-    if (this.store.settle(id, "expired", { action: "cancel", by: "expiry" })) {
+    // A timer may fire a little early by the clock; then it waits out the rest.
+    const record = this.store.get(id);
+    const left = record ? Date.parse(record.expiresAt) - this.#clock.now() : 0;
+    if (record?.state === "pending" && left > 0) {
+      const timer = setTimeout(() => this.#expire(id), Math.min(left, MAX_TIMER_MS));
+      timer.unref();
+      this.#expiry.set(id, timer);
+      return;
+    }
+    if (this.store.settle(id, "expired", { action: "cancel", by: "expiry" }, this.#clock.now())) {
       this.log.info("question expired; answered cancel", { question: id });
       this.#settled(id);
     }

@@ -175,10 +175,10 @@ export class QuestionStore {
    * Settle a pending question. True when this call settled it; false when it was no longer
    * pending (someone else answered first, or it expired).
    */
-  settle(id: string, state: Exclude<QuestionState, "pending">, answer: Omit<Answer, "answeredAt">): boolean {
+  settle(id: string, state: Exclude<QuestionState, "pending">, answer: Omit<Answer, "answeredAt">, now = Date.now()): boolean {
     const run = this.#db.transaction((): boolean => {
       if (this.#statements.setState.run({ id, state }).changes === 0) return false;
-      this.#statements.answer.run(id, answer.action, answer.content ? JSON.stringify(answer.content) : null, answer.by, Date.now());
+      this.#statements.answer.run(id, answer.action, answer.content ? JSON.stringify(answer.content) : null, answer.by, now);
       return true;
     });
     return run.immediate();

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BrokerError, type BrokerErrorCode } from "../../src/broker/errors.js";
 import { STORE_FILE } from "../../src/broker/store.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
-import { deadPid, form, openBroker, profileForm, question, urlQuestion, within, type OpenBroker } from "./support.js";
+import { deadPid, form, manualClock, openBroker, profileForm, question, urlQuestion, within, type OpenBroker } from "./support.js";
 
 let open: OpenBroker;
 afterEach(() => open?.close());
@@ -328,5 +328,40 @@ describe("events in this process", () => {
     unsubscribe();
     broker.open(profileForm(), {}, 60);
     expect(seen).toEqual([`${asked.id}:pending`, `${asked.id}:answered`]);
+  });
+});
+
+describe("deadlines on the broker's clock", () => {
+  it("a question expires exactly at its deadline, never a moment before", () => {
+    const clock = manualClock();
+    const { broker, close } = openBroker(undefined, clock);
+    try {
+      const asked = broker.open(form({ name: { type: "string" } }), {}, 60);
+      expect(asked.expiresAt).toBe(new Date(clock.now() + 60_000).toISOString());
+      clock.advance(59_999);
+      broker.sweep();
+      expect(broker.get(asked.id)?.state).toBe("pending");
+      clock.advance(1);
+      broker.sweep();
+      expect(broker.get(asked.id)).toMatchObject({ state: "expired", answer: { action: "cancel", by: "expiry", answeredAt: asked.expiresAt } });
+    } finally {
+      close();
+    }
+  });
+
+  it("a timer that fires before the deadline by the clock does not expire the question", async () => {
+    const clock = manualClock();
+    const { broker, close } = openBroker(undefined, clock);
+    try {
+      // The timer fires after 20 ms of real time; the clock has not moved, so it is not due.
+      const asked = broker.open(form({ name: { type: "string" } }), {}, 0.02);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(broker.get(asked.id)?.state).toBe("pending");
+      clock.advance(20);
+      const settled = await within(broker.wait(asked.id), 3_000, "expiry");
+      expect(settled).toMatchObject({ state: "expired", answer: { answeredAt: asked.expiresAt } });
+    } finally {
+      close();
+    }
   });
 });

@@ -3,6 +3,7 @@
  * questions built the way the gateway builds them, and other processes (test/fixtures/
  * broker-child.mjs, running dist/) that touch the same store.
  */
+import type { Clock } from "../../src/broker/clock.js";
 import { spawn, type SpawnOptions } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,9 +33,9 @@ export interface OpenBroker {
 }
 
 /** A store and broker on `dir` (a fresh state dir by default). */
-export function openBroker(dir = tempStateDir()): OpenBroker {
+export function openBroker(dir = tempStateDir(), clock?: Clock): OpenBroker {
   const store = QuestionStore.open(dir);
-  const broker = new Broker(store, silentLogger);
+  const broker = new Broker(store, silentLogger, clock ? { clock } : {});
   return {
     dir,
     store,
@@ -44,6 +45,12 @@ export function openBroker(dir = tempStateDir()): OpenBroker {
       store.close();
     },
   };
+}
+
+/** A clock that moves only when told to. */
+export function manualClock(start = Date.parse("2026-12-01T10:00:00.000Z")): Clock & { advance(ms: number): void } {
+  let now = start;
+  return { now: () => now, advance: (ms) => void (now += ms) };
 }
 
 let counter = 0;
