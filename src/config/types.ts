@@ -91,5 +91,7 @@ export interface Config {
     sessionIdleSeconds: number;
     /** Tools taken from one upstream; the rest are left out and reported. */
     maxToolsPerServer: number;
+    /** Retries of one request a 2026-07-28 upstream may answer `input_required` before mcpx gives up. */
+    maxInputRounds: number;
   };
 }

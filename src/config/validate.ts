@@ -69,7 +69,7 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
   const lim = top?.read("limits", (v, at) =>
     check.fields(v, at, [
       "maxMessageBytes", "maxUpstreamMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds",
-      "maxSessions", "sessionIdleSeconds", "maxToolsPerServer", "maxPendingQuestionsPerServer",
+      "maxSessions", "sessionIdleSeconds", "maxToolsPerServer", "maxPendingQuestionsPerServer", "maxInputRounds",
     ]),
   );
   const limits: Config["limits"] = {
@@ -84,6 +84,8 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
     sessionIdleSeconds: lim?.number("sessionIdleSeconds", POSITIVE) ?? 30 * 60,
     maxToolsPerServer: lim?.number("maxToolsPerServer", { above: 0, integer: true }) ?? 1000,
     maxPendingQuestionsPerServer: lim?.number("maxPendingQuestionsPerServer", { above: 0, integer: true }) ?? 32,
+    // As many retries as the 2.x SDK allows a round trip; a server that keeps asking past it is looping.
+    maxInputRounds: lim?.number("maxInputRounds", { above: 0, integer: true }) ?? 8,
   };
 
   const eli = top?.read("elicitation", (v, at) => check.fields(v, at, ["ttlSeconds", "mode", "rules", "retentionDays"]));

@@ -64,6 +64,7 @@ export class Gateway {
       maxUpstreamMessageBytes: this.config.limits.maxUpstreamMessageBytes,
       pressure: this.hostPressure,
       startupTimeoutMs: this.config.limits.startupTimeoutSeconds * 1000,
+      maxInputRounds: this.config.limits.maxInputRounds,
     };
     return new Upstream(
       server,

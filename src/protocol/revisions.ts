@@ -14,6 +14,9 @@ export const LEGACY_REVISIONS: readonly Revision[] = ["2024-11-05", "2025-03-26"
 /** What mcpx offers upstream and answers a host that asks for something it does not know. */
 export const LATEST_LEGACY: Revision = "2025-11-25";
 
+/** Revisions without a handshake: version and capabilities ride in every request (the modern era). */
+export const MODERN_REVISIONS: readonly Revision[] = ["2026-07-28"];
+
 /** Revisions mcpx serves to hosts today. The modern era joins this list in its own issue. */
 export const SERVED_REVISIONS: readonly Revision[] = LEGACY_REVISIONS;
 
@@ -68,6 +71,18 @@ const FEATURES = {
   elicitationSchemaDialect: { since: "2025-11-25" },
   // the modern era
   serverDiscover: { since: "2026-07-28" },
+  /** Version, capabilities and client info in every request's `_meta`, instead of a session. */
+  requestEnvelope: { since: "2026-07-28" },
+  /** List changes and resource updates arrive on a `subscriptions/listen` stream. */
+  subscriptionsListen: { since: "2026-07-28" },
+  /** `Mcp-Method` and `Mcp-Name` headers on Streamable HTTP. */
+  methodHeaders: { since: "2026-07-28" },
+  /** Streamable HTTP sessions (`Mcp-Session-Id`) and the standing GET stream. */
+  httpSessions: { since: "2025-03-26", until: "2026-07-28" },
+  /** Resuming a broken response stream with GET and `Last-Event-ID`. */
+  streamResumption: { since: "2025-03-26", until: "2026-07-28" },
+  /** Client notifications beyond cancellation (`notifications/initialized`, `notifications/roots/list_changed`). */
+  clientNotifications: { since: "2024-11-05", until: "2026-07-28" },
   inputRequired: { since: "2026-07-28" },
   resultType: { since: "2026-07-28" },
 } as const satisfies Record<string, Span>;
@@ -97,6 +112,11 @@ export function isRevision(value: unknown): value is Revision {
 export function negotiateForHost(requested: unknown): Revision {
   if (isRevision(requested) && SERVED_REVISIONS.includes(requested)) return requested;
   return LATEST_LEGACY;
+}
+
+/** The newest modern revision mcpx speaks among those a server says it supports. */
+export function modernFromUpstream(supported: readonly string[]): Revision | undefined {
+  return [...MODERN_REVISIONS].reverse().find((revision) => supported.includes(revision));
 }
 
 /** Can mcpx, as a client, work with the revision an upstream answered `initialize` with? */

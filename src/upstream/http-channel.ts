@@ -6,9 +6,15 @@
  * the request whose stream carried them, which is how mcpx attributes a question to a call.
  * A stream that breaks before its answer is resumed with GET and `Last-Event-ID`, honouring the
  * server's `retry`. After the handshake a standing GET stream carries unrelated messages.
+ *
+ * Toward a 2026-07-28 server (`modern`) there is no session, no GET stream and no resumption:
+ * each request carries the metadata headers its body implies, a broken response stream loses
+ * its request, cancelling a request closes its stream, and an error answered with an HTTP
+ * status (400, 404) still reaches the request it answers.
  */
 import type { Arrival, Channel } from "../rpc/channel.js";
-import { classify, isRequest, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { classify, isObject, isRequest, type JsonObject, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../protocol/jsonrpc.js";
+import { modernRequestHeaders } from "../protocol/modern-headers.js";
 import { GatewayError } from "../protocol/errors.js";
 import { readSse } from "../util/sse.js";
 import { sleep } from "../util/sleep.js";
@@ -47,6 +53,12 @@ interface StreamState {
 export class StreamableHttpChannel implements Channel, ReportsOversized {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
+  /** Speak 2026-07-28 Streamable HTTP (set before the first request goes out). */
+  modern = false;
+  /** The tool a `tools/call` names, for its `Mcp-Param-*` headers (modern only). */
+  toolFor?: (name: string) => JsonObject | undefined;
+  /** A modern request's own stop: cancelling it is closing its stream. */
+  readonly #requests = new Map<RequestId, AbortController>();
   readonly #aborter = new AbortController();
   readonly #http = createHttpFetch();
   #closed = false;
@@ -76,14 +88,18 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
 
   async send(message: JsonRpcMessage): Promise<void> {
     if (this.#closed) throw new GatewayError("CONNECTION_CLOSED", "the connection to the server is closed");
+    if (this.modern && !isRequest(message)) return this.#modernNonRequest(message);
+    const stop = this.modern && isRequest(message) ? this.#stopperFor(message.id) : undefined;
     const response = await this.#http.fetch(this.url, {
       method: "POST",
-      headers: this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
+      headers: this.modern && isRequest(message) ? this.#modernHeaders(message) : this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
       body: JSON.stringify(message),
-      signal: this.#aborter.signal,
+      signal: stop?.signal ?? this.#aborter.signal,
     }).catch((error: unknown) => {
+      if (isRequest(message)) this.#requests.delete(message.id);
       throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describe(error)}`);
     });
+    if (this.modern) return this.#modernResponse(message as JsonRpcRequest, response, stop!);
     const session = response.headers.get("mcp-session-id");
     if (session) this.sessionId = session;
 
@@ -118,6 +134,95 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     }
     if (read.text.trim() === "") return;
     this.#deliverText(read.text, related);
+  }
+
+  #modernHeaders(request: JsonRpcRequest): Record<string, string> {
+    const name = request.params?.name;
+    const tool = request.method === "tools/call" && typeof name === "string" ? this.toolFor?.(name) : undefined;
+    // No session and no connection-wide version: a modern request's headers come from its own body.
+    return { ...this.headers, "content-type": "application/json", accept: "application/json, text/event-stream", ...modernRequestHeaders(request, tool) };
+  }
+
+  #stopperFor(id: RequestId): AbortController {
+    const stop = new AbortController();
+    const closing = (): void => stop.abort();
+    this.#aborter.signal.addEventListener("abort", closing, { once: true });
+    stop.signal.addEventListener("abort", () => this.#aborter.signal.removeEventListener("abort", closing), { once: true });
+    this.#requests.set(id, stop);
+    return stop;
+  }
+
+  /**
+   * A 2026 client sends no notification on HTTP but cancellation, and that is closing the
+   * request's stream; it sends no responses (a modern server has no requests to answer).
+   */
+  async #modernNonRequest(message: JsonRpcMessage): Promise<void> {
+    if ("method" in message && message.method === "notifications/cancelled") {
+      const id = isObject(message.params) ? message.params.requestId : undefined;
+      const stop = typeof id === "string" || typeof id === "number" ? this.#requests.get(id) : undefined;
+      if (stop) {
+        this.#requests.delete(id as RequestId);
+        stop.abort();
+      }
+      return;
+    }
+    this.log.debug("not sent to a 2026-07-28 server, which takes no such message over HTTP", { method: "method" in message ? message.method : "(a response)" });
+  }
+
+  async #modernResponse(request: JsonRpcRequest, response: Response, stop: AbortController): Promise<void> {
+    const done = (): void => {
+      if (this.#requests.get(request.id) === stop) this.#requests.delete(request.id);
+    };
+    if (!response.ok) {
+      const read = await readBounded(response, ERROR_BODY_BYTES).catch(() => ({ text: "" }));
+      const body = "text" in read ? read.text : "";
+      done();
+      // A modern server answers many errors with a status (400, 404) and the JSON-RPC error in the body.
+      if (this.#deliverError(body, request.id)) return;
+      throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`, { status: response.status });
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.body || response.status === 202 || response.status === 204) {
+      await response.body?.cancel();
+      done();
+      throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered ${request.method} with HTTP ${response.status} and no body`);
+    }
+    if (type.includes("text/event-stream")) {
+      void this.#readModernStream(request, response.body, stop).finally(done);
+      return;
+    }
+    const read = await readBounded(response, this.limits.maxMessageBytes).finally(done);
+    if (!("text" in read)) {
+      this.#tooLarge({ bytes: read.bytes, ended: read.ended, kind: "response" }, request.id);
+      return;
+    }
+    this.#deliverText(read.text, request.id);
+  }
+
+  /** A modern response stream is read once: when it breaks before the answer, the request is lost. */
+  async #readModernStream(request: JsonRpcRequest, body: ReadableStream<Uint8Array>, stop: AbortController): Promise<void> {
+    const state: StreamState = { retryMs: DEFAULT_RETRY_MS, answered: false, events: 0 };
+    await this.#consume(body, request.id, state, undefined, stop.signal);
+    if (state.answered || this.#closed || stop.signal.aborted) return;
+    this.log.warn("the server closed a response stream without answering", { request: request.id });
+    this.onlost?.(
+      request.id,
+      new GatewayError("UPSTREAM_PROTOCOL", `the server closed the response stream of ${request.method} without answering; a 2026-07-28 stream cannot be resumed, whether it took effect is unknown, and mcpx does not re-send it`),
+    );
+  }
+
+  /** Deliver a JSON-RPC error read from an error status's body, when it answers `id`. */
+  #deliverError(body: string, id: RequestId): boolean {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return false;
+    }
+    const parsed = classify(value);
+    if (!parsed.ok || !("error" in parsed.message) || parsed.message.id !== id) return false;
+    this.onmessage?.(parsed.message, { relatedRequestId: id });
+    return true;
   }
 
   /** Open the standing GET stream for messages unrelated to any request. */
@@ -225,11 +330,12 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
    * Read a stream's events until it ends. With `quietMs`, give up on a stream that delivers no
    * event at all within that time; true when that happened.
    */
-  async #consume(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState, quietMs?: number): Promise<boolean> {
+  async #consume(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState, quietMs?: number, until?: AbortSignal): Promise<boolean> {
     let quiet = false;
     const reading = new AbortController();
     const stop = (): void => reading.abort();
     this.#aborter.signal.addEventListener("abort", stop, { once: true });
+    until?.addEventListener("abort", stop, { once: true });
     const timer = quietMs === undefined ? undefined : setTimeout(() => ((quiet = true), stop()), quietMs);
     try {
       const { maxMessageBytes, limitName, pressure } = this.limits;
@@ -252,6 +358,7 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     } finally {
       clearTimeout(timer);
       this.#aborter.signal.removeEventListener("abort", stop);
+      until?.removeEventListener("abort", stop);
     }
     return quiet;
   }

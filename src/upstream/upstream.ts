@@ -1,9 +1,12 @@
 /**
  * One configured upstream MCP server: its connection, handshake, catalogue, and restarts.
  *
- * mcpx is the client here. It offers the newest legacy revision and speaks whatever the
- * server answers. A failed start or a crash never touches other upstreams: the upstream
- * goes `down` with a reason and is restarted with backoff.
+ * mcpx is the client here, dual-era as the spec describes: it probes with `server/discover`
+ * and speaks 2026-07-28 to a server that answers it (every request with the `_meta` envelope,
+ * list changes over `subscriptions/listen`, questions through `input_required` rounds), and
+ * otherwise offers the newest legacy revision with `initialize` and speaks whatever the server
+ * answers. `protocol` in the config forces either era. A failed start or a crash never touches
+ * other upstreams: the upstream goes `down` with a reason and is restarted with backoff.
  */
 import type { ServerConfig } from "../config/types.js";
 import type { Arrival, Channel } from "../rpc/channel.js";
@@ -11,14 +14,19 @@ import { Peer, type IncomingContext } from "../rpc/peer.js";
 import { ErrorCode, isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
 import { GatewayError, RpcError } from "../protocol/errors.js";
 import { lookupTable } from "../protocol/lookup.js";
-import { acceptableFromUpstream, defines, LATEST_LEGACY, LEGACY_REVISIONS, type Revision } from "../protocol/revisions.js";
+import { acceptableFromUpstream, defines, LATEST_LEGACY, MODERN_REVISIONS, modernFromUpstream, type Revision } from "../protocol/revisions.js";
+import { INPUT_REQUIRED_METHODS, isModernErrorCode, META, MODERN_ERROR, readDiscover, readOutcome, supportedFromError, withEnvelope, withoutMetaKeys } from "../protocol/modern.js";
 import { IMPLEMENTATION } from "../version.js";
 import type { Logger } from "../util/log.js";
 import { sleep } from "../util/sleep.js";
 import { CATALOG_PARTS, emptyCatalog, fetchAll, type Catalog, type CatalogPart } from "./catalog.js";
 import { legacySseChannel, stdioChannel, streamableHttpChannel } from "./connect.js";
 import { NotStreamableHttp, StreamableHttpChannel } from "./http-channel.js";
+import { StdioChannel } from "./stdio-channel.js";
 import { StderrTail } from "./stderr-tail.js";
+import { eraKey, forgetEra, knownEra, rememberEra } from "./era-cache.js";
+import { withInputRounds } from "./input-rounds.js";
+import { Listen } from "./listen.js";
 import type { OversizedMessage, ReportsOversized } from "../rpc/oversized.js";
 import type { Pressure } from "../rpc/pressure.js";
 import type { ReadLimits } from "./read-limits.js";
@@ -49,6 +57,8 @@ export interface UpstreamLimits {
   /** The largest message read from the server (`limits.maxUpstreamMessageBytes`). */
   maxUpstreamMessageBytes: number;
   startupTimeoutMs: number;
+  /** Retries of one request a 2026-07-28 server may answer `input_required` (`limits.maxInputRounds`). */
+  maxInputRounds?: number;
   /** The host's backpressure: while blocked, what the server sends is not read. */
   pressure?: Pressure;
 }
@@ -77,6 +87,14 @@ const REFRESH = lookupTable<CatalogPart[]>({
 });
 
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+/** A stdio server that has not answered `server/discover` by then is taken for a legacy one (the spec's "reasonable timeout"). */
+const DISCOVER_PROBE_MS = 5_000;
+const DEFAULT_MAX_INPUT_ROUNDS = 8;
+/**
+ * What mcpx declares to a 2026-07-28 server in every request: it can take every kind of
+ * question (the broker holds what no host can answer), as it declares to legacy servers.
+ */
+const MODERN_CAPABILITIES: JsonObject = { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } };
 /** The retry hint given while a start attempt is under way. */
 const START_UNDER_WAY_RETRY_MS = 1_000;
 /** An upstream that stayed up this long is healthy again: its next crash restarts quickly. */
@@ -101,6 +119,13 @@ export class Upstream {
   readonly limitsHit: LimitHit[] = [];
 
   #peer: Peer | undefined;
+  /** This connection speaks the 2026-07-28 era (no session: the envelope rides in every request). */
+  #modern = false;
+  #listen: Listen | undefined;
+  /** The level hosts asked upstreams to log at; a modern server hears it in every request. */
+  #logLevel: string | undefined;
+  /** Upstream URIs hosts subscribed to; a modern server hears them on its listen stream (kept across restarts). */
+  readonly #resourceSubscriptions = new Set<string>();
   #stopping = false;
   #attempt = 0;
   #readyAt = 0;
@@ -147,6 +172,7 @@ export class Upstream {
     this.#stopper.abort();
     const peer = this.#peer;
     this.#peer = undefined;
+    this.#closeListen();
     this.#restarting = false;
     this.#setState("stopped", undefined);
     await peer?.close(new GatewayError("UPSTREAM_UNAVAILABLE", `mcpx is shutting down upstream "${this.name}"`));
@@ -162,15 +188,81 @@ export class Upstream {
 
   /** Send a host's request on to this server. */
   call(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<JsonObject> {
+    if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
+    const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
+    if (!this.#modern) return this.#send(method, params, options, progressToken);
+    const local = this.#modernLocally(method, params);
+    if (local) return local;
+    if (!INPUT_REQUIRED_METHODS.includes(method)) return this.#send(method, params, options, progressToken).then((result) => this.#complete(method, result));
+    const candidates = options.owner ? [options.owner] : [];
+    return withInputRounds({
+      server: this.name,
+      method,
+      params: params ?? {},
+      maxRounds: this.limits.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      send: (round) => this.#send(method, round, options, progressToken),
+      ask: (key, request, signal) => {
+        const stop = options.signal ? AbortSignal.any([signal, options.signal, this.#stopper.signal]) : AbortSignal.any([signal, this.#stopper.signal]);
+        const params = isObject(request.params) ? request.params : {};
+        const asked = { jsonrpc: "2.0" as const, id: `input:${key}`, method: String(request.method), params };
+        return this.events.question(this, { request: asked, signal: stop, arrival: {} }, candidates);
+      },
+    });
+  }
+
+  /**
+   * Methods 2026-07-28 removed, done the modern way on mcpx's side: `ping` has nothing to
+   * check without a session, the log level rides in each request's envelope, and resource
+   * subscriptions are the listen stream's. Undefined for a method that goes to the server.
+   */
+  #modernLocally(method: string, params: JsonObject | undefined): Promise<JsonObject> | undefined {
+    switch (method) {
+      case "ping":
+        return Promise.resolve({});
+      case "logging/setLevel":
+        this.#logLevel = typeof params?.level === "string" ? params.level : undefined;
+        return Promise.resolve({});
+      case "resources/subscribe":
+      case "resources/unsubscribe": {
+        const uri = params?.uri;
+        if (typeof uri !== "string") return Promise.reject(new RpcError(ErrorCode.InvalidParams, `Invalid params: ${method} needs a "uri"`));
+        if (method === "resources/subscribe") this.#resourceSubscriptions.add(uri);
+        else this.#resourceSubscriptions.delete(uri);
+        return (this.#listen?.update() ?? Promise.resolve()).then(() => ({}));
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** A modern result of a method that has no input rounds: complete, or a protocol error. */
+  #complete(method: string, result: JsonObject): JsonObject {
+    const outcome = readOutcome(method, result);
+    if (outcome.kind === "complete") return outcome.result;
+    const why = outcome.kind === "invalid" ? outcome.why : `input_required, which ${method} may not answer`;
+    throw new GatewayError("UPSTREAM_PROTOCOL", `upstream "${this.name}" answered ${method} with ${why}`, { server: this.name });
+  }
+
+  /** The 2026-07-28 `_meta` envelope on a request's params. */
+  #envelope(params: JsonObject | undefined): JsonObject {
+    return withEnvelope(params, {
+      protocolVersion: this.revision ?? MODERN_REVISIONS[0]!,
+      clientCapabilities: MODERN_CAPABILITIES,
+      clientInfo: { ...IMPLEMENTATION },
+      ...(this.#logLevel === undefined ? {} : { logLevel: this.#logLevel }),
+    });
+  }
+
+  /** One request to the server, as the host's call (its owner, cancellation, progress). */
+  #send(method: string, params: JsonObject | undefined, options: CallOptions, progressToken: string | undefined): Promise<JsonObject> {
     const peer = this.#peer;
     if (!peer || this.state !== "ready") return Promise.reject(this.unavailable());
     let sent = params;
-    let progressToken: string | undefined;
-    if (options.onProgress) {
-      progressToken = `mcpx-${this.name}-${++this.#progressCounter}`;
+    if (progressToken !== undefined) {
       const meta = isObject(params?._meta) ? params._meta : {};
       sent = { ...params, _meta: { ...meta, progressToken } };
     }
+    if (this.#modern) sent = this.#envelope(sent);
     let id: RequestId | undefined;
     const forget = (): void => {
       if (id !== undefined) this.#calls.delete(id);
@@ -194,9 +286,18 @@ export class Upstream {
     );
   }
 
-  /** Forward a notification (cancellation is handled by `call`'s signal, not here). */
+  /**
+   * Forward a notification (cancellation is handled by `call`'s signal, not here). A 2026-07-28
+   * server takes no client notification but cancellation (`notifications/roots/list_changed`
+   * is gone with the session), so nothing is forwarded to one.
+   */
   async notify(method: string, params?: JsonObject): Promise<void> {
-    if (this.state === "ready") await this.#peer?.notify(method, params);
+    if (this.state !== "ready") return;
+    if (this.#modern && this.revision && !defines(this.revision, "clientNotifications")) {
+      this.log.debug("not forwarded to a 2026-07-28 server", { method });
+      return;
+    }
+    await this.#peer?.notify(method, params);
   }
 
   /**
@@ -266,17 +367,21 @@ export class Upstream {
 
   async #connect(): Promise<void> {
     this.stderrTail.clear();
+    this.#modern = false;
     this.#setState("starting", undefined);
     try {
       const peer = await this.#open();
       this.#peer = peer;
       peer.onclose = (reason) => this.#lost(peer, reason);
+      // Listening first: a change made while the catalogue is read is then heard, not missed.
+      if (this.#modern) await this.#startListening(peer);
       await this.#loadCatalog(peer);
       this.#readyAt = Date.now();
       this.#restarting = false;
       this.#setState("ready", undefined);
       this.log.info("upstream ready", {
         revision: this.revision,
+        era: this.#modern ? "modern" : "legacy",
         transport: this.transport,
         tools: this.catalog.tools.length,
         resources: this.catalog.resources.length,
@@ -286,6 +391,7 @@ export class Upstream {
       const reason = error instanceof Error ? error.message : String(error);
       const peer = this.#peer;
       this.#peer = undefined;
+      this.#closeListen();
       await peer?.close().catch(() => {});
       if (this.#stopping) return;
       // A restart that failed is a server that is down: its last catalogue goes with it.
@@ -309,11 +415,29 @@ export class Upstream {
       return this.#handshake(stdioChannel(config, log, limits, (line) => this.stderrTail.push(line)));
     }
     if (config.transport === "sse") {
+      if (this.#pinned() === "modern") {
+        throw new GatewayError("UPSTREAM_PROTOCOL", `protocol ${this.config.protocol} is configured, but the 2024-11-05 HTTP+SSE transport has no 2026-07-28 era; set transport to "streamable-http" or "auto"`);
+      }
       this.transport = "sse";
       return this.#handshake(legacySseChannel(config, log, limits));
     }
+    this.transport = "streamable-http";
+    if (this.#probing()) {
+      // The modern attempt has a channel of its own: a legacy session starts afresh on another.
+      const channel = streamableHttpChannel(config, log, limits);
+      channel.modern = true;
+      channel.toolFor = (name) => this.catalog.tools.find((tool) => tool.name === name);
+      const peer = this.#peerOn(channel);
+      try {
+        await peer.start();
+        if (await this.#discover(peer)) return peer;
+      } catch (error) {
+        await peer.close().catch(() => {});
+        throw error;
+      }
+      await peer.close().catch(() => {});
+    }
     try {
-      this.transport = "streamable-http";
       return await this.#handshake(streamableHttpChannel(config, log, limits));
     } catch (error) {
       if (!(error instanceof NotStreamableHttp) || config.transport !== "auto") throw error;
@@ -365,7 +489,7 @@ export class Upstream {
     hit.largestBytes = Math.max(hit.largestBytes, message.bytes);
   }
 
-  async #handshake(channel: Channel & ReportsOversized): Promise<Peer> {
+  #peerOn(channel: Channel & ReportsOversized): Peer {
     const peer = new Peer(
       channel,
       {
@@ -376,18 +500,103 @@ export class Upstream {
     );
     channel.onjunk = (why) => this.log.warn("unreadable message from upstream", { why });
     channel.onoversized = (message) => this.#oversized(peer, channel, message);
+    return peer;
+  }
+
+  /** The era the config forces, if it forces one. */
+  #pinned(): "modern" | "legacy" | undefined {
+    const protocol = this.config.protocol;
+    if (protocol === "auto") return undefined;
+    return MODERN_REVISIONS.includes(protocol) ? "modern" : "legacy";
+  }
+
+  /** Try `server/discover` first: forced modern, or `auto` unless this server is known to be legacy. */
+  #probing(): boolean {
+    const pinned = this.#pinned();
+    if (pinned) return pinned === "modern";
+    return knownEra(eraKey(this.config)) !== "legacy";
+  }
+
+  /**
+   * The era probe, and the modern handshake when it succeeds: true once the connection speaks
+   * 2026-07-28; false when the server is a legacy one (`auto` only). A recognised modern error
+   * proves the server modern: no fallback then, the start fails with what it said. On stdio
+   * anything else, a timeout included, means legacy; on HTTP so does any answer (an error
+   * status, a JSON-RPC error that is not a modern one), but not a server that cannot be reached
+   * or does not answer at all.
+   */
+  async #discover(peer: Peer): Promise<boolean> {
+    const pinned = this.#pinned() === "modern";
+    const stdio = this.config.kind === "stdio";
+    const timeoutMs = pinned || !stdio ? this.limits.startupTimeoutMs : Math.min(this.limits.startupTimeoutMs, DISCOVER_PROBE_MS);
+    const envelope = withEnvelope(undefined, { protocolVersion: this.#offeredModern(), clientCapabilities: MODERN_CAPABILITIES, clientInfo: { ...IMPLEMENTATION } });
+    let result: JsonObject;
+    try {
+      result = await peer.request("server/discover", envelope, { timeoutMs, signal: this.#stopper.signal });
+    } catch (error) {
+      if (error instanceof RpcError && isModernErrorCode(error.code)) throw this.#modernRefusal(error);
+      const reached = error instanceof RpcError || (error instanceof GatewayError && error.details?.status !== undefined);
+      const legacy = stdio ? !peer.closed : reached;
+      if (pinned || !legacy) {
+        const why = error instanceof Error ? error.message : String(error);
+        throw new GatewayError("UPSTREAM_PROTOCOL", pinned ? `protocol ${this.config.protocol} is configured, but server/discover failed: ${why}` : why);
+      }
+      this.log.info("the server does not speak 2026-07-28 (server/discover failed); trying the legacy handshake", { error: error instanceof Error ? error.message : String(error) });
+      return false;
+    }
+    const discovered = readDiscover(result);
+    const revision = discovered && modernFromUpstream(discovered.supportedVersions);
+    if (!discovered || !revision) {
+      const said = discovered ? `supports ${discovered.supportedVersions.join(", ")}` : "answered server/discover with something that is not a DiscoverResult";
+      if (pinned) throw new GatewayError("UPSTREAM_PROTOCOL", `protocol ${this.config.protocol} is configured, but the server ${said}`);
+      this.log.info("the server's server/discover offers no revision of the 2026-07-28 era mcpx speaks; trying the legacy handshake", { said });
+      return false;
+    }
+    this.revision = revision;
+    this.capabilities = discovered.capabilities;
+    this.serverInfo = discovered.serverInfo;
+    this.instructions = discovered.instructions;
+    this.#modern = true;
+    if (!pinned) rememberEra(eraKey(this.config), "modern");
+    return true;
+  }
+
+  /** The modern revision asked for in the probe: the pinned one, else the newest mcpx speaks. */
+  #offeredModern(): Revision {
+    const protocol = this.config.protocol;
+    return protocol !== "auto" && MODERN_REVISIONS.includes(protocol) ? protocol : MODERN_REVISIONS.at(-1)!;
+  }
+
+  /** A modern server refused the probe: why, in words (and what it supports, for -32022). */
+  #modernRefusal(error: RpcError): GatewayError {
+    if (error.code === MODERN_ERROR.UnsupportedProtocolVersion) {
+      const supported = supportedFromError(error.data);
+      const list = supported?.length ? supported.join(", ") : "no version it named";
+      return new GatewayError("UPSTREAM_PROTOCOL", `the server speaks the 2026-07-28 era but supports ${list}, none of which mcpx speaks`, { supported });
+    }
+    return new GatewayError("UPSTREAM_PROTOCOL", `the server refused server/discover: ${error.message} (${error.code})`);
+  }
+
+  async #handshake(channel: Channel & ReportsOversized): Promise<Peer> {
+    const peer = this.#peerOn(channel);
     const pinned = this.config.protocol === "auto" ? undefined : this.config.protocol;
     const offered = pinned ?? LATEST_LEGACY;
+    const key = eraKey(this.config);
     try {
-      if (pinned && !LEGACY_REVISIONS.includes(pinned)) {
-        throw new GatewayError("UPSTREAM_PROTOCOL", `protocol ${pinned} is configured, but mcpx does not speak the 2026-07-28 era to upstreams yet`);
-      }
       await peer.start();
-      const result = await peer.request(
-        "initialize",
-        { protocolVersion: offered, capabilities: clientCapabilities(offered), clientInfo: { ...IMPLEMENTATION } },
-        { timeoutMs: this.limits.startupTimeoutMs, signal: this.#stopper.signal },
-      );
+      // On stdio the probe and the legacy handshake share the process, as the spec has it.
+      if (channel instanceof StdioChannel && this.#probing() && (await this.#discover(peer))) return peer;
+      const result = await peer
+        .request(
+          "initialize",
+          { protocolVersion: offered, capabilities: clientCapabilities(offered), clientInfo: { ...IMPLEMENTATION } },
+          { timeoutMs: this.limits.startupTimeoutMs, signal: this.#stopper.signal },
+        )
+        .catch((error: unknown) => {
+          // A server taken for legacy that answers like a modern one: probe again next time.
+          if (error instanceof RpcError && isModernErrorCode(error.code)) forgetEra(key);
+          throw error;
+        });
       if (!acceptableFromUpstream(result.protocolVersion)) {
         throw new GatewayError(
           "UPSTREAM_PROTOCOL",
@@ -402,6 +611,7 @@ export class Upstream {
       this.serverInfo = isObject(result.serverInfo) ? result.serverInfo : undefined;
       this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
       if (channel instanceof StreamableHttpChannel) channel.protocolVersion = this.revision;
+      if (!pinned) rememberEra(key, "legacy");
       await peer.notify("notifications/initialized");
       if (channel instanceof StreamableHttpChannel) channel.openListeningStream();
       return peer;
@@ -422,7 +632,13 @@ export class Upstream {
 
   async #fetch(peer: Peer, part: CatalogPart): Promise<JsonObject[]> {
     try {
-      return await fetchAll((method, params) => peer.request(method, params, { timeoutMs: this.limits.startupTimeoutMs }), part);
+      return await fetchAll(
+        (method, params) =>
+          this.#modern
+            ? peer.request(method, this.#envelope(params), { timeoutMs: this.limits.startupTimeoutMs }).then((result) => this.#complete(method, result))
+            : peer.request(method, params, { timeoutMs: this.limits.startupTimeoutMs }),
+        part,
+      );
     } catch (error) {
       // Many servers declare `resources` without implementing resources/templates/list: a part
       // the server does not implement is empty, not a reason to lose the whole server.
@@ -445,9 +661,28 @@ export class Upstream {
     }
   }
 
+  /** Open the listen stream of a modern connection (bounded: a server slow to acknowledge does not hold up the start). */
+  async #startListening(peer: Peer): Promise<void> {
+    this.#listen = new Listen({
+      request: (params, options) => peer.request("subscriptions/listen", this.#envelope(params), options),
+      capabilities: () => this.capabilities,
+      resources: () => this.#resourceSubscriptions,
+      reopened: () => void this.#refresh((Object.keys(CATALOG_PARTS) as CatalogPart[]).filter((part) => this.capabilities[CATALOG_PARTS[part].capability] !== undefined)),
+      log: this.log,
+      ackTimeoutMs: this.limits.startupTimeoutMs,
+    });
+    await this.#listen.update();
+  }
+
+  #closeListen(): void {
+    this.#listen?.close();
+    this.#listen = undefined;
+  }
+
   #lost(peer: Peer, reason: Error): void {
     if (this.#peer !== peer || this.#stopping) return;
     this.#peer = undefined;
+    this.#closeListen();
     this.#calls.clear();
     // The catalogue stays until the restart shows what the server lists now (`restarting`).
     this.#restarting = true;
@@ -471,11 +706,26 @@ export class Upstream {
   }
 
   async #serverRequest(context: IncomingContext): Promise<JsonObject> {
+    if (this.#modern) {
+      // 2026-07-28 has no server-to-client requests: its questions come in input_required results.
+      this.log.warn("a 2026-07-28 server sent a request; refused", { method: context.request.method });
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${context.request.method} (a 2026-07-28 server asks through input_required results)`);
+    }
     if (context.request.method === "ping") return {};
     return this.events.question(this, context, this.candidates(context.arrival));
   }
 
-  #serverNotification(notification: JsonRpcNotification, arrival: Arrival): void {
+  #serverNotification(received: JsonRpcNotification, arrival: Arrival): void {
+    let notification = received;
+    if (this.#modern && isObject(received.params)) {
+      const subscription = isObject(received.params._meta) ? received.params._meta[META.subscriptionId] : undefined;
+      if (received.method === "notifications/subscriptions/acknowledged") {
+        this.#listen?.acknowledged(subscription, received.params);
+        return;
+      }
+      // Which of mcpx's streams carried it is this connection's business, not the hosts'.
+      notification = { ...received, params: withoutMetaKeys(received.params, [META.subscriptionId]) };
+    }
     const parts = REFRESH.get(notification.method);
     if (parts) {
       void this.#refresh(parts);

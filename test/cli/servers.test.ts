@@ -69,7 +69,7 @@ describe("mcpx servers", () => {
 });
 
 describe("a pinned protocol revision", () => {
-  it("is what mcpx offers; an upstream answering another revision, or a pin to an era mcpx cannot speak, is down with why", async () => {
+  it("is what mcpx offers; an upstream answering another revision, or a pin to an era the server cannot speak, is down with why", async () => {
     // old-revision-server always answers 2024-11-05, whatever it is offered.
     const config = writeConfig({
       mcpServers: {
@@ -85,6 +85,7 @@ describe("a pinned protocol revision", () => {
     expect(reports.get("differs")).toMatchObject({ state: "down" });
     expect(reports.get("differs")?.reason).toContain("protocol 2025-06-18 is configured, but the server answered 2024-11-05");
     expect(reports.get("modern")).toMatchObject({ state: "down" });
-    expect(reports.get("modern")?.reason).toContain("does not speak the 2026-07-28 era");
+    // A 2026-07-28 pin is a modern handshake (server/discover), with no fallback to initialize.
+    expect(reports.get("modern")?.reason).toContain("protocol 2026-07-28 is configured, but server/discover failed");
   });
 });

@@ -165,7 +165,15 @@ const specs = new Map<Revision, Spec>();
 function methodsOf(defs: Record<string, Json>, union: string, refPrefix: string): Map<string, string> {
   const methods = new Map<string, string>();
   const members = defs[union]?.anyOf;
-  if (!Array.isArray(members)) return methods;
+  if (!Array.isArray(members)) {
+    // A union of one member is published as that member itself (2026-07-28 `ClientNotification`
+    // is `CancelledNotification`): find the definition it copies by its method.
+    const method = (defs[union]?.properties as Json | undefined)?.method;
+    if (!isObject(method) || typeof method.const !== "string") return methods;
+    const copied = Object.keys(defs).find((name) => name !== union && ((defs[name]?.properties as Json | undefined)?.method as Json | undefined)?.const === method.const);
+    methods.set(method.const, copied ?? union);
+    return methods;
+  }
   for (const member of members) {
     if (!isObject(member) || typeof member.$ref !== "string") continue;
     const name = member.$ref.slice(refPrefix.length);

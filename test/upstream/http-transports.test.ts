@@ -88,9 +88,12 @@ describe("an upstream that answers an older revision", () => {
     expect(firstText(await host.request(1, "tools/call", { name: "old__offered", arguments: {} }))).toBe("2025-11-25");
     expect(firstText(await host.request(2, "tools/call", { name: "old__old_echo", arguments: { text: "hi" } }))).toBe("old says: hi");
 
-    // Every frame after the offer is a valid 2024-11-05 client message.
+    // Each mcpx process probed first (a valid 2026-07-28 request); every frame after the offer is a valid 2024-11-05 client message.
     const sent = readFileSync(frames, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { method?: string });
-    const after = sent.filter((frame) => frame.method !== "initialize");
+    expect(sent[0]?.method).toBe("server/discover");
+    const probes = sent.filter((frame) => frame.method === "server/discover");
+    for (const frame of probes) expect(validateToServer("2026-07-28", frame).errors).toEqual([]);
+    const after = sent.filter((frame) => frame.method !== "initialize" && frame.method !== "server/discover");
     expect(after.map((frame) => frame.method)).toEqual(expect.arrayContaining(["notifications/initialized", "tools/list", "tools/call"]));
     for (const frame of after) expect(validateToServer("2024-11-05", frame).errors).toEqual([]);
   });

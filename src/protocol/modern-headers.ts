@@ -1,0 +1,83 @@
+/**
+ * The HTTP headers a 2026-07-28 request carries beside its body (Streamable HTTP 2026-07-28,
+ * "request metadata headers"): `MCP-Protocol-Version` (the envelope's version), `Mcp-Method`,
+ * `Mcp-Name` (the `name` or `uri` of `tools/call`, `prompts/get`, `resources/read`), and
+ * `Mcp-Param-{Name}` for the arguments a tool's input schema marks with `x-mcp-header`.
+ * Values that are not plain visible ASCII travel as `=?base64?…?=`. Pure: no I/O.
+ */
+import { isObject, type JsonObject, type JsonRpcRequest } from "./jsonrpc.js";
+import { META } from "./modern.js";
+
+const NAME_SOURCE: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+const SENTINEL_START = "=?base64?";
+const SENTINEL_END = "?=";
+
+/** The metadata headers of one modern request; none for a request without an envelope. */
+export function modernRequestHeaders(request: JsonRpcRequest, tool?: JsonObject): Record<string, string> {
+  const meta = isObject(request.params?._meta) ? request.params._meta : undefined;
+  const version = meta?.[META.protocolVersion];
+  if (typeof version !== "string") return {};
+  const headers: Record<string, string> = { "mcp-protocol-version": version, "mcp-method": request.method };
+  const source = NAME_SOURCE[request.method];
+  const name = source === undefined ? undefined : request.params?.[source];
+  if (typeof name === "string") headers["mcp-name"] = headerValue(name);
+  if (request.method === "tools/call" && tool && isObject(request.params?.arguments)) {
+    Object.assign(headers, paramHeaders(tool.inputSchema, request.params.arguments));
+  }
+  return headers;
+}
+
+/** A string as an HTTP field value: as it is when that is safe, else in the Base64 sentinel. */
+export function headerValue(value: string): string {
+  return needsEncoding(value) ? `${SENTINEL_START}${base64(value)}${SENTINEL_END}` : value;
+}
+
+function needsEncoding(value: string): boolean {
+  if (value === "" || value !== value.trim()) return true;
+  if (value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END)) return true;
+  for (const char of value) {
+    const code = char.codePointAt(0)!;
+    if (code !== 9 && (code < 0x20 || code > 0x7e)) return true;
+  }
+  return false;
+}
+
+function base64(value: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * `Mcp-Param-{Name}` for each property reached through `properties` alone that declares
+ * `x-mcp-header`, when the call gives it a string, integer or boolean. A declaration that is
+ * not a valid header name is skipped (the server rejects such a tool's schema anyway).
+ */
+export function paramHeaders(schema: unknown, args: JsonObject): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const visit = (node: unknown, value: unknown): void => {
+    if (!isObject(node) || !isObject(node.properties)) return;
+    for (const [key, child] of Object.entries(node.properties)) {
+      if (!isObject(child)) continue;
+      const inner = isObject(value) ? value[key] : undefined;
+      const name = child["x-mcp-header"];
+      if (typeof name === "string" && TOKEN.test(name)) {
+        const text = primitive(inner);
+        if (text !== undefined) headers[`mcp-param-${name.toLowerCase()}`] = headerValue(text);
+      }
+      visit(child, inner);
+    }
+  };
+  visit(schema, args);
+  return headers;
+}
+
+function primitive(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number" && Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value))) return String(value);
+  return undefined;
+}

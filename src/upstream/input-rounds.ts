@@ -1,0 +1,68 @@
+/**
+ * Multi round-trip requests toward a 2026-07-28 upstream (mcpx is the client).
+ *
+ * A `tools/call`, `prompts/get` or `resources/read` may be answered `input_required`: the
+ * server's questions (`inputRequests`) and an opaque `requestState`. Each question is asked
+ * the way a legacy server's request would be (`ask`: the broker and the calling host), and the
+ * request is sent again, as a new request, with the answers and the `requestState` exactly as
+ * it came, until the server answers `complete`, for at most `maxRounds` retries.
+ */
+import { GatewayError } from "../protocol/errors.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import { inputResponse, readOutcome } from "../protocol/modern.js";
+
+export interface InputRounds {
+  server: string;
+  method: string;
+  /** The request's own params (no envelope, no earlier round's answers). */
+  params: JsonObject;
+  /** `limits.maxInputRounds`. */
+  maxRounds: number;
+  /** Send the request once (a new id each time) and give back the raw result. */
+  send(params: JsonObject): Promise<JsonObject>;
+  /** Ask one input request (`{method, params}`) and give back the answer; stop asking when `signal` aborts. */
+  ask(key: string, request: JsonObject, signal: AbortSignal): Promise<JsonObject>;
+}
+
+export async function withInputRounds(rounds: InputRounds): Promise<JsonObject> {
+  const { method, server } = rounds;
+  // Answers and state belong to one retry only; what the caller passed is not this exchange's.
+  const { inputResponses: _responses, requestState: _state, ...base } = rounds.params;
+  let params: JsonObject = base;
+  for (let round = 0; ; round++) {
+    const outcome = readOutcome(method, await rounds.send(params));
+    if (outcome.kind === "complete") return outcome.result;
+    if (outcome.kind === "invalid") throw new GatewayError("UPSTREAM_PROTOCOL", `upstream "${server}" answered ${method} with ${outcome.why}`, { server });
+    if (round >= rounds.maxRounds) {
+      throw new GatewayError(
+        "UPSTREAM_PROTOCOL",
+        `upstream "${server}" still asked for input after ${rounds.maxRounds} rounds of ${method}; mcpx gave up (limits.maxInputRounds)`,
+        { server, limit: "limits.maxInputRounds", rounds: rounds.maxRounds },
+      );
+    }
+    const answers = await answerAll(rounds, outcome.inputRequests);
+    params = {
+      ...base,
+      ...(Object.keys(answers).length ? { inputResponses: answers } : {}),
+      // Echoed exactly as it came (a string is carried as is), and only when the server sent one.
+      ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState }),
+    };
+  }
+}
+
+/** Every input request of one round, asked at once; one that fails withdraws the others. */
+async function answerAll(rounds: InputRounds, requests: Record<string, JsonObject>): Promise<Record<string, JsonObject>> {
+  const stop = new AbortController();
+  try {
+    const answered = await Promise.all(
+      Object.entries(requests).map(async ([key, request]) => {
+        const answer = await rounds.ask(key, request, stop.signal);
+        return [key, inputResponse(String(request.method), answer)] as const;
+      }),
+    );
+    return Object.fromEntries(answered);
+  } catch (error) {
+    stop.abort("another question of the same round failed");
+    throw error;
+  }
+}
