@@ -91,7 +91,7 @@ function relayed(error: RpcError, upstream: Upstream, session: HostSession | und
   if (profile && defines(profile.revision, "urlElicitationRequiredError") && elicitationModes(profile).has("url")) return error;
   return new RpcError(
     ErrorCode.InternalError,
-    `"${upstream.name}" needs a URL elicitation completed first (-32042: ${error.message}), which mcpx cannot resolve here ` +
+    `"${upstream.name}" needs a URL elicitation completed first (${error.message}), which mcpx cannot resolve here ` +
       "and this host cannot be sent (that needs protocol 2025-11-25 and elicitation.url)",
     { server: upstream.name, reason: "url-required" },
   );
