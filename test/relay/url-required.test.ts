@@ -224,6 +224,34 @@ describe("a URL question the calling host cannot be sent inline (mcpx as the ser
   });
 });
 
+describe("a URL question finished by a person", () => {
+  it("still reaches the host that was asked with its completion notification, once", async () => {
+    // A host that was sent the question and leaves it open (until mcpx withdraws it).
+    const asked = await httpHost(mcpx.url, {
+      name: "waiting-url-host",
+      capabilities: { elicitation: { url: {} } },
+      setup: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve({ action: "cancel" })))),
+    });
+    try {
+      const pending = asked.client.callTool({ name: "ask__ask_url", arguments: { elicitationId: "person-1" } });
+      await asked.waitFor((frame) => frame.method === "elicitation/create");
+      const question = await questionFor("person-1");
+      expect((await rest(`/v1/questions/${question.id}/done`, {})).status).toBe(200);
+      expect(toolJson(await pending)).toEqual({ action: "accept" });
+      const complete = await asked.waitFor((frame) => frame.method === COMPLETE);
+      expect(complete.params).toEqual({ elicitationId: "person-1" });
+      expectValidToClient("2025-11-25", complete);
+      await asked.client.ping();
+      expect(asked.frames.filter((frame) => frame.method === COMPLETE)).toHaveLength(1);
+      // Nobody else heard of it.
+      expect(urlHost.frames.filter((frame) => JSON.stringify(frame).includes("person-1"))).toEqual([]);
+    } finally {
+      await asked.close();
+    }
+  });
+});
+
 describe("every frame mcpx sent", () => {
   it("is valid for each host's revision", () => {
     // The SDK host's frames: requests, notifications and errors (a result needs its request's method).
