@@ -5,6 +5,7 @@
  *   GET  /v1/questions[?all=1]         → [view]
  *   GET  /v1/questions/:id             → view | 404 UNKNOWN_QUESTION
  *   POST /v1/questions/:id/answer      {action, content?} → view | 400 | 404 | 409
+ *   POST /v1/questions/:id/done        {} → view | 400 (not a URL question) | 404 | 409
  *   GET  /v1/events                    → text/event-stream, event `question` with a view
  *   POST /v1/page-session              {code} → {token, expiresInSeconds} | 401 INVALID_CODE
  *
@@ -107,11 +108,15 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       if (method !== "POST") return notAllowed(response, "POST");
       return answer(request, response, idOf(parts[1]!), caller);
     }
+    if (parts.length === 3 && parts[0] === "questions" && parts[2] === "done") {
+      if (method !== "POST") return notAllowed(response, "POST");
+      return done(request, response, idOf(parts[1]!), caller);
+    }
     if (parts.length === 1 && parts[0] === "events") {
       if (method !== "GET") return notAllowed(response, "GET");
       return events.stream(response);
     }
-    sendApiError(response, 404, "NOT_FOUND", `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer and /v1/events)`);
+    sendApiError(response, 404, "NOT_FOUND", `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer, /v1/questions/:id/done and /v1/events)`);
   }
 
   /** The page's one-time code, traded once for its in-tab credential. */
@@ -163,6 +168,23 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     // Answered is not yet delivered: say which it is once the waiting process confirms (bounded).
     const { delivery } = await broker.awaitDelivery(record.id);
     sendJson(response, 200, viewOf(record, Date.now(), delivery));
+  }
+
+  /** A URL question is finished (the REST twin of `mcpx elicit done` and the page's button). */
+  async function done(request: IncomingMessage, response: ServerResponse, id: string, caller: Caller): Promise<void> {
+    if (mediaType(request) !== "application/json") {
+      return sendApiError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "send the request with content-type: application/json (an empty object)");
+    }
+    const body = await readBody(request, 1024);
+    if (body === undefined) return sendApiError(response, 413, "PAYLOAD_TOO_LARGE", "the body of done is an empty object");
+    let value: unknown = {};
+    try {
+      if (body.trim() !== "") value = JSON.parse(body);
+    } catch (error) {
+      return sendApiError(response, 400, "INVALID_ANSWER", `the body is not JSON: ${(error as Error).message}`);
+    }
+    if (!isObject(value) || Object.keys(value).length > 0) return sendApiError(response, 400, "INVALID_ANSWER", "the body of done is an empty object {}");
+    sendJson(response, 200, viewOf(broker.complete(id, caller)));
   }
 
   return Object.assign(routes, { close: () => events.close() });

@@ -245,6 +245,47 @@ export class Broker {
     return this.#settled(id);
   }
 
+  /**
+   * A URL question's interaction is finished: the upstream said so, or a person did (for an
+   * upstream that never notifies). A pending one is accepted with it (finishing is consenting).
+   * Refused for anything but a URL question, one already complete, or one settled otherwise.
+   */
+  complete(id: string, by: string): QuestionRecord {
+    this.sweep();
+    const record = this.store.get(id);
+    if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
+    if (record.kind !== "elicitation" || record.mode !== "url") {
+      throw new BrokerError("INVALID_ANSWER", `question ${id} is not a URL question: only a URL question is completed (answer it instead)`);
+    }
+    const wasPending = record.state === "pending";
+    if (!this.store.complete(id, by)) {
+      const now = this.store.get(id) ?? record;
+      if (now.completion) throw new BrokerError("ALREADY_SETTLED", `question ${id} was already completed (by ${now.completion.by} at ${now.completion.completedAt})`);
+      throw alreadySettled(now);
+    }
+    this.log.info("URL question completed", { question: id, by });
+    if (wasPending) return this.#settled(id);
+    const completed = this.store.get(id)!;
+    this.#emit(completed);
+    return completed;
+  }
+
+  /**
+   * Resolve with the URL question's record once its interaction is finished (`completion`), or
+   * it was settled other than by accept, or `untilMs` (epoch) passed, or `signal` aborted:
+   * the caller reads which from the record. Sees other processes' writes within a poll.
+   */
+  async untilFinished(id: string, untilMs: number, signal?: AbortSignal): Promise<QuestionRecord> {
+    for (;;) {
+      const record = this.store.get(id);
+      if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
+      const refused = record.state !== "pending" && record.answer?.action !== "accept";
+      if (record.completion || refused || Date.now() >= untilMs || signal?.aborted) return record;
+      // Expiry of a pending one is this process's timer; the rest is a store write, seen by polling.
+      await idle(Math.min(POLL_MS, Math.max(1, untilMs - Date.now())), signal);
+    }
+  }
+
   /** The waiting call is gone: the question can no longer be answered usefully. */
   close(id: string, why: string): void {
     if (this.store.settle(id, "closed", { action: "cancel", by: `closed: ${why}` }, this.#clock.now())) {
@@ -385,6 +426,21 @@ export function checkAnswer(record: Pick<QuestionRecord, "kind" | "mode" | "requ
     const problems = answerProblems(record.requestedSchema, input.content);
     if (problems.length) throw new BrokerError("INVALID_ANSWER", `the answer does not fit the question: ${problems.join("; ")}`);
   }
+}
+
+/** Like `sleep`, but it does not keep the process alive: a watch must not hold up exiting. */
+function idle(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 function alreadySettled(record: QuestionRecord): BrokerError {

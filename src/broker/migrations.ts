@@ -50,4 +50,8 @@ export const MIGRATIONS: readonly string[] = [
   // Answers recorded before this were reported sent when given; they keep that meaning.
   `ALTER TABLE answers ADD COLUMN delivered_ms INTEGER;
    UPDATE answers SET delivered_ms = answered_ms;`,
+  // 4: a URL question's completion (the upstream's notifications/elicitation/complete, or a
+  // person saying it is done), beside its answer (which, for a URL question, is only consent).
+  `ALTER TABLE questions ADD COLUMN completed_ms INTEGER;
+   ALTER TABLE questions ADD COLUMN completed_by TEXT;`,
 ];

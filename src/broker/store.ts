@@ -44,6 +44,8 @@ interface Row {
   answered_by: string | null;
   answered_ms: number | null;
   delivered_ms: number | null;
+  completed_ms: number | null;
+  completed_by: string | null;
 }
 
 const SELECT = `SELECT q.*, a.action, a.content_json, a.answered_by, a.answered_ms, a.delivered_ms
@@ -88,6 +90,7 @@ export class QuestionStore {
            AND question_id IN (SELECT id FROM questions WHERE audience = 'person')`,
       ),
       delivered: db.prepare(`UPDATE answers SET delivered_ms = ? WHERE question_id = ? AND delivered_ms IS NULL`),
+      complete: db.prepare(`UPDATE questions SET completed_ms = ?, completed_by = ? WHERE id = ? AND completed_ms IS NULL`),
       heldSecrets: db.prepare(
         `SELECT q.id, q.owner_pid, q.owner_instance FROM questions q JOIN answers a ON a.question_id = q.id
          WHERE q.audience = 'person' AND a.content_json IS NOT NULL`,
@@ -180,6 +183,23 @@ export class QuestionStore {
       if (this.#statements.setState.run({ id, state }).changes === 0) return false;
       this.#statements.answer.run(id, answer.action, answer.content ? JSON.stringify(answer.content) : null, answer.by, now);
       return true;
+    });
+    return run.immediate();
+  }
+
+  /**
+   * Record that a URL question's interaction is finished. A question still pending is accepted
+   * by the same hand in the same transaction (finishing it is consenting to it). True when this
+   * call recorded it; false when it was already complete, or settled other than by accept.
+   */
+  complete(id: string, by: string, now = Date.now()): boolean {
+    const run = this.#db.transaction((): boolean => {
+      const record = this.get(id);
+      if (!record || record.completion) return false;
+      if (record.state === "pending") {
+        if (!this.settle(id, "answered", { action: "accept", by })) return false;
+      } else if (record.state !== "answered" || record.answer?.action !== "accept") return false;
+      return this.#statements.complete.run(now, by, id).changes > 0;
     });
     return run.immediate();
   }
@@ -322,6 +342,9 @@ function fromRow(row: Row): QuestionRecord {
   if (row.call_id) record.callId = row.call_id;
   if (record.mode === "form" && typeof params.requestedSchema === "object" && params.requestedSchema !== null) {
     record.requestedSchema = params.requestedSchema as JsonObject;
+  }
+  if (row.completed_ms !== null && row.completed_by !== null) {
+    record.completion = { by: row.completed_by, completedAt: new Date(row.completed_ms).toISOString() };
   }
   if (row.delivered_ms !== null) record.deliveredAt = new Date(row.delivered_ms).toISOString();
   if (row.action && row.answered_by && row.answered_ms !== null) {

@@ -15,6 +15,12 @@ export interface Answer {
   answeredAt: string;
 }
 
+export interface Completion {
+  /** `server:<name>` (the upstream's notification), `cli`, `web`, `rest`. */
+  by: string;
+  completedAt: string;
+}
+
 export interface QuestionRecord {
   id: string;
   server: string;
@@ -40,6 +46,11 @@ export interface QuestionRecord {
   answer?: Answer;
   /** When the waiting process handed the answer to the upstream (absent: not yet, or never). */
   deliveredAt?: string;
+  /**
+   * URL questions: the interaction at the URL is finished (accept is only consent). Set by the
+   * upstream's `notifications/elicitation/complete` (`by: "server:<name>"`) or by a person.
+   */
+  completion?: Completion;
   /** The process waiting on it (pid and a per-process instance id). */
   ownerPid: number;
   ownerInstance: string;

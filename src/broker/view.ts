@@ -38,6 +38,24 @@ export interface QuestionView {
    * process is gone, or the question was closed). Null while the question is pending.
    */
   delivery: Delivery | null;
+  /**
+   * URL questions: how far the person got — `opened` (asked, no answer yet), `consented`
+   * (accepted: accept is consent, not completion), `completed` (the interaction at the URL is
+   * finished), or `ended` (declined, cancelled, expired or closed). Null for other questions.
+   */
+  progress: UrlProgress | null;
+  /** URL questions: who finished it and when (the upstream's notification, or a person). */
+  completion: { by: string; completedAt: string } | null;
+}
+
+export type UrlProgress = "opened" | "consented" | "completed" | "ended";
+
+/** How far a URL question got (see `QuestionView.progress`); undefined for other questions. */
+export function urlProgress(record: QuestionRecord): UrlProgress | undefined {
+  if (record.kind !== "elicitation" || record.mode !== "url") return undefined;
+  if (record.completion) return "completed";
+  if (record.state === "pending") return "opened";
+  return record.answer?.action === "accept" ? "consented" : "ended";
 }
 
 /**
@@ -82,5 +100,7 @@ export function viewOf(stored: QuestionRecord, now = Date.now(), delivery = deli
         }
       : null,
     delivery: delivery ?? null,
+    progress: urlProgress(record) ?? null,
+    completion: record.completion ? { ...record.completion } : null,
   };
 }

@@ -13,7 +13,10 @@ import type { Gateway } from "./gateway.js";
 import { page } from "./pagination.js";
 import { AGENT_TOOLS, callAgentTool, isAgentTool, offersAgentTools } from "./agent-tools.js";
 import { didYouMean, nearest } from "../util/nearest.js";
-import { LOG_LEVELS, type HostSession, type LogLevel } from "./session.js";
+import { LOG_LEVELS, type CallerContext, type HostSession, type LogLevel } from "./session.js";
+import { ForwardedCall } from "./forwarded-call.js";
+import { callKey } from "./parked-calls.js";
+import { sendResolvingUrlRequired } from "./url-required.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
 
@@ -125,17 +128,26 @@ async function forward(
     if (Object.keys(restMeta).length) sent._meta = restMeta;
     else delete sent._meta;
   }
+  // The host's retry of a call it was answered -32042 for: it waits for the same work.
+  const retryKey = callKey(method, params);
+  const parked = gateway.parked.take(session, retryKey);
+  if (parked) {
+    gateway.log.info("a host retried a call it was answered -32042 for; it waits for that call", { session: session.id, method, server: owned.server });
+    return parked.serve(context, () => gateway.parked.park(session, retryKey, parked));
+  }
+  const owner: CallerContext = { session, requestId: id, ...(method === "tools/call" ? { tool: owned.original } : {}) };
   const onProgress =
     typeof hostToken === "string" || typeof hostToken === "number"
       ? (progress: JsonObject): void => {
-          session.notify("notifications/progress", { ...progress, progressToken: hostToken }, { relatedRequestId: id });
+          session.notify("notifications/progress", { ...progress, progressToken: hostToken }, owner.requestId !== undefined ? { relatedRequestId: owner.requestId } : undefined);
         }
       : undefined;
-  return upstream.call(method, sent, {
-    owner: { session, requestId: id, signal: context.signal, ...(method === "tools/call" ? { tool: owned.original } : {}) },
-    signal: context.signal,
-    ...(onProgress ? { onProgress } : {}),
-  });
+  const call = new ForwardedCall(owner, owned.server, (signal) =>
+    sendResolvingUrlRequired(gateway, upstream, owner, method, signal, () =>
+      upstream.call(method, sent, { owner, signal, ...(onProgress ? { onProgress } : {}) }),
+    ),
+  );
+  return call.serve(context, () => gateway.parked.park(session, retryKey, call));
 }
 
 /** An unknown tool or prompt, with the exposed names nearest to it (the names hosts see). */

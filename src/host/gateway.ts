@@ -15,6 +15,8 @@ import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
 import { HostConnections } from "./host-connections.js";
 import { DeliveredElicitations } from "./delivered-elicitations.js";
+import { UrlQuestions } from "./url-questions.js";
+import { ParkedCalls } from "./parked-calls.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
 import { HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
@@ -39,6 +41,10 @@ export class Gateway {
   readonly rules: Rule[];
   /** URL questions delivered to hosts, awaiting the upstream's completion notification. */
   readonly delivered = new DeliveredElicitations();
+  /** URL questions by connection and elicitationId, for the upstream's completions. */
+  readonly urlQuestions = new UrlQuestions();
+  /** Host calls answered -32042 whose work goes on until the host retries them. */
+  readonly parked = new ParkedCalls();
   /** Questions each upstream connection has waiting, bounded by `limits.maxPendingQuestionsPerServer`. */
   readonly pendingQuestions: PendingQuestions;
   /** Set by a host that is not reading (stdio); while set, upstreams are not read. */
@@ -137,6 +143,7 @@ export class Gateway {
     session.closed = true;
     this.sessions.delete(session);
     this.delivered.forget(session);
+    this.parked.forget(session);
     try {
       for (const uri of [...session.subscriptions]) await this.unsubscribe(session, uri);
     } catch (error) {

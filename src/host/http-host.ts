@@ -5,8 +5,8 @@
  * (503 beyond); a request without one is 400, an unknown or ended one 404; DELETE ends a
  * session, and so does `limits.sessionIdleSeconds` without a request. Host and Origin are
  * checked on every request (403); with a host credential configured, `/mcp` also needs it as a
- * Bearer token (401). A POST must accept SSE (406) and send JSON (415), a GET must accept SSE
- * (406). Bodies are bounded in size (413), headers and bodies in time (408, then the connection
+ * Bearer token (401). A POST must accept JSON or SSE (406; a JSON-only POST gets its answer as
+ * JSON and carries nothing else) and send JSON (415), a GET must accept SSE (406). Bodies are bounded in size (413), headers and bodies in time (408, then the connection
  * closes). Other paths are offered to `extraRoutes` (the REST API and the web page), else 404.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -122,11 +122,14 @@ export class HttpHost {
   }
 
   async #post(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // The client must accept both; one that takes only SSE still gets every answer (as SSE),
-    // while one that refuses SSE could not be sent what a call brings before its answer.
+    // The spec has the client accept both (its MUST; what a server does otherwise is left
+    // open). One that takes only SSE gets every answer as SSE; one that takes only JSON gets
+    // its answer as plain JSON and nothing else on that POST: no request of mcpx's can travel
+    // with it (a URL question for it becomes -32042 where the host's revision has that).
     const accept = request.headers.accept;
     const jsonAccepted = accepts(accept, "application/json");
-    if (!accepts(accept, "text/event-stream")) {
+    const sseAccepted = accepts(accept, "text/event-stream");
+    if (!jsonAccepted && !sseAccepted) {
       return sendError(response, 406, ErrorCode.InvalidRequest, `Not Acceptable: a POST must accept application/json and text/event-stream (got Accept: ${accept})`);
     }
     if (!isJson(request.headers["content-type"])) {
@@ -169,12 +172,15 @@ export class HttpHost {
 
     const headers = { "mcp-session-id": live.session.id };
     const hasRequests = messages.some(isRequest);
+    if (!sseAccepted && messages.filter(isRequest).length > 1) {
+      return sendError(response, 406, ErrorCode.InvalidRequest, "Not Acceptable: the answers to a batch of requests need Accept: text/event-stream");
+    }
     if (!hasRequests) {
       response.writeHead(202, headers).end();
       live.channel.receive(messages, undefined);
       return;
     }
-    const exchange = new Exchange(response, headers, { json: jsonAccepted });
+    const exchange = new Exchange(response, headers, { json: jsonAccepted, sse: sseAccepted });
     live.open++;
     response.once("close", () => {
       live.open--;
@@ -221,6 +227,7 @@ export class HttpHost {
       "mcpx-",
     );
     session = new HostSession(peer, "http", id);
+    session.canCarryRequests = (requestId) => requestId !== undefined && channel.carriesRequests(requestId);
     const live = { session, channel, lastSeen: Date.now(), open: 0 };
     this.#sessions.set(id, live);
     this.#refusing = false;

@@ -22,9 +22,17 @@ export class Exchange {
   constructor(
     readonly response: ServerResponse,
     private readonly headers: Record<string, string>,
-    /** `json: false`: the host accepts only SSE, so even a lone answer is sent as an event. */
-    private readonly accepts: { json: boolean } = { json: true },
+    /**
+     * `json: false`: the host accepts only SSE, so even a lone answer is sent as an event.
+     * `sse: false`: it accepts only JSON, so the POST carries its answer and nothing else.
+     */
+    private readonly accepts: { json: boolean; sse?: boolean } = { json: true },
   ) {}
+
+  /** Can messages other than the answers travel on this POST (as SSE)? */
+  get streams(): boolean {
+    return this.accepts.sse !== false && !this.ended;
+  }
 
   get ended(): boolean {
     return this.#ended || this.response.destroyed;
@@ -131,6 +139,11 @@ export class HttpSessionChannel implements Channel {
     exchange.drop(id);
   }
 
+  /** Can a request of mcpx's travel with the host's request `id` (on its POST's stream)? */
+  carriesRequests(id: RequestId): boolean {
+    return this.#exchanges.get(id)?.streams === true;
+  }
+
   get hasListeningStream(): boolean {
     return this.#listening !== undefined;
   }
@@ -148,7 +161,9 @@ export class HttpSessionChannel implements Channel {
   async send(message: JsonRpcMessage, route?: Route): Promise<void> {
     if (this.#closed) return;
     const id = isResponse(message) ? message.id : route?.relatedRequestId;
-    const exchange = id === null || id === undefined ? undefined : this.#exchanges.get(id);
+    const found = id === null || id === undefined ? undefined : this.#exchanges.get(id);
+    // A JSON-only POST carries its answer alone; what else belongs to it goes where an unrelated message would.
+    const exchange = found && (isResponse(message) || found.streams) ? found : undefined;
     if (exchange && !exchange.ended) {
       if (!this.#admit(exchange.response, message)) return;
       exchange.write(message);

@@ -31,11 +31,17 @@ export interface InlineRequest {
   delivered: DeliveredElicitations;
 }
 
+/** The host could take the question, but not on the request it made (rendered for it all the same). */
+export interface Undeliverable {
+  undeliverable: string;
+  params: JsonObject;
+}
+
 /**
  * Send the question to the calling host when it can take it. Resolves with the host's
  * answer, or with the reason the host cannot be asked; rejects when the host went away.
  */
-export async function askHost({ question, owner, upstream, nameServer, signal, log, delivered }: InlineRequest): Promise<AnswerInput | string> {
+export async function askHost({ question, owner, upstream, nameServer, signal, log, delivered }: InlineRequest): Promise<AnswerInput | string | Undeliverable> {
   const profile = owner.session.profile();
   if (!profile || owner.session.closed) return "the calling host has not finished initializing";
   const rendered = renderForHost(question, profile, { nameServer });
@@ -46,8 +52,15 @@ export async function askHost({ question, owner, upstream, nameServer, signal, l
     });
     return rendered.reason;
   }
-  log.info("asking the host that made the call", { session: owner.session.id });
   const id = question.params.elicitationId;
+  if (!owner.session.canCarryRequests(owner.requestId)) {
+    const why = "the host's request cannot carry a request of mcpx's (an HTTP POST that accepts only application/json)";
+    log.info("the calling host can take this question but cannot be sent it on this call", { session: owner.session.id });
+    // Its completion still reaches this host (on its GET stream), whoever finishes the question.
+    if (question.mode === "url" && typeof id === "string") delivered.remember(upstream, id, { session: owner.session });
+    return { undeliverable: why, params: rendered.params };
+  }
+  log.info("asking the host that made the call", { session: owner.session.id });
   if (question.mode === "url" && typeof id === "string") delivered.remember(upstream, id, owner);
   const route = owner.requestId !== undefined ? { relatedRequestId: owner.requestId } : undefined;
   const result = await owner.session.peer.request(rendered.method, rendered.params, { ...(route ? { route } : {}), signal });

@@ -12,6 +12,9 @@ import type { Logger } from "../util/log.js";
 import { attribute, hostOf, routeOf } from "./attribution.js";
 import type { Catalogue } from "./catalogue.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
+import type { UrlQuestions } from "./url-questions.js";
+import type { Broker } from "../broker/broker.js";
+import { BrokerError } from "../broker/errors.js";
 import type { HostSession } from "./session.js";
 
 /** What relaying a notification needs of the gateway. */
@@ -19,6 +22,8 @@ export interface NotificationRelay {
   readonly log: Logger;
   readonly catalogue: Catalogue;
   readonly delivered: DeliveredElicitations;
+  readonly urlQuestions: UrlQuestions;
+  readonly broker: Broker | undefined;
   broadcast(method: string, params: JsonObject, only?: (session: HostSession) => boolean): void;
   connectionOwner(upstream: Upstream): HostSession | undefined;
 }
@@ -51,8 +56,12 @@ export function relayNotification(gateway: NotificationRelay, upstream: Upstream
     }
     case "notifications/elicitation/complete": {
       const id = params.elicitationId;
-      const asked = typeof id === "string" ? gateway.delivered.take(upstream, id) : undefined;
-      // Only the host that was asked may hear that it is done; unknown ids are ignored (spec MUST).
+      if (typeof id !== "string") return;
+      // The store records it beside the answer (a -32042 retry waits for it); unknown ids are ignored (spec MUST).
+      const question = gateway.urlQuestions.take(upstream, id);
+      if (question !== undefined) recordCompletion(gateway, upstream, question);
+      // Only the host that was asked may hear that it is done.
+      const asked = gateway.delivered.take(upstream, id);
       asked?.session.notify(notification.method, params, asked.requestId !== undefined ? { relatedRequestId: asked.requestId } : undefined);
       return;
     }
@@ -60,6 +69,16 @@ export function relayNotification(gateway: NotificationRelay, upstream: Upstream
       return; // the peer already cancelled the matching question
     default:
       gateway.log.debug("dropped a notification no host can use", { server: upstream.name, method: notification.method });
+  }
+}
+
+function recordCompletion(gateway: NotificationRelay, upstream: Upstream, question: string): void {
+  try {
+    gateway.broker?.complete(question, `server:${upstream.name}`);
+  } catch (error) {
+    // Already completed by a person, or declined meanwhile: the first word stands.
+    if (!(error instanceof BrokerError)) throw error;
+    gateway.log.debug("a completion for a question already settled was ignored", { server: upstream.name, question, why: error.message });
   }
 }
 

@@ -27,6 +27,9 @@ import { attribute, hostOf, routeOf, type Attribution } from "./attribution.js";
 import { answerRoots } from "./roots.js";
 import { tellWhereItWaits } from "./unattributed.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
+import type { UrlQuestions } from "./url-questions.js";
+import { relayCompletionByPerson } from "./completion.js";
+import { defines } from "../protocol/revisions.js";
 import type { PendingQuestions } from "./pending-questions.js";
 import type { HostSession } from "./session.js";
 
@@ -38,6 +41,8 @@ export interface QuestionRelay {
   readonly broker: Broker | undefined;
   readonly rules: Rule[];
   readonly delivered: DeliveredElicitations;
+  /** URL questions by the connection that asked and their elicitationId, for completions. */
+  readonly urlQuestions: UrlQuestions;
   readonly pendingQuestions: PendingQuestions;
   connectionOwner(upstream: Upstream): HostSession | undefined;
 }
@@ -53,11 +58,19 @@ export async function relayQuestion(gateway: QuestionRelay, upstream: Upstream, 
     if (QUESTION_METHODS.includes(request.method)) throw invalidParams(`mcpx did not declare what this ${request.method} asks for`);
     throw methodNotFound(request.method);
   }
+  return askAndWait(gateway, upstream, context.signal, question, attribute(candidates, connectionOwner));
+}
+
+/**
+ * One question through the broker: a rule or the mode may answer it at once; otherwise it is
+ * stored, the host it is proven to belong to is asked inline when it can take it, and the
+ * first answer from anywhere is the outcome. Aborting `signal` withdraws it.
+ */
+export async function askAndWait(gateway: QuestionRelay, upstream: Upstream, signal: AbortSignal, question: Question, attribution: Attribution): Promise<JsonObject> {
   const log = gateway.log.child({ server: upstream.name, question: question.id, method: question.method });
   const broker = gateway.broker;
   if (!broker) return nobodyHere(question, log);
 
-  const attribution = attribute(candidates, connectionOwner);
   const origin = originOf(attribution);
   const decision = decide(gateway, question, origin.tool);
   if (decision === "error") {
@@ -73,7 +86,12 @@ export async function relayQuestion(gateway: QuestionRelay, upstream: Upstream, 
       broker.delivered(record.id); // answered by a rule here and now: it goes straight back
       return outcomeFor(record);
     }
-    return await waitForAnswer(gateway, upstream, context, question, record, attribution, log);
+    const elicitationId = question.params.elicitationId;
+    if (question.mode === "url" && typeof elicitationId === "string") {
+      gateway.urlQuestions.remember(upstream, elicitationId, record.id);
+      relayCompletionByPerson(gateway, upstream, record, elicitationId);
+    }
+    return await waitForAnswer(gateway, upstream, signal, question, record, attribution, log);
   } finally {
     release();
   }
@@ -82,7 +100,7 @@ export async function relayQuestion(gateway: QuestionRelay, upstream: Upstream, 
 async function waitForAnswer(
   gateway: QuestionRelay,
   upstream: Upstream,
-  context: IncomingContext,
+  signal: AbortSignal,
   question: Question,
   record: QuestionRecord,
   attribution: Attribution,
@@ -91,7 +109,7 @@ async function waitForAnswer(
   const broker = gateway.broker!;
   const done = new AbortController();
   const withdraw = (): void => broker.close(record.id, "the server withdrew the question");
-  context.signal.addEventListener("abort", withdraw, { once: true });
+  signal.addEventListener("abort", withdraw, { once: true });
   const stopFollowing = followCalls(attribution, () => broker.close(record.id, "the call that caused it ended"));
   // Whichever of these calls is waiting on it, its timeout must not run out while a person answers.
   const release = upstream.holdTimeout(attribution.calls);
@@ -104,7 +122,10 @@ async function waitForAnswer(
       askHost({ question, owner, nameServer: !upstream.config.passthrough, signal: done.signal, log, delivered: gateway.delivered, upstream }).then(
         (answer) => {
           if (typeof answer === "string") notAsked = answer;
-          else settleFromHost(broker, record, host, answer, log);
+          else if ("undeliverable" in answer) {
+            notAsked = answer.undeliverable;
+            blockedUrl(question, record, host, attribution, answer.params);
+          } else settleFromHost(broker, record, host, answer, log);
         },
         (error: unknown) => {
           if (done.signal.aborted) return;
@@ -131,8 +152,20 @@ async function waitForAnswer(
     done.abort();
     release();
     stopFollowing();
-    context.signal.removeEventListener("abort", withdraw);
+    signal.removeEventListener("abort", withdraw);
   }
+}
+
+/**
+ * Design rule 7, as a server: a URL question of this very call that a url-capable 2025-11-25
+ * host could not be sent inline is handed to the call's forwarding, which answers the host's
+ * request with -32042 (`forwarded-call.ts`). Never for form questions or other revisions.
+ */
+function blockedUrl(question: Question, record: QuestionRecord, host: HostSession, attribution: Attribution, params: JsonObject): void {
+  if (question.mode !== "url" || attribution.level !== "call" || !attribution.call.urlBlocked) return;
+  if (!host.revision || !defines(host.revision, "urlElicitationRequiredError")) return;
+  const { mode, elicitationId, url, message } = params;
+  attribution.call.urlBlocked({ questionId: record.id, elicitation: { mode, elicitationId, url, message } as JsonObject });
 }
 
 /** Where the question came from, as far as it is proven. */

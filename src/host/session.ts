@@ -24,6 +24,11 @@ export class HostSession {
   closed = false;
   /** Set while `initialize` is being answered. */
   initializing: Promise<unknown> | undefined;
+  /**
+   * Can a request of mcpx's travel to the host with its request `requestId` (HTTP: on that
+   * POST's stream)? Always on stdio; on HTTP not for a POST that accepts only JSON.
+   */
+  canCarryRequests: (requestId: RequestId | undefined) => boolean = () => true;
 
   constructor(
     readonly peer: Peer,
@@ -71,6 +76,18 @@ export interface CallerContext {
   callId?: string;
   /** Aborted when the call ends from the caller's side (cancelled, disconnected). */
   signal?: AbortSignal;
+  /**
+   * Set by the forwarding layer for a host's call: a URL question of this very call could not
+   * be delivered inline (design rule 7), with what the host's `-32042` would list for it.
+   */
+  urlBlocked?: (blocked: BlockedUrlQuestion) => void;
+}
+
+/** A URL question of a call that the calling host could not be sent inline. */
+export interface BlockedUrlQuestion {
+  questionId: string;
+  /** As the host's revision has it: `{mode: "url", elicitationId, url, message}`. */
+  elicitation: JsonObject;
 }
 
 /** The host to ask, and the request of its that a question travels with (HTTP: its stream). */

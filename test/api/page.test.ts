@@ -210,7 +210,7 @@ const EVERY_KIND = {
     expect(await question.locator(".url").textContent()).toBe(address);
     expect(await question.locator(".url strong").textContent()).toBe("xn--80ak6aa92e.localhost");
     expect(await question.locator(".warning").allTextContents()).toEqual([expect.stringContaining("punycode")]);
-    expect(await question.locator("button").allTextContents()).toEqual(["Open URL", "Accept (done / I consent)", "Decline", "Cancel"]);
+    expect(await question.locator("button").allTextContents()).toEqual(["Open URL", "I consent", "Finished", "Decline", "Cancel"]);
     // Shown, never linked, never loaded.
     expect(await page.locator("a").count()).toBe(0);
     expect(await page.locator(`[href*="${port}"], [src*="${port}"]`).count()).toBe(0);
@@ -234,6 +234,16 @@ const EVERY_KIND = {
     const record = await settledOf(asked.id);
     expect(record.answer).toMatchObject({ action: "accept", by: "web" });
     expect(record.answer!.content).toBeUndefined();
+  });
+
+  it("has a Finished button for a URL question: it records the completion (and the consent) by the page", async () => {
+    const asked = askUrl(server.broker, "Connect your account", "https://example.com/connect");
+    const question = card(asked.id);
+    await question.waitFor({ timeout: 10_000 });
+    await question.locator('button[data-action="done"]').click();
+    const record = await settledOf(asked.id);
+    expect(record.answer).toMatchObject({ action: "accept", by: "web" });
+    expect(server.broker.get(asked.id)!.completion).toMatchObject({ by: "web" });
   });
 
   it("warns about a host written in non-ASCII letters, and shows the URL as it was sent", async () => {

@@ -128,7 +128,9 @@ describe("mcpx elicit list and show", () => {
     expect(run.stdout).toContain("url       https://example.com/oauth/authorize?client_id=abc&state=xyz");
     expect(run.stdout).toMatch(/^host {6}example\.com$/m);
     expect(run.stdout).not.toContain("punycode");
-    expect(run.stdout).toContain(`mcpx elicit accept ${plain.id}  (after you have opened it yourself)`);
+    expect(run.stdout).toContain(`mcpx elicit accept ${plain.id}  (you consent; the server may then wait for you at the URL)`);
+    expect(run.stdout).toContain(`mcpx elicit done ${plain.id}    (you have completed it in your browser)`);
+    expect(run.stdout).toMatch(/^progress  \[opened\] \/ consented \/ completed$/m);
     expect(run.stdout).toMatch(/audience\s+a person only/);
 
     expect(warned.stdout).toMatch(/^host {6}xn--exmple-cua\.com$/m);

@@ -119,9 +119,8 @@ describe("serve --http: the Accept and Content-Type rules", () => {
   const post = (headers: Record<string, string>) => rawRequest(mcpx.url, "POST", { host: mcpx.url.host, ...headers }, body);
 
   it.each([
-    ["only application/json", "application/json"],
     ["text/plain", "text/plain"],
-    ["text/event-stream refused with q=0", "application/json, text/event-stream;q=0"],
+    ["neither type (both refused with q=0)", "application/json;q=0, text/event-stream;q=0"],
   ])("a POST that accepts %s gets 406 with a JSON-RPC error", async (_name, accept) => {
     const reply = await post({ "content-type": "application/json", accept });
     expect(reply.status).toBe(406);
@@ -141,6 +140,20 @@ describe("serve --http: the Accept and Content-Type rules", () => {
   it("a POST with no Accept at all is served (anything is acceptable)", async () => {
     const reply = await post({ "content-type": "application/json" });
     expect(reply.status).toBe(200);
+  });
+
+  // The spec's MUST is the client's; mcpx serves such a POST its answer as plain JSON, and
+  // nothing else travels on it (a URL question for it becomes -32042: test/relay/url-required.test.ts).
+  it.each([
+    ["only application/json", "application/json"],
+    ["text/event-stream refused with q=0", "application/json, text/event-stream;q=0"],
+  ])("a POST that accepts %s gets its answer as plain JSON", async (_name, accept) => {
+    const reply = await fetch(mcpx.url, { method: "POST", headers: { "content-type": "application/json", accept }, body });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toBe("application/json");
+    const answer = (await reply.json()) as { id: unknown; result?: unknown };
+    expect(answer.id).toBe(1);
+    expect(answer.result).toBeDefined();
   });
 
   it("a POST that accepts only text/event-stream gets its answer as SSE", async () => {

@@ -254,7 +254,7 @@ export const APP_JS = String.raw`"use strict";
     var open = h("button", { type: "button", class: "open", "data-action": "open", disabled: !openable }, "Open URL");
     open.addEventListener("click", function () {
       window.open(parsed.href, "_blank", "noopener,noreferrer");
-      opened.textContent = " Opened in a new tab. Come back here to accept once you are done.";
+      opened.textContent = " Opened in a new tab. Come back here and press \u201cFinished\u201d once you are done.";
     });
     return {
       node: h("div", {}, h("p", {}, "The server asks you to open this address:"), shown, rawNote,
@@ -288,8 +288,9 @@ export const APP_JS = String.raw`"use strict";
     var body = view.kind !== "elicitation" ? jsonBody(view) : view.mode === "url" ? urlBody(view) : formBody(view);
     var time = h("span", { class: "time" });
     var error = h("p", { class: "error", role: "alert", hidden: true });
-    var buttons = ["accept", "decline", "cancel"].map(function (action) {
-      var label = action === "accept" ? (view.mode === "url" ? "Accept (done / I consent)" : "Accept") : action === "decline" ? "Decline" : "Cancel";
+    var actions = view.mode === "url" ? ["accept", "done", "decline", "cancel"] : ["accept", "decline", "cancel"];
+    var buttons = actions.map(function (action) {
+      var label = action === "accept" ? (view.mode === "url" ? "I consent" : "Accept") : action === "done" ? "Finished" : action === "decline" ? "Decline" : "Cancel";
       return h("button", { type: "button", class: action, "data-action": action }, label);
     });
     var root = h("article", { class: "question", "data-id": view.id, "data-kind": view.kind, "data-mode": view.mode || "" },
@@ -324,11 +325,13 @@ export const APP_JS = String.raw`"use strict";
     showError(error, "");
     buttons.forEach(function (b) { b.disabled = true; });
     try {
-      var response = await fetch("/v1/questions/" + encodeURIComponent(card.view.id) + "/answer", {
+      // "Finished" (URL questions): the interaction at the URL is done, which is consent too.
+      var finished = action === "done";
+      var response = await fetch("/v1/questions/" + encodeURIComponent(card.view.id) + (finished ? "/done" : "/answer"), {
         method: "POST",
         credentials: "omit",
         headers: authorized({ "content-type": "application/json" }),
-        body: JSON.stringify(content === undefined ? { action: action } : { action: action, content: content }),
+        body: JSON.stringify(finished ? {} : content === undefined ? { action: action } : { action: action, content: content }),
       });
       if (response.status === 401) { signedOut("This tab's sign-in is no longer valid (mcpx restarted, or it expired)."); return; }
       var reply = await response.json().catch(function () { return {}; });

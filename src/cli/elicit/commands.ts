@@ -1,5 +1,5 @@
 /**
- * `mcpx elicit list|show|answer|accept|decline|cancel|watch`: the questions upstreams ask, read
+ * `mcpx elicit list|show|answer|accept|decline|cancel|done|watch`: the questions upstreams ask, read
  * and answered straight from the shared store in the state directory. No config file needed.
  * The CLI is a person's surface: answers are recorded `by: "cli"` and person-only questions
  * may be answered here.
@@ -89,6 +89,20 @@ export function registerElicit(program: Command): void {
         }),
       );
   }
+
+  elicit
+    .command("done")
+    .description("a URL question is finished: you completed it in your browser (for servers that never say so themselves)")
+    .argument("<id>", "the question's id (or a unique prefix of it)")
+    .option("--json", "print the completed question as JSON")
+    .action((id: string, options: JsonOption) =>
+      withBroker(async (broker) => {
+        const record = find(broker, id);
+        const completed = broker.complete(record.id, BY);
+        if (options.json) return write(json(viewOf(completed)));
+        write(`done recorded for question ${inert(completed.id)} from "${inert(completed.server)}"\n`);
+      }),
+    );
 
   elicit
     .command("watch")

@@ -5,6 +5,7 @@
  */
 import { domainToUnicode } from "node:url";
 import type { QuestionRecord } from "../../broker/types.js";
+import { urlProgress, type UrlProgress } from "../../broker/view.js";
 import { inert, inertJson, inertLines } from "../inert.js";
 import { displayValue, fieldsOf, typeHint, type Field } from "./fields.js";
 
@@ -71,13 +72,23 @@ export function showQuestion(record: QuestionRecord, options: FormatOptions = {}
   else if (record.kind === "elicitation") out.push(...formLines(fieldsOf(record.requestedSchema)));
   else out.push("request parameters:", indent(inertJson(JSON.stringify(record.params, null, 2))));
   out.push("");
+  const progress = urlProgress(record);
+  if (progress) out.push(`progress  ${progressLine(record, progress)}`);
   if (record.answer) {
     out.push(`answer    ${record.answer.action} by ${inert(record.answer.by)} at ${record.answer.answeredAt}`);
     if (record.answer.content) out.push(indent(inertJson(JSON.stringify(record.answer.content, null, 2))));
+    if (progress === "consented") out.push(`finished? mcpx elicit done ${inert(record.id)}   (once you have completed it in your browser)`);
   } else {
     out.push(...howToAnswer(record));
   }
   return out.join("\n") + "\n";
+}
+
+/** opened / consented / completed, the steps of a URL question, with who took the last one. */
+function progressLine(record: QuestionRecord, progress: UrlProgress): string {
+  const steps = ["opened", "consented", "completed"].map((step) => (step === progress ? `[${step}]` : step)).join(" / ");
+  if (progress === "completed" && record.completion) return `${steps}  (by ${inert(record.completion.by)} at ${record.completion.completedAt})`;
+  return progress === "ended" ? `ended without completing (${record.state})` : steps;
 }
 
 function urlLines(record: QuestionRecord, options: FormatOptions): string[] {
@@ -119,7 +130,8 @@ function howToAnswer(record: QuestionRecord): string[] {
   const id = inert(record.id);
   const lines = ["answer with"];
   if (record.kind === "elicitation" && record.mode === "url") {
-    lines.push(`  mcpx elicit accept ${id}  (after you have opened it yourself)`);
+    lines.push(`  mcpx elicit accept ${id}  (you consent; the server may then wait for you at the URL)`);
+    lines.push(`  mcpx elicit done ${id}    (you have completed it in your browser)`);
   } else if (record.kind === "elicitation") {
     const fields = fieldsOf(record.requestedSchema);
     const example = fields.map((field) => `${inert(field.name)}=…`).join(" ");
