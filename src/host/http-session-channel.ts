@@ -1,9 +1,11 @@
 /**
  * The channel of one host session over Streamable HTTP.
  *
- * Each POST that carries requests stays open until they are all answered. Everything that
- * belongs to one of those requests (progress, logs, questions for the host) travels on that
- * POST's response, upgraded to an SSE stream when something precedes the answer. Everything
+ * Each POST that carries requests stays open until they are all answered. A host that accepts
+ * `text/event-stream` gets that POST's response as an SSE stream from the start, as the SDK's
+ * server does by default: everything that belongs to one of its requests (progress, logs,
+ * questions for the host) travels on it before the answer. A host that accepts only
+ * `application/json` gets the answers as one JSON body, and nothing before them. Everything
  * else goes on the session's GET stream when the host has one open.
  */
 import type { ServerResponse } from "node:http";
@@ -13,42 +15,50 @@ import { formatSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
 import { admitToStream, DropCounter } from "./output-pressure.js";
 
+/**
+ * What a POST's `Accept` allows for its answer. `sse` left out means SSE is allowed (the HTTP
+ * host refuses a POST that allows neither). With SSE allowed the answer is always a stream,
+ * whatever `json` says; `json` matters only when `sse` is false.
+ */
+export interface AnswerFraming {
+  json: boolean;
+  sse?: boolean;
+}
+
 /** One POST and the requests it is still answering. */
 export class Exchange {
   readonly waiting = new Set<RequestId>();
+  /** A JSON-only POST's answers, held until the last one (then sent as one body). */
+  readonly #held: JsonRpcMessage[] = [];
   #streaming = false;
   #ended = false;
 
   constructor(
     readonly response: ServerResponse,
     private readonly headers: Record<string, string>,
-    /**
-     * `json: false`: the host accepts only SSE, so even a lone answer is sent as an event.
-     * `sse: false`: it accepts only JSON, so the POST carries its answer and nothing else.
-     */
-    private readonly accepts: { json: boolean; sse?: boolean } = { json: true },
+    private readonly framing: AnswerFraming = { json: true },
   ) {}
-
-  /** Can messages other than the answers travel on this POST (as SSE)? */
-  get streams(): boolean {
-    return this.accepts.sse !== false && !this.ended;
-  }
 
   get ended(): boolean {
     return this.#ended || this.response.destroyed;
   }
 
-  write(message: JsonRpcMessage): void {
-    if (this.ended) return;
+  /** Whether messages other than its answers (progress, logs, questions) can travel on it. */
+  get streams(): boolean {
+    return this.framing.sse !== false;
+  }
+
+  /** Send a message on this POST. On a JSON-only POST only its answers can go; the rest is refused (false). */
+  write(message: JsonRpcMessage): boolean {
+    if (this.ended) return false;
     const answers = isResponse(message) && message.id !== null && message.id !== undefined && this.waiting.has(message.id);
     if (answers) this.waiting.delete(message.id as RequestId);
     const last = answers && this.waiting.size === 0;
-    if (!this.#streaming && last && this.accepts.json) {
-      // Nothing came before the answer: plain JSON is simplest for every client.
-      this.response.writeHead(200, { ...this.headers, "content-type": "application/json" });
-      this.response.end(JSON.stringify(message));
-      this.#ended = true;
-      return;
+    if (!this.streams) {
+      if (!answers) return false;
+      this.#held.push(message);
+      if (last) this.end();
+      return true;
     }
     if (!this.#streaming) {
       this.#startStream();
@@ -56,6 +66,7 @@ export class Exchange {
     }
     this.response.write(formatSse(JSON.stringify(message), { event: "message" }));
     if (last) this.end();
+    return true;
   }
 
   /** One of its requests will get no answer (the host cancelled it): end the POST if it was the last. */
@@ -67,13 +78,24 @@ export class Exchange {
   /**
    * End the POST without (further) answers. A POST that carried requests is answered with an
    * SSE stream or JSON, never 202 (that is for notifications and responses): if nothing was
-   * sent yet, it becomes an SSE stream with no events.
+   * sent yet, it becomes an SSE stream with no events. A JSON-only POST gets the answers it
+   * has, one as an object and several as an array (as the SDK's server sends them); with none
+   * (every request cancelled) there is no JSON to send, so it gets 202 and no body.
    */
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
+    if (!this.streams) return this.#endJson();
     if (!this.response.headersSent) this.#startStream();
     this.response.end();
+  }
+
+  #endJson(): void {
+    if (this.response.headersSent) return void this.response.end();
+    if (this.#held.length === 0) return void this.response.writeHead(202, this.headers).end();
+    const body = this.#held.length === 1 ? this.#held[0] : this.#held;
+    this.response.writeHead(200, { ...this.headers, "content-type": "application/json" });
+    this.response.end(JSON.stringify(body));
   }
 
   #startStream(): void {
@@ -141,7 +163,8 @@ export class HttpSessionChannel implements Channel {
 
   /** Can a request of mcpx's travel with the host's request `id` (on its POST's stream)? */
   carriesRequests(id: RequestId): boolean {
-    return this.#exchanges.get(id)?.streams === true;
+    const exchange = this.#exchanges.get(id);
+    return exchange !== undefined && exchange.streams && !exchange.ended;
   }
 
   get hasListeningStream(): boolean {

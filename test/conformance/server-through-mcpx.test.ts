@@ -1,78 +1,79 @@
-// The official conformance suite's active server scenarios, run against `mcpx serve --http` in
-// front of the conformance fixture (passthrough, so names are unprefixed as the suite expects).
-// Every scenario that passes against the fixture directly must pass through mcpx, whether mcpx
-// reaches the fixture over Streamable HTTP (attribution by the upstream's HTTP stream) or over
-// stdio (attribution by "the only call in flight": the suite runs its scenarios one at a time).
+// The official conformance suite's server scenarios, `--suite all` (the 30 active ones and the
+// pending json-schema-2020-12 and server-sse-polling), run against `mcpx serve --http` in front of
+// the conformance fixture (passthrough, so names are unprefixed as the suite expects), for 0.1.13
+// on the Node running the tests and for the newest 0.1.x on Node 22. Every check must come out
+// through mcpx exactly as it does against the fixture directly (the same passes, warnings and
+// failures, so the same count), whether mcpx reaches the fixture over Streamable HTTP
+// (attribution by the upstream's HTTP stream; server-sse-polling's tool closes mcpx's own stream
+// mid-call, so mcpx resumes it with Last-Event-ID) or over stdio (attribution by "the only call
+// in flight": the suite runs its scenarios one at a time).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ACTIVE_SERVER_SCENARIOS,
+  ALL_SERVER_SCENARIOS,
+  type ConformanceRunner,
   FIXTURE_PATH,
   type Fixture,
   runServerSuite,
   startFixture,
+  SUITE_0_1_13,
+  SUITE_NEWEST,
   type SuiteResult,
 } from "../helpers/conformance.js";
 import { type RunningMcpx, startMcpxHttp, writeConfig } from "../helpers/mcpx.js";
 
 const SUITE_TIMEOUT_MS = 200_000;
 
-let fixture: Fixture | undefined;
-let direct: SuiteResult;
-
-beforeAll(async () => {
-  fixture = await startFixture("http");
-  direct = await runServerSuite(fixture.url);
-}, SUITE_TIMEOUT_MS);
-
-afterAll(async () => {
-  await fixture?.close();
-});
-
-/** Scenarios with at least one pass and no failure. */
-function passing(suite: SuiteResult): string[] {
-  return Object.entries(suite.scenarios)
-    .filter(([, result]) => result.failed === 0 && result.passed > 0)
-    .map(([name]) => name)
-    .sort();
-}
-
-function describeThroughMcpx(title: string, upstream: () => object): void {
-  describe(title, () => {
-    let mcpx: (RunningMcpx & { url: URL }) | undefined;
-    let through: SuiteResult;
+function describeRunner(runner: ConformanceRunner): void {
+  describe.skipIf(runner.unavailable !== undefined)(`conformance --suite all through mcpx: ${runner.label}`, () => {
+    let fixture: Fixture | undefined;
+    let direct: SuiteResult;
 
     beforeAll(async () => {
-      mcpx = await startMcpxHttp(writeConfig({ mcpServers: { conf: { ...upstream(), passthrough: true } } }));
-      through = await runServerSuite(mcpx.url.href);
+      fixture = await startFixture("http");
+      direct = await runServerSuite(fixture.url, { suite: "all", runner });
     }, SUITE_TIMEOUT_MS);
 
     afterAll(async () => {
-      await mcpx?.close();
+      await fixture?.close();
     });
 
-    it("runs exactly the active suite", () => {
-      expect(Object.keys(through.scenarios).sort()).toEqual([...ACTIVE_SERVER_SCENARIOS].sort());
-    });
+    const throughMcpx = (title: string, upstream: () => object): void => {
+      describe(title, () => {
+        let mcpx: (RunningMcpx & { url: URL }) | undefined;
+        let through: SuiteResult;
 
-    it("passes every scenario that passes against the fixture directly", () => {
-      const directPassing = passing(direct);
-      expect(directPassing.length).toBeGreaterThan(0);
-      expect(directPassing.filter((name) => !passing(through).includes(name))).toEqual([]);
-    });
+        beforeAll(async () => {
+          mcpx = await startMcpxHttp(writeConfig({ mcpServers: { conf: { ...upstream(), passthrough: true } } }));
+          through = await runServerSuite(mcpx.url.href, { suite: "all", runner });
+        }, SUITE_TIMEOUT_MS);
 
-    it.each(ACTIVE_SERVER_SCENARIOS)("%s: 0 failures, at least one pass", (name) => {
-      const result = through.scenarios[name];
-      expect(result, `no checks.json for ${name}`).toBeDefined();
-      expect(result?.failures, mcpx?.stderr().slice(-3000)).toEqual([]);
-      expect(result?.failed).toBe(0);
-      expect(result?.passed).toBeGreaterThan(0);
-    });
+        afterAll(async () => {
+          await mcpx?.close();
+        });
+
+        it("runs exactly the 32 scenarios of --suite all", () => {
+          expect(Object.keys(through.scenarios).sort()).toEqual([...ALL_SERVER_SCENARIOS].sort());
+        });
+
+        it("every check passes, warns and fails as it does against the fixture directly (the same count)", () => {
+          expect(direct.passed).toBeGreaterThan(0);
+          expect(through.verdicts, mcpx?.stderr().slice(-3000)).toEqual(direct.verdicts);
+          expect({ passed: through.passed, failed: through.failed }).toEqual({ passed: direct.passed, failed: direct.failed });
+        });
+
+        it.each(ALL_SERVER_SCENARIOS)("%s: 0 failures, and as many passes as directly", (name) => {
+          const result = through.scenarios[name];
+          expect(result, `no checks.json for ${name}`).toBeDefined();
+          expect(result?.failures, mcpx?.stderr().slice(-3000)).toEqual([]);
+          expect(result?.passed).toBe(direct.scenarios[name]?.passed);
+        });
+      });
+    };
+
+    throughMcpx("HTTP host, HTTP upstream", () => ({ url: fixture!.url }));
+    throughMcpx("HTTP host, stdio upstream", () => ({ command: process.execPath, args: [FIXTURE_PATH, "--stdio"] }));
   });
 }
 
-describeThroughMcpx("conformance through mcpx: HTTP host, HTTP upstream", () => ({ url: fixture!.url }));
-
-describeThroughMcpx("conformance through mcpx: HTTP host, stdio upstream", () => ({
-  command: process.execPath,
-  args: [FIXTURE_PATH, "--stdio"],
-}));
+describeRunner(SUITE_0_1_13);
+describeRunner(SUITE_NEWEST);

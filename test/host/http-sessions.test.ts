@@ -156,10 +156,11 @@ describe("mcpx serve --http: the GET stream", () => {
 });
 
 describe("mcpx serve --http: answers and concurrency", () => {
-  it("answers a lone request with plain JSON, and one preceded by progress as SSE", async () => {
+  it("answers a lone request as SSE to a host that accepts it (as the SDK's server does), and one preceded by progress too", async () => {
     const host = await initialized();
-    const plain = await host.request(2, "tools/list");
-    expect(plain.reply.contentType).toContain("application/json");
+    const lone = await host.request(2, "tools/list");
+    expect(lone.reply.contentType).toContain("text/event-stream");
+    expect(lone.reply.messages).toHaveLength(1);
 
     const { stream } = await postStreaming(
       mcpx.url,
