@@ -109,8 +109,13 @@ async function zombie(): Promise<{ pid: number; release(): void }> {
   const parent = spawn("/bin/sh", ["-c", "sleep 60 & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "ignore"] });
   const line = await new Promise<string>((resolve) => createInterface({ input: parent.stdout }).once("line", resolve));
   const pid = Number(line);
-  process.kill(pid, "SIGKILL");
   const deadline = Date.now() + 5_000;
+  // Kill it only once the shell has become `sleep`: a shell still running would reap it.
+  while (readFileSync(`/proc/${parent.pid}/cmdline`, "utf8").split("\0")[0] !== "sleep") {
+    if (Date.now() > deadline) throw new Error("the shell never became sleep");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  process.kill(pid, "SIGKILL");
   const state = (): string => {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.charAt(stat.lastIndexOf(")") + 2);
