@@ -2,8 +2,8 @@
 // `--suite all` (the 30 active server scenarios and the two pending ones), for 0.1.13 on the
 // Node running the tests and for the newest 0.1.x on Node 22. Gateway conformance tests
 // (test/conformance/server-through-mcpx.test.ts) compare against this.
-import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ALL_SERVER_SCENARIOS,
   type ConformanceRunner,
@@ -13,7 +13,7 @@ import {
   SUITE_0_1_13,
   SUITE_NEWEST,
   type SuiteResult,
-} from './helpers/conformance.js';
+} from "./helpers/conformance.js";
 
 /**
  * What the reference everything-server of conformance v0.1.16 gets (conformance.md §1): every
@@ -22,7 +22,7 @@ import {
  * which the SDK's server sends neither.
  */
 const PASSED = 44;
-const SSE_POLLING_WARNINGS = ['server-sse-polling server-sse-priming-event WARNING', 'server-sse-polling server-sse-retry-field WARNING'];
+const SSE_POLLING_WARNINGS = ["server-sse-polling server-sse-priming-event WARNING", "server-sse-polling server-sse-retry-field WARNING"];
 
 function describeDirect(runner: ConformanceRunner, expected: { version: string; nodeMajor: number }): void {
   describe.skipIf(runner.unavailable !== undefined)(`conformance fixture, direct (no gateway): ${runner.label}`, () => {
@@ -30,8 +30,8 @@ function describeDirect(runner: ConformanceRunner, expected: { version: string; 
     let suite: SuiteResult;
 
     beforeAll(async () => {
-      fixture = await startFixture('http');
-      suite = await runServerSuite(fixture.url, { suite: 'all', runner });
+      fixture = await startFixture("http");
+      suite = await runServerSuite(fixture.url, { suite: "all", runner });
     }, 200_000);
 
     afterAll(async () => {
@@ -40,20 +40,20 @@ function describeDirect(runner: ConformanceRunner, expected: { version: string; 
 
     it(`is conformance ${expected.version} on Node ${expected.nodeMajor}`, () => {
       expect(runner.version).toBe(expected.version);
-      const node = spawnSync(runner.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+      const node = spawnSync(runner.node, ["--version"], { encoding: "utf8" }).stdout.trim();
       expect(node).toMatch(new RegExp(`^v${expected.nodeMajor}\\.`));
     });
 
-    it('runs exactly the 32 scenarios of --suite all', () => {
+    it("runs exactly the 32 scenarios of --suite all", () => {
       expect(Object.keys(suite.scenarios).sort()).toEqual([...ALL_SERVER_SCENARIOS].sort());
     });
 
     it(`passes ${PASSED} checks and fails none; only server-sse-polling's two SHOULDs warn`, () => {
       expect({ passed: suite.passed, failed: suite.failed }).toEqual({ passed: PASSED, failed: 0 });
-      expect(suite.verdicts.filter((verdict) => !verdict.endsWith(' SUCCESS'))).toEqual(SSE_POLLING_WARNINGS);
+      expect(suite.verdicts.filter((verdict) => !verdict.endsWith(" SUCCESS"))).toEqual(SSE_POLLING_WARNINGS);
     });
 
-    it.each(ALL_SERVER_SCENARIOS.filter((name) => name !== 'server-sse-polling'))('%s passes with 0 failures', (name) => {
+    it.each(ALL_SERVER_SCENARIOS.filter((name) => name !== "server-sse-polling"))("%s passes with 0 failures", (name) => {
       const result = suite.scenarios[name];
       expect(result, `no checks.json for ${name}`).toBeDefined();
       expect(result?.failures).toEqual([]);
@@ -64,5 +64,5 @@ function describeDirect(runner: ConformanceRunner, expected: { version: string; 
 }
 
 // On Node 20 in CI; the 0.1.13 run is valid on any Node the project supports.
-describeDirect(SUITE_0_1_13, { version: '0.1.13', nodeMajor: Number(process.versions.node.split('.')[0]) });
-describeDirect(SUITE_NEWEST, { version: '0.1.16', nodeMajor: 22 });
+describeDirect(SUITE_0_1_13, { version: "0.1.13", nodeMajor: Number(process.versions.node.split(".")[0]) });
+describeDirect(SUITE_NEWEST, { version: "0.1.16", nodeMajor: 22 });

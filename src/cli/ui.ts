@@ -1,7 +1,7 @@
 /** `mcpx ui`: the web page and REST API for the question store alone, without a gateway. */
 import { resolve } from "node:path";
 import { pageLink } from "../api/page-codes.js";
-import { startStoreServer } from "../api/store-server.js";
+import { startStoreServer, type StoreServer } from "../api/store-server.js";
 import { stateDir } from "../broker/state-dir.js";
 import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { GatewayError } from "../protocol/errors.js";
@@ -24,7 +24,7 @@ export async function ui(options: UiOptions): Promise<void> {
   const port = options.port ?? UI_DEFAULT_PORT;
   const credential = uiCredential(host, options.tokenFile);
   const dir = stateDir();
-  let server;
+  let server: StoreServer;
   try {
     server = await startStoreServer({ host, port, stateDir: dir, log, ...(credential ? { credential } : {}) });
   } catch (error) {
@@ -49,7 +49,10 @@ export async function ui(options: UiOptions): Promise<void> {
 /** `--token-file`, else `$MCPX_HTTP_TOKEN`; none is fine on loopback only. */
 function uiCredential(host: string, tokenFile: string | undefined): HostCredential | undefined {
   try {
-    const credential = loadHostCredential(tokenFile === undefined ? undefined : { tokenFile: resolve(tokenFile) }, process.env, { token: "", tokenFile: "--token-file" });
+    const credential = loadHostCredential(tokenFile === undefined ? undefined : { tokenFile: resolve(tokenFile) }, process.env, {
+      token: "",
+      tokenFile: "--token-file",
+    });
     requireCredentialFor(host, credential, `--token-file <a file only you can read>, or the environment variable ${TOKEN_ENV}`);
     return credential;
   } catch (error) {

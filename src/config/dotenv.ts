@@ -14,18 +14,21 @@ const ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", '"': '"', "
 export function parseDotenv(text: string): { vars: Record<string, string>; bad: number[] } {
   const vars: Record<string, string> = {};
   const bad: number[] = [];
-  text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((line, index) => {
-    if (/^\s*(#.*)?$/.test(line)) return;
-    const match = LINE.exec(line);
-    const value = match ? valueOf(match[2] ?? "") : undefined;
-    if (!match || value === undefined) bad.push(index + 1);
-    else vars[match[1] ?? ""] = value;
-  });
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((line, index) => {
+      if (/^\s*(#.*)?$/.test(line)) return;
+      const match = LINE.exec(line);
+      const value = match ? parseValue(match[2] ?? "") : undefined;
+      if (!match || value === undefined) bad.push(index + 1);
+      else vars[match[1] ?? ""] = value;
+    });
   return { vars, bad };
 }
 
 /** One value: quoted (its closing quote must be on the line), or bare up to a ` #` comment. */
-function valueOf(raw: string): string | undefined {
+function parseValue(raw: string): string | undefined {
   const quote = raw[0];
   if (quote === "'" || quote === '"') {
     let close = 1;

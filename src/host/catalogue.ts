@@ -87,7 +87,10 @@ export class Catalogue {
   readonly #templates: Template[] = [];
   readonly #servers: readonly string[];
 
-  constructor(sources: CatalogueSource[], private readonly options: CatalogueOptions = {}) {
+  constructor(
+    sources: CatalogueSource[],
+    private readonly options: CatalogueOptions = {},
+  ) {
     this.#servers = options.servers ?? sources.map((source) => source.server);
     for (const source of sources) this.#add(source);
   }
@@ -200,7 +203,10 @@ export class Catalogue {
     const drop = (reason: DropReason, message: string, keptBy?: string): void => {
       this.dropped.push({ server, kind: "resource", name: uri, reason, ...(keptBy ? { keptBy } : {}), count: 1, message });
     };
-    if (isReservedUri(uri)) return drop("reserved", `URIs starting "${RESERVED_SCHEME}" are mcpx's own`);
+    if (isReservedUri(uri)) {
+      drop("reserved", `URIs starting "${RESERVED_SCHEME}" are mcpx's own`);
+      return;
+    }
     const owner = this.#resources.get(uri);
     if (!owner) {
       this.#resources.set(uri, { server, original: uri });
@@ -208,7 +214,10 @@ export class Catalogue {
       return;
     }
     const alias = aliasFor(server, uri);
-    if (owner.server === server || this.#resources.has(alias)) return drop("taken", "it lists this URI more than once; the first is kept", server);
+    if (owner.server === server || this.#resources.has(alias)) {
+      drop("taken", "it lists this URI more than once; the first is kept", server);
+      return;
+    }
     // The same URI from two servers: the later one is reachable under an alias naming its server.
     this.#resources.set(alias, { server, original: uri });
     this.resources.push({ ...resource, uri: alias });
@@ -219,9 +228,15 @@ export class Catalogue {
     const drop = (reason: DropReason, message: string, keptBy?: string): void => {
       this.dropped.push({ server, kind: "resourceTemplate", name: uriTemplate, reason, ...(keptBy ? { keptBy } : {}), count: 1, message });
     };
-    if (isReservedUri(uriTemplate)) return drop("reserved", `URIs starting "${RESERVED_SCHEME}" are mcpx's own`);
+    if (isReservedUri(uriTemplate)) {
+      drop("reserved", `URIs starting "${RESERVED_SCHEME}" are mcpx's own`);
+      return;
+    }
     const owner = this.#templates.find((candidate) => candidate.uriTemplate === uriTemplate);
-    if (owner) return drop("taken", takenMessage(owner.server, server, "this template"), owner.server);
+    if (owner) {
+      drop("taken", takenMessage(owner.server, server, "this template"), owner.server);
+      return;
+    }
     this.#templates.push({ server, uriTemplate, pattern: templatePattern(uriTemplate), specificity: specificity(uriTemplate) });
     this.resourceTemplates.push(template);
   }

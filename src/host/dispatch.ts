@@ -26,10 +26,9 @@ const HANDLERS = lookupTable<Handler>({
   ping: async () => ({}),
   "tools/list": async (gateway, session, _context, params) =>
     list(offersAgentTools(gateway, session) ? [...gateway.catalogue.tools, ...AGENT_TOOLS] : gateway.catalogue.tools, "tools", params),
-  "prompts/list": async (gateway, session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
-  "resources/list": async (gateway, session, _context, params) => list(gateway.catalogue.resources, "resources", params),
-  "resources/templates/list": async (gateway, session, _context, params) =>
-    list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),
+  "prompts/list": async (gateway, _session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
+  "resources/list": async (gateway, _session, _context, params) => list(gateway.catalogue.resources, "resources", params),
+  "resources/templates/list": async (gateway, _session, _context, params) => list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),
   "tools/call": async (gateway, session, context, params) =>
     isAgentTool(requireString(params, "name"))
       ? callAgentTool(gateway, session, requireString(params, "name"), isObject(params.arguments) ? params.arguments : {})
@@ -139,7 +138,11 @@ async function forward(
   const onProgress =
     typeof hostToken === "string" || typeof hostToken === "number"
       ? (progress: JsonObject): void => {
-          session.notify("notifications/progress", { ...progress, progressToken: hostToken }, owner.requestId !== undefined ? { relatedRequestId: owner.requestId } : undefined);
+          session.notify(
+            "notifications/progress",
+            { ...progress, progressToken: hostToken },
+            owner.requestId !== undefined ? { relatedRequestId: owner.requestId } : undefined,
+          );
         }
       : undefined;
   const call = new ForwardedCall(owner, owned.server, (signal) =>
@@ -153,8 +156,15 @@ async function forward(
 /** An unknown tool or prompt, with the exposed names nearest to it (the names hosts see). */
 function unknownName(gateway: Gateway, kind: string, name: string): RpcError {
   const items = kind === "prompt" ? gateway.catalogue.prompts : gateway.catalogue.tools;
-  const suggestions = nearest(name, items.map((item) => String(item.name)));
-  return new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown ${kind} "${name}"${didYouMean(suggestions)}`, suggestions.length ? { suggestions } : undefined);
+  const suggestions = nearest(
+    name,
+    items.map((item) => String(item.name)),
+  );
+  return new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params: unknown ${kind} "${name}"${didYouMean(suggestions)}`,
+    suggestions.length ? { suggestions } : undefined,
+  );
 }
 
 async function subscribe(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {

@@ -19,7 +19,7 @@ import { UrlQuestions } from "./url-questions.js";
 import { ParkedCalls } from "./parked-calls.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
-import { HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
+import { type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
 import { PendingQuestions } from "./pending-questions.js";
@@ -207,7 +207,8 @@ export class Gateway {
       if (this.#firstTime(`dropped ${JSON.stringify(dropped)}`)) this.log.warn(`left out of the catalogue: ${message}`, { ...dropped });
     }
     for (const aliased of this.catalogue.aliased) {
-      if (this.#firstTime(`aliased ${JSON.stringify(aliased)}`)) this.log.info("a resource URI another server lists too is served under an alias", { ...aliased });
+      if (this.#firstTime(`aliased ${JSON.stringify(aliased)}`))
+        this.log.info("a resource URI another server lists too is served under an alias", { ...aliased });
     }
   }
 

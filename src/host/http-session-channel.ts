@@ -85,7 +85,10 @@ export class Exchange {
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    if (!this.streams) return this.#endJson();
+    if (!this.streams) {
+      this.#endJson();
+      return;
+    }
     if (!this.response.headersSent) this.#startStream();
     this.response.end();
   }
@@ -164,7 +167,7 @@ export class HttpSessionChannel implements Channel {
   /** Can a request of mcpx's travel with the host's request `id` (on its POST's stream)? */
   carriesRequests(id: RequestId): boolean {
     const exchange = this.#exchanges.get(id);
-    return exchange !== undefined && exchange.streams && !exchange.ended;
+    return exchange ? exchange.streams && !exchange.ended : false;
   }
 
   get hasListeningStream(): boolean {

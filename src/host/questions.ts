@@ -66,7 +66,13 @@ export async function relayQuestion(gateway: QuestionRelay, upstream: Upstream, 
  * stored, the host it is proven to belong to is asked inline when it can take it, and the
  * first answer from anywhere is the outcome. Aborting `signal` withdraws it.
  */
-export async function askAndWait(gateway: QuestionRelay, upstream: Upstream, signal: AbortSignal, question: Question, attribution: Attribution): Promise<JsonObject> {
+export async function askAndWait(
+  gateway: QuestionRelay,
+  upstream: Upstream,
+  signal: AbortSignal,
+  question: Question,
+  attribution: Attribution,
+): Promise<JsonObject> {
   const log = gateway.log.child({ server: upstream.name, question: question.id, method: question.method });
   const broker = gateway.broker;
   if (!broker) return nobodyHere(question, log);
@@ -193,7 +199,9 @@ function followCalls(attribution: Attribution, gone: () => void): () => void {
     if (signals.every((signal) => signal.aborted)) gone();
   };
   for (const signal of signals) signal.addEventListener("abort", check, { once: true });
-  return () => signals.forEach((signal) => signal.removeEventListener("abort", check));
+  return () => {
+    for (const signal of signals) signal.removeEventListener("abort", check);
+  };
 }
 
 function decide(gateway: QuestionRelay, question: Question, tool: string | undefined): (Decision & { by: string }) | "error" | undefined {
@@ -205,7 +213,11 @@ function decide(gateway: QuestionRelay, question: Question, tool: string | undef
       gateway.log.info("policy rule fired", { question: question.id, server: question.server, rule: rule.index, action: answer.action, reason: rule.reason });
       return answer;
     }
-    gateway.log.warn("policy rule matched but its answer does not fit the question; the mode decides", { question: question.id, rule: rule.index, problem: fit });
+    gateway.log.warn("policy rule matched but its answer does not fit the question; the mode decides", {
+      question: question.id,
+      rule: rule.index,
+      problem: fit,
+    });
   }
   return modeDecision(gateway.config.elicitation.mode);
 }
@@ -226,7 +238,10 @@ function tooMany(gateway: QuestionRelay, question: Question, log: Logger): JsonO
   const limit = gateway.config.limits.maxPendingQuestionsPerServer;
   log.warn("too many questions waiting from this server; answering cancel", { limit });
   if (question.kind === "elicitation") return { action: "cancel" };
-  throw new RpcError(USER_REJECTED, `${question.method} from "${question.server}" was cancelled: it already has ${limit} questions waiting (limits.maxPendingQuestionsPerServer)`);
+  throw new RpcError(
+    USER_REJECTED,
+    `${question.method} from "${question.server}" was cancelled: it already has ${limit} questions waiting (limits.maxPendingQuestionsPerServer)`,
+  );
 }
 
 /** No broker (`mcpx servers` only looks, it serves no host): nobody here can answer. */

@@ -4,14 +4,11 @@
 export function templatePattern(uriTemplate: string): RegExp {
   let pattern = "";
   for (const part of parts(uriTemplate)) {
-    if (part.literal !== undefined) pattern += escape(part.literal);
+    if (part.literal !== undefined) pattern += escapeRegExp(part.literal);
     else {
       const expression = part.expression;
-      pattern += expression.startsWith("+") || expression.startsWith("#")
-        ? ".*"
-        : expression.startsWith("?") || expression.startsWith("&")
-          ? "(?:[?&].*)?"
-          : "[^/?#]*";
+      pattern +=
+        expression.startsWith("+") || expression.startsWith("#") ? ".*" : expression.startsWith("?") || expression.startsWith("&") ? "(?:[?&].*)?" : "[^/?#]*";
     }
   }
   return new RegExp(`^${pattern}$`);
@@ -42,6 +39,6 @@ function parts(uriTemplate: string): Part[] {
   return found;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -113,10 +113,14 @@ async function completeAll(
   try {
     const questions = elicitations.map((entry) => urlQuestion(upstream.name, entry));
     // One ending early (declined, say) withdraws the others: the call ends either way.
-    await Promise.all(questions.map((question) => completeOne(gateway, upstream, owner, method, stop.signal, question).catch((error: unknown) => {
-      stop.abort("another URL question of the same call ended");
-      throw error;
-    })));
+    await Promise.all(
+      questions.map((question) =>
+        completeOne(gateway, upstream, owner, method, stop.signal, question).catch((error: unknown) => {
+          stop.abort("another URL question of the same call ended");
+          throw error;
+        }),
+      ),
+    );
   } finally {
     signal.removeEventListener("abort", follow);
   }

@@ -90,15 +90,20 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     if (this.#closed) throw new GatewayError("CONNECTION_CLOSED", "the connection to the server is closed");
     if (this.modern && !isRequest(message)) return this.#modernNonRequest(message);
     const stop = this.modern && isRequest(message) ? this.#stopperFor(message.id) : undefined;
-    const response = await this.#http.fetch(this.url, {
-      method: "POST",
-      headers: this.modern && isRequest(message) ? this.#modernHeaders(message) : this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
-      body: JSON.stringify(message),
-      signal: stop?.signal ?? this.#aborter.signal,
-    }).catch((error: unknown) => {
-      if (isRequest(message)) this.#requests.delete(message.id);
-      throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describe(error)}`);
-    });
+    const response = await this.#http
+      .fetch(this.url, {
+        method: "POST",
+        headers:
+          this.modern && isRequest(message)
+            ? this.#modernHeaders(message)
+            : this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
+        body: JSON.stringify(message),
+        signal: stop?.signal ?? this.#aborter.signal,
+      })
+      .catch((error: unknown) => {
+        if (isRequest(message)) this.#requests.delete(message.id);
+        throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describe(error)}`);
+      });
     if (this.modern) return this.#modernResponse(message as JsonRpcRequest, response, stop!);
     const session = response.headers.get("mcp-session-id");
     if (session) this.sessionId = session;
@@ -179,7 +184,9 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
       done();
       // A modern server answers many errors with a status (400, 404) and the JSON-RPC error in the body.
       if (this.#deliverError(body, request.id)) return;
-      throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`, { status: response.status });
+      throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`, {
+        status: response.status,
+      });
     }
     const type = response.headers.get("content-type") ?? "";
     if (!response.body || response.status === 202 || response.status === 204) {
@@ -207,7 +214,10 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     this.log.warn("the server closed a response stream without answering", { request: request.id });
     this.onlost?.(
       request.id,
-      new GatewayError("UPSTREAM_PROTOCOL", `the server closed the response stream of ${request.method} without answering; a 2026-07-28 stream cannot be resumed, whether it took effect is unknown, and mcpx does not re-send it`),
+      new GatewayError(
+        "UPSTREAM_PROTOCOL",
+        `the server closed the response stream of ${request.method} without answering; a 2026-07-28 stream cannot be resumed, whether it took effect is unknown, and mcpx does not re-send it`,
+      ),
     );
   }
 
@@ -271,7 +281,10 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     // Never re-sent: the request may have taken effect, and only the host can judge a retry.
     this.onlost?.(
       related,
-      new GatewayError("UPSTREAM_PROTOCOL", `the server closed the response stream of ${method} without answering, ${why}; whether it took effect is unknown, and mcpx does not re-send it`),
+      new GatewayError(
+        "UPSTREAM_PROTOCOL",
+        `the server closed the response stream of ${method} without answering, ${why}; whether it took effect is unknown, and mcpx does not re-send it`,
+      ),
     );
   }
 
@@ -330,13 +343,25 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
    * Read a stream's events until it ends. With `quietMs`, give up on a stream that delivers no
    * event at all within that time; true when that happened.
    */
-  async #consume(body: ReadableStream<Uint8Array>, related: RequestId | undefined, state: StreamState, quietMs?: number, until?: AbortSignal): Promise<boolean> {
+  async #consume(
+    body: ReadableStream<Uint8Array>,
+    related: RequestId | undefined,
+    state: StreamState,
+    quietMs?: number,
+    until?: AbortSignal,
+  ): Promise<boolean> {
     let quiet = false;
     const reading = new AbortController();
     const stop = (): void => reading.abort();
     this.#aborter.signal.addEventListener("abort", stop, { once: true });
     until?.addEventListener("abort", stop, { once: true });
-    const timer = quietMs === undefined ? undefined : setTimeout(() => ((quiet = true), stop()), quietMs);
+    const timer =
+      quietMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            quiet = true;
+            stop();
+          }, quietMs);
     try {
       const { maxMessageBytes, limitName, pressure } = this.limits;
       const options = {
@@ -407,7 +432,8 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     this.#aborter.abort();
     if (this.sessionId) {
       // Best effort: tell the server the session is over, without holding up shutdown.
-      await this.#http.fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
+      await this.#http
+        .fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
         .then((response) => response.body?.cancel())
         .catch(() => {});
     }

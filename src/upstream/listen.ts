@@ -100,12 +100,10 @@ export class Listen {
     const acknowledged = new Promise<void>((resolve) => (ack = resolve));
     const stream: Stream = { stop: new AbortController(), acknowledged, ack };
     this.#current = stream;
-    this.deps
-      .request({ notifications: filter }, { signal: stream.stop.signal, onId: (id) => (stream.id = id) })
-      .then(
-        () => this.#ended(stream, undefined),
-        (error: unknown) => this.#ended(stream, error),
-      );
+    this.deps.request({ notifications: filter }, { signal: stream.stop.signal, onId: (id) => (stream.id = id) }).then(
+      () => this.#ended(stream, undefined),
+      (error: unknown) => this.#ended(stream, error),
+    );
     return stream;
   }
 
@@ -114,7 +112,10 @@ export class Listen {
     if (stream !== this.#current || this.#closed || stream.stop.signal.aborted) return;
     this.#current = undefined;
     if (error instanceof RpcError) {
-      this.deps.log.warn("the server refused subscriptions/listen; its list changes and resource updates will not be heard", { error: error.message, code: error.code });
+      this.deps.log.warn("the server refused subscriptions/listen; its list changes and resource updates will not be heard", {
+        error: error.message,
+        code: error.code,
+      });
       return;
     }
     const delay = Math.min(MAX_BACKOFF_MS, 1_000 * 2 ** this.#failures++);

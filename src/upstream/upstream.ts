@@ -15,7 +15,17 @@ import { ErrorCode, isObject, type JsonObject, type JsonRpcNotification, type Re
 import { GatewayError, RpcError } from "../protocol/errors.js";
 import { lookupTable } from "../protocol/lookup.js";
 import { acceptableFromUpstream, defines, LATEST_LEGACY, MODERN_REVISIONS, modernFromUpstream, type Revision } from "../protocol/revisions.js";
-import { INPUT_REQUIRED_METHODS, isModernErrorCode, META, MODERN_ERROR, readDiscover, readOutcome, supportedFromError, withEnvelope, withoutMetaKeys } from "../protocol/modern.js";
+import {
+  INPUT_REQUIRED_METHODS,
+  isModernErrorCode,
+  META,
+  MODERN_ERROR,
+  readDiscover,
+  readOutcome,
+  supportedFromError,
+  withEnvelope,
+  withoutMetaKeys,
+} from "../protocol/modern.js";
 import { IMPLEMENTATION } from "../version.js";
 import type { Logger } from "../util/log.js";
 import { sleep } from "../util/sleep.js";
@@ -278,7 +288,10 @@ export class Upstream {
       },
     });
     return result.then(
-      (value) => (forget(), value),
+      (value) => {
+        forget();
+        return value;
+      },
       (error: unknown) => {
         forget();
         throw this.#explain(error);
@@ -317,7 +330,9 @@ export class Upstream {
     const peer = this.#peer;
     if (owners.length === 0 || !peer) return () => {};
     const releases = [...this.#calls].filter(([, candidate]) => owners.includes(candidate)).map(([id]) => peer.holdTimeout(id));
-    return () => releases.forEach((release) => release());
+    return () => {
+      for (const release of releases) release();
+    };
   }
 
   /**
@@ -416,7 +431,10 @@ export class Upstream {
     }
     if (config.transport === "sse") {
       if (this.#pinned() === "modern") {
-        throw new GatewayError("UPSTREAM_PROTOCOL", `protocol ${this.config.protocol} is configured, but the 2024-11-05 HTTP+SSE transport has no 2026-07-28 era; set transport to "streamable-http" or "auto"`);
+        throw new GatewayError(
+          "UPSTREAM_PROTOCOL",
+          `protocol ${this.config.protocol} is configured, but the 2024-11-05 HTTP+SSE transport has no 2026-07-28 era; set transport to "streamable-http" or "auto"`,
+        );
       }
       this.transport = "sse";
       return this.#handshake(legacySseChannel(config, log, limits));
@@ -529,7 +547,11 @@ export class Upstream {
     const pinned = this.#pinned() === "modern";
     const stdio = this.config.kind === "stdio";
     const timeoutMs = pinned || !stdio ? this.limits.startupTimeoutMs : Math.min(this.limits.startupTimeoutMs, DISCOVER_PROBE_MS);
-    const envelope = withEnvelope(undefined, { protocolVersion: this.#offeredModern(), clientCapabilities: MODERN_CAPABILITIES, clientInfo: { ...IMPLEMENTATION } });
+    const envelope = withEnvelope(undefined, {
+      protocolVersion: this.#offeredModern(),
+      clientCapabilities: MODERN_CAPABILITIES,
+      clientInfo: { ...IMPLEMENTATION },
+    });
     let result: JsonObject;
     try {
       result = await peer.request("server/discover", envelope, { timeoutMs, signal: this.#stopper.signal });
@@ -541,7 +563,9 @@ export class Upstream {
         const why = error instanceof Error ? error.message : String(error);
         throw new GatewayError("UPSTREAM_PROTOCOL", pinned ? `protocol ${this.config.protocol} is configured, but server/discover failed: ${why}` : why);
       }
-      this.log.info("the server does not speak 2026-07-28 (server/discover failed); trying the legacy handshake", { error: error instanceof Error ? error.message : String(error) });
+      this.log.info("the server does not speak 2026-07-28 (server/discover failed); trying the legacy handshake", {
+        error: error instanceof Error ? error.message : String(error),
+      });
       return false;
     }
     const discovered = readDiscover(result);
@@ -667,7 +691,8 @@ export class Upstream {
       request: (params, options) => peer.request("subscriptions/listen", this.#envelope(params), options),
       capabilities: () => this.capabilities,
       resources: () => this.#resourceSubscriptions,
-      reopened: () => void this.#refresh((Object.keys(CATALOG_PARTS) as CatalogPart[]).filter((part) => this.capabilities[CATALOG_PARTS[part].capability] !== undefined)),
+      reopened: () =>
+        void this.#refresh((Object.keys(CATALOG_PARTS) as CatalogPart[]).filter((part) => this.capabilities[CATALOG_PARTS[part].capability] !== undefined)),
       log: this.log,
       ackTimeoutMs: this.limits.startupTimeoutMs,
     });

@@ -70,7 +70,7 @@ describe("mcpx serve --http: sessions", () => {
   it("answers 400 to a request without a session id", async () => {
     const reply = await post(mcpx.url, { jsonrpc: "2.0", id: 1, method: "tools/list" });
     expect(reply.status).toBe(400);
-    expect((reply.messages[0]?.error as { code: number }).code).toBe(-32600);
+    expect((reply.messages[0]!.error as { code: number }).code).toBe(-32600);
   });
 
   it("answers 404 to an unknown session id", async () => {
@@ -128,7 +128,10 @@ describe("mcpx serve --http: the GET stream", () => {
     (first as EventStream).close();
     await (first as EventStream).done;
     // mcpx notices the closed connection asynchronously; a new GET succeeds once it has.
-    const reopened = await retryUntil(() => host.openStream(), (value) => value instanceof EventStream);
+    const reopened = await retryUntil(
+      () => host.openStream(),
+      (value) => value instanceof EventStream,
+    );
     expect(reopened).toBeInstanceOf(EventStream);
   });
 
@@ -207,7 +210,7 @@ describe("mcpx serve --http: answers and concurrency", () => {
     );
     await stream.waitFor((frame) => frame.method === "notifications/progress");
     const duplicate = await host.send({ jsonrpc: "2.0", id: "dup", method: "ping" });
-    expect((duplicate.messages[0]?.error as { code: number }).code).toBe(-32600);
+    expect((duplicate.messages[0]!.error as { code: number }).code).toBe(-32600);
     await host.request("opener", "tools/call", { name: "gate__open", arguments: {} });
     const answer = await stream.waitFor((frame) => frame.id === "dup" && !("method" in frame));
     expect(JSON.stringify(answer.result)).toContain("gate opened");

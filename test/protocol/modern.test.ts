@@ -14,7 +14,11 @@ describe("the 2026-07-28 request metadata headers", () => {
       name: "wetter_ü",
       inputSchema: {
         type: "object",
-        properties: { region: { type: "string", "x-mcp-header": "Region" }, count: { type: "integer", "x-mcp-header": "Count" }, deep: { type: "object", properties: { flag: { type: "boolean", "x-mcp-header": "Flag" } } } },
+        properties: {
+          region: { type: "string", "x-mcp-header": "Region" },
+          count: { type: "integer", "x-mcp-header": "Count" },
+          deep: { type: "object", properties: { flag: { type: "boolean", "x-mcp-header": "Flag" } } },
+        },
       },
     };
     expect(modernRequestHeaders(request, tool)).toEqual({
@@ -34,7 +38,11 @@ describe("the 2026-07-28 request metadata headers", () => {
 
 describe("reading a modern result", () => {
   it("drops resultType and the server's serverInfo from a complete result, keeping other _meta", () => {
-    const outcome = readOutcome("tools/call", { resultType: "complete", content: [], _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" }, keep: 1 } });
+    const outcome = readOutcome("tools/call", {
+      resultType: "complete",
+      content: [],
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" }, keep: 1 },
+    });
     expect(outcome).toEqual({ kind: "complete", result: { content: [], _meta: { keep: 1 } } });
   });
 

@@ -152,7 +152,9 @@ describe("an upstream's -32042 (mcpx as the client of a 2025-11-25 upstream)", (
     const failure = await urlHost.client.callTool({ name: "ask__needs_url", arguments: { key: "bad", shape: "malformed" } }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(McpError);
     expect((failure as McpError).code).toBe(-32042);
-    expect((failure as McpError).data).toEqual({ elicitations: [{ mode: "url", url: "https://example.com/connect?id=bad-1", message: "Please connect account 1" }] });
+    expect((failure as McpError).data).toEqual({
+      elicitations: [{ mode: "url", url: "https://example.com/connect?id=bad-1", message: "Please connect account 1" }],
+    });
     expect((await urlCalls()).bad).toBe(1);
   });
 
@@ -174,7 +176,9 @@ describe("an upstream's -32042 (mcpx as the client of a 2025-11-25 upstream)", (
     const answer = await pending;
     expectValidToClient("2025-06-18", answer);
     expect(answer.error).toMatchObject({ code: -32603 });
-    expect((answer.error as { message: string }).message).toMatch(new RegExp(`"ask" needs a URL elicitation .* declined \\(by rest\\).*mcpx elicit show ${question.id}`));
+    expect((answer.error as { message: string }).message).toMatch(
+      new RegExp(`"ask" needs a URL elicitation .* declined \\(by rest\\).*mcpx elicit show ${question.id}`),
+    );
     expect((await urlCalls()).no).toBe(1);
   });
 
@@ -231,7 +235,10 @@ describe("a URL question finished by a person", () => {
       name: "waiting-url-host",
       capabilities: { elicitation: { url: {} } },
       setup: (client) =>
-        client.setRequestHandler(ElicitRequestSchema, (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve({ action: "cancel" })))),
+        client.setRequestHandler(
+          ElicitRequestSchema,
+          (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve({ action: "cancel" }))),
+        ),
     });
     try {
       const pending = asked.client.callTool({ name: "ask__ask_url", arguments: { elicitationId: "person-1" } });

@@ -89,7 +89,10 @@ describe("an upstream that answers an older revision", () => {
     expect(firstText(await host.request(2, "tools/call", { name: "old__old_echo", arguments: { text: "hi" } }))).toBe("old says: hi");
 
     // Each mcpx process probed first (a valid 2026-07-28 request); every frame after the offer is a valid 2024-11-05 client message.
-    const sent = readFileSync(frames, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { method?: string });
+    const sent = readFileSync(frames, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { method?: string });
     expect(sent[0]?.method).toBe("server/discover");
     const probes = sent.filter((frame) => frame.method === "server/discover");
     for (const frame of probes) expect(validateToServer("2026-07-28", frame).errors).toEqual([]);

@@ -90,7 +90,9 @@ describe.each(transports)("a 2026-07-28 upstream over $name, used by a 2025-11-2
 
   it("lists its tools, prompts and resources, and serves a call, a read and a prompt", async () => {
     const tools = await host.client.listTools();
-    expect(tools.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["modern__greet", "modern__ask_name", "modern__add_tool", "modern__touch_note"]));
+    expect(tools.tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["modern__greet", "modern__ask_name", "modern__add_tool", "modern__touch_note"]),
+    );
     expect(text(await host.client.callTool({ name: "modern__greet", arguments: { name: "Grace" } }))).toBe("Hello, Grace, from 2026");
     const resources = await host.client.listResources();
     expect(resources.resources.map((resource) => resource.uri)).toContain("note://modern");
@@ -159,7 +161,9 @@ describe.each(transports)("a 2026-07-28 upstream over $name, used by a 2025-11-2
     expect(methods).not.toContain("resources/subscribe");
     expect(methods).toContain("subscriptions/listen");
     // Each retry is a new request, and carries the requestState the server sent, byte for byte.
-    const calls = frames.map((entry) => entry.message).filter((message): message is Frame => message?.method === "tools/call" && (message.params as Frame).name === "ask_name");
+    const calls = frames
+      .map((entry) => entry.message)
+      .filter((message): message is Frame => message?.method === "tools/call" && (message.params as Frame).name === "ask_name");
     expect(new Set(calls.map((call) => call.id)).size).toBe(calls.length);
     expect(calls.map((call) => (call.params as Frame).requestState)).toEqual([undefined, "round-1:\u00e9\u2028\u{1F511}==", "round-2:\u00e9\u2028\u{1F511}=="]);
   });

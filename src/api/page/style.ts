@@ -1,5 +1,5 @@
 /** The page's stylesheet, served at `/style.css`. Plain and readable; no external fonts. */
-export const STYLE_CSS = String.raw`
+export const STYLE_CSS = `
 :root { color-scheme: light dark; --accent: #2457c5; --warn: #a15c00; --bad: #b3261e; --line: #8884; }
 * { box-sizing: border-box; }
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 46rem; padding: 1rem; }

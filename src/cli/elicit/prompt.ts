@@ -101,7 +101,9 @@ async function askField(field: Field, ask: Ask, output: NodeJS.WritableStream, t
   const label = field.title && field.title !== field.name ? `${inert(field.title)} (${name})` : name;
   output.write(`\n${label}${field.required ? ", required" : ""}: ${inert(typeHint(field))}\n`);
   if (field.description) output.write(`  ${inertLines(field.description, "  ")}\n`);
-  field.choices?.forEach((choice, index) => output.write(`  ${index + 1}) ${inert(choice.value)}${choice.title ? `  ${inert(choice.title)}` : ""}\n`));
+  for (const [index, choice] of (field.choices ?? []).entries()) {
+    output.write(`  ${index + 1}) ${inert(choice.value)}${choice.title ? `  ${inert(choice.title)}` : ""}\n`);
+  }
   const shown = field.default !== undefined ? displayValue(field.default) : undefined;
   // On a terminal the default is typed onto the line; one with control characters is not (it
   // would type them): like off a terminal, it is shown in brackets, inert, and Enter keeps it.
