@@ -91,5 +91,7 @@ export interface Config {
     sessionIdleSeconds: number;
     /** Tools taken from one upstream; the rest are left out and reported. */
     maxToolsPerServer: number;
+    /** `input_required` rounds one modern host's call may take; beyond them the call is cancelled. */
+    maxInputRounds: number;
   };
 }

@@ -70,6 +70,7 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
     check.fields(v, at, [
       "maxMessageBytes", "maxUpstreamMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds",
       "maxSessions", "sessionIdleSeconds", "maxToolsPerServer", "maxPendingQuestionsPerServer",
+      "maxInputRounds",
     ]),
   );
   const limits: Config["limits"] = {
@@ -84,6 +85,8 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
     sessionIdleSeconds: lim?.number("sessionIdleSeconds", POSITIVE) ?? 30 * 60,
     maxToolsPerServer: lim?.number("maxToolsPerServer", { above: 0, integer: true }) ?? 1000,
     maxPendingQuestionsPerServer: lim?.number("maxPendingQuestionsPerServer", { above: 0, integer: true }) ?? 32,
+    // A person answers a handful of questions per call at most; beyond this an upstream is looping.
+    maxInputRounds: lim?.number("maxInputRounds", { above: 0, integer: true }) ?? 16,
   };
 
   const eli = top?.read("elicitation", (v, at) => check.fields(v, at, ["ttlSeconds", "mode", "rules", "retentionDays"]));

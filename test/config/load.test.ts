@@ -81,7 +81,7 @@ describe("loadConfig", () => {
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       limits: {
         maxMessageBytes: 4194304, maxUpstreamMessageBytes: 67108864, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
-        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32,
+        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32, maxInputRounds: 16,
       },
     });
   });

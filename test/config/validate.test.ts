@@ -39,7 +39,7 @@ describe("configFromObject: defaults", () => {
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       limits: {
         maxMessageBytes: 4194304, maxUpstreamMessageBytes: 67108864, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
-        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32,
+        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32, maxInputRounds: 16,
       },
     });
   });
@@ -90,7 +90,7 @@ describe("configFromObject: defaults", () => {
       },
       limits: {
         maxMessageBytes: 1024, maxUpstreamMessageBytes: 2048, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
-        maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4,
+        maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4, maxInputRounds: 3,
       },
       mcpServers: {
         p: {
@@ -106,7 +106,7 @@ describe("configFromObject: defaults", () => {
     });
     expect(config.limits).toEqual({
       maxMessageBytes: 1024, maxUpstreamMessageBytes: 2048, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
-      maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4,
+      maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4, maxInputRounds: 3,
     });
     expect(config.servers[0]).toMatchObject({
       args: ["p.mjs"], env: { A: "1" }, cwd: path.resolve("/opt/p"), protocol: "2025-06-18",
