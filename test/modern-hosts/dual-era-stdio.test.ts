@@ -37,6 +37,20 @@ describe("mcpx serve (stdio): 2026-07-28 hosts", () => {
     for (const { frame, requestMethod } of frames) expectValidToClient(V, frame, requestMethod);
   });
 
+  it("the crown case on stdio: a 2025-era upstream's mid-call elicitation is answered by the modern host's retry", async () => {
+    const frames: Received[] = [];
+    const client = new ModernClient({ name: "modern-host", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: "auto" } });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "stdio" } }));
+    await client.connect(recording(new StdioClientTransport(stdioServeParams(config())), frames));
+    closers.push(() => client.close());
+    const form = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+    const result = await client.callTool({ name: "asking__ask_form", arguments: { message: "Who?", schema: form } });
+    expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({ action: "accept", content: { name: "stdio" } });
+    const kinds = frames.filter((received) => received.requestMethod === "tools/call").map((received) => (received.frame.result as { resultType: string }).resultType);
+    expect(kinds).toEqual(["input_required", "complete"]);
+    for (const { frame, requestMethod } of frames) expectValidToClient(V, frame, requestMethod);
+  });
+
   it("removed methods are unknown (-32601); a malformed envelope is -32602; an unsupported version -32022 with the list", async () => {
     const host = new RawStdioHost(config());
     closers.push(() => host.close());
