@@ -259,7 +259,9 @@ async function main() {
   }
 
   const out = [];
-  out.push(`mcpx round-trip benchmark: tools/call "echo" (${CALLS} sequential calls each way, in alternating blocks of ${BLOCK}, after ${WARMUP} warm-up; Node ${process.version})`);
+  out.push(
+    `mcpx round-trip benchmark: tools/call "echo" (${CALLS} sequential calls each way, in alternating blocks of ${BLOCK}, after ${WARMUP} warm-up; Node ${process.version})`,
+  );
   out.push('');
   out.push('            direct (ms)           through mcpx (ms)       ratio     added  mcpx CPU');
   out.push('transport   median      p95        median      p95     mcpx/direct  (ms)  ms/call');
@@ -278,8 +280,10 @@ async function main() {
   out.push('');
   out.push(`mcpx log lines during the ${CALLS} measured calls at the default level: stdio ${stdioLogLines}, http ${httpLogLines}`);
   const load = loadavg()[0].toFixed(1);
-  out.push(`client, mcpx and upstream share this machine's ${availableParallelism()} cores (1-min load average ${load}); total ${((performance.now() - wall) / 1000).toFixed(1)} s`);
-  process.stdout.write(out.join('\n') + '\n');
+  out.push(
+    `client, mcpx and upstream share this machine's ${availableParallelism()} cores (1-min load average ${load}); total ${((performance.now() - wall) / 1000).toFixed(1)} s`,
+  );
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 try {

@@ -4,12 +4,7 @@
  * Each payload is first shown to fail for the older revisions, so the checks prove something.
  */
 import { describe, expect, it } from "vitest";
-import {
-  canCarryNotification,
-  downgradeContentBlock,
-  downgradeNotification,
-  downgradeResult,
-} from "../src/protocol/downgrade.js";
+import { canCarryNotification, downgradeContentBlock, downgradeNotification, downgradeResult } from "../src/protocol/downgrade.js";
 import type { JsonObject } from "../src/protocol/jsonrpc.js";
 import { LEGACY_REVISIONS, type Revision } from "../src/protocol/revisions.js";
 import { validateToClient } from "./helpers/spec-validator.js";
@@ -162,8 +157,7 @@ describe.each(Object.keys(RICH))("%s", (method) => {
 
 describe("what survives", () => {
   const call = (revision: Revision) => downgradeResult("tools/call", RICH["tools/call"]!, revision);
-  const texts = (result: JsonObject) =>
-    (result.content as JsonObject[]).filter((block) => block.type === "text").map((block) => block.text as string);
+  const texts = (result: JsonObject) => (result.content as JsonObject[]).filter((block) => block.type === "text").map((block) => block.text as string);
 
   it("keeps tools' names, descriptions and input schemas, and each field from its revision on", () => {
     const [first] = downgradeResult("tools/list", RICH["tools/list"]!, "2024-11-05").tools as JsonObject[];
@@ -183,7 +177,15 @@ describe("what survives", () => {
       const out = call(revision);
       expect(out.structuredContent).toBeUndefined();
       expect(texts(out)).toContain("Sunny, 22.5 °C");
-      expect(texts(out).map((text) => { try { return JSON.parse(text); } catch { return undefined; } })).toContainEqual(forecast);
+      expect(
+        texts(out).map((text) => {
+          try {
+            return JSON.parse(text);
+          } catch {
+            return undefined;
+          }
+        }),
+      ).toContainEqual(forecast);
     }
     expect(call("2025-06-18").structuredContent).toEqual(forecast);
     expect(call("2025-06-18").content).toHaveLength(6);

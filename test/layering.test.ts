@@ -67,9 +67,7 @@ describe("layering", () => {
     it(`${layer}/ does no I/O and imports only ${allowed.join(", ")}`, () => {
       const offences = ALL.filter((module) => module.layer === layer).flatMap((module) => [
         ...module.external.map((spec) => `${module.path} imports ${spec}`),
-        ...module.local
-          .filter((target) => !allowed.some((ok) => target === ok || layerOf(target) === ok))
-          .map((target) => `${module.path} imports ${target}`),
+        ...module.local.filter((target) => !allowed.some((ok) => target === ok || layerOf(target) === ok)).map((target) => `${module.path} imports ${target}`),
       ]);
       expect(offences).toEqual([]);
     });

@@ -4,12 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defines, LEGACY_REVISIONS, type Revision } from "../src/protocol/revisions.js";
-import {
-  expectValidToClient,
-  validateDefinition,
-  validateToClient,
-  validateToServer,
-} from "./helpers/spec-validator.js";
+import { expectValidToClient, validateDefinition, validateToClient, validateToServer } from "./helpers/spec-validator.js";
 
 const result = (value: object) => ({ jsonrpc: "2.0", id: 1, result: value });
 const request = (method: string, params?: object) => ({ jsonrpc: "2.0", id: 7, method, ...(params ? { params } : {}) });

@@ -36,13 +36,7 @@ export function sendJson(response: ServerResponse, status: number, value: unknow
   response.end(JSON.stringify(value));
 }
 
-export function sendApiError(
-  response: ServerResponse,
-  status: number,
-  code: string,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
+export function sendApiError(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   sendJson(response, status, { error: { code, message } }, headers);
 }
 

@@ -95,7 +95,11 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     if (parts.length === 1 && parts[0] === "questions") {
       if (method !== "GET") return notAllowed(response, "GET");
       const all = ["1", "true"].includes(url.searchParams.get("all") ?? "");
-      return sendJson(response, 200, broker.list(all).map((record) => viewOf(record)));
+      return sendJson(
+        response,
+        200,
+        broker.list(all).map((record) => viewOf(record)),
+      );
     }
     if (parts.length === 2 && parts[0] === "questions") {
       if (method !== "GET") return notAllowed(response, "GET");
@@ -111,7 +115,12 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       if (method !== "GET") return notAllowed(response, "GET");
       return events.stream(response);
     }
-    sendApiError(response, 404, "NOT_FOUND", `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer and /v1/events)`);
+    sendApiError(
+      response,
+      404,
+      "NOT_FOUND",
+      `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer and /v1/events)`,
+    );
   }
 
   /** The page's one-time code, traded once for its in-tab credential. */
@@ -154,7 +163,12 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     if (unknown.length) return sendApiError(response, 400, "INVALID_ANSWER", `unknown field "${unknown[0]}" (an answer has only "action" and "content")`);
     const { action, content } = value;
     if (action !== "accept" && action !== "decline" && action !== "cancel") {
-      return sendApiError(response, 400, "INVALID_ANSWER", `field "action" must be "accept", "decline" or "cancel", not ${JSON.stringify(action) ?? "missing"}`);
+      return sendApiError(
+        response,
+        400,
+        "INVALID_ANSWER",
+        `field "action" must be "accept", "decline" or "cancel", not ${JSON.stringify(action) ?? "missing"}`,
+      );
     }
     if (content !== undefined && !isObject(content)) {
       return sendApiError(response, 400, "INVALID_ANSWER", 'field "content" must be a JSON object');

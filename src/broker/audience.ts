@@ -88,7 +88,9 @@ function loneConsent(name: string | undefined, schema: JsonObject | undefined, p
     .find((found) => found !== undefined);
   const asks = wording !== undefined ? ` (it reads "${wording}")` : "";
   if (name === undefined) {
-    return wording !== undefined ? { fields: [], reason: `a consent asked with no fields: accepting it is the yes, which only a person may give${asks}` } : undefined;
+    return wording !== undefined
+      ? { fields: [], reason: `a consent asked with no fields: accepting it is the yes, which only a person may give${asks}` }
+      : undefined;
   }
   if (isYesNoField(schema!)) return { fields: [name], reason: `a lone yes/no ("${name}") is consent, which only a person may give${asks}` };
   if (wording !== undefined) return { fields: [name], reason: `a lone field ("${name}") asking for consent, which only a person may give${asks}` };

@@ -13,7 +13,7 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import type { Question } from "../render/question.js";
 import type { Logger } from "../util/log.js";
 import { decideAudience } from "./audience.js";
-import { QuestionStore } from "./store.js";
+import type { QuestionStore } from "./store.js";
 import type { Action, Answer, Origin, QuestionRecord } from "./types.js";
 import { answerProblems } from "./validate-answer.js";
 import { BrokerError } from "./errors.js";
@@ -201,7 +201,13 @@ export class Broker {
       timer.unref();
       this.#expiry.set(record.id, timer);
     }
-    this.log.info("question opened", { question: record.id, server: record.server, kind: record.kind, audience: record.audience, reason: record.audienceReason });
+    this.log.info("question opened", {
+      question: record.id,
+      server: record.server,
+      kind: record.kind,
+      audience: record.audience,
+      reason: record.audienceReason,
+    });
     this.#emit(record);
     return record;
   }
@@ -355,7 +361,7 @@ export class Broker {
       this.#seenVersion = version;
       for (const id of [...this.#waiters.keys()]) {
         const record = this.store.get(id);
-        if (!record || record.state !== "pending") this.#settled(id);
+        if (record?.state !== "pending") this.#settled(id);
       }
     }, POLL_MS);
     this.#poller.unref();
@@ -396,6 +402,5 @@ function describe(question: Question): string {
   if (question.kind === "sampling") return `${question.server} asks for a model completion`;
   return `${question.server} asks a question`;
 }
-
 
 export type { Answer };

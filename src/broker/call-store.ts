@@ -43,17 +43,13 @@ export class CallStore {
   readonly #prefixed;
 
   constructor(db: Database.Database) {
-    this.#insert = db.prepare(
-      `INSERT INTO calls (id, server, tool, arguments_json, state, created_ms) VALUES (?, ?, ?, ?, 'running', ?)`,
-    );
+    this.#insert = db.prepare(`INSERT INTO calls (id, server, tool, arguments_json, state, created_ms) VALUES (?, ?, ?, ?, 'running', ?)`);
     this.#get = db.prepare(`SELECT * FROM calls WHERE id = ?`);
     this.#old = db.prepare(`SELECT id FROM calls WHERE state != 'running' AND created_ms < ?`);
     this.#remove = db.prepare(`DELETE FROM calls WHERE id = ?`);
     this.#prefixed = db.prepare(`SELECT id FROM calls WHERE substr(id, 1, ?) = ? ORDER BY created_ms LIMIT ?`);
     this.#runner = db.prepare(`UPDATE calls SET runner_pid = ? WHERE id = ?`);
-    this.#finish = db.prepare(
-      `UPDATE calls SET state = ?, result_json = ?, error = ?, finished_ms = ? WHERE id = ? AND state = 'running'`,
-    );
+    this.#finish = db.prepare(`UPDATE calls SET state = ?, result_json = ?, error = ?, finished_ms = ? WHERE id = ? AND state = 'running'`);
   }
 
   create(id: string, server: string, tool: string, args: JsonObject): void {

@@ -18,10 +18,54 @@ export interface Words {
 
 /** Cyrillic and Greek letters (lower case) that look like Latin ones, and a few Latin ones that fold to ASCII. */
 const LOOK_ALIKES: Record<string, string> = {
-  а: "a", в: "b", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x",
-  і: "i", ї: "i", ј: "j", ѕ: "s", ԁ: "d", һ: "h", ԛ: "q", ԝ: "w", ӏ: "l", ғ: "f", ү: "y",
-  α: "a", β: "b", γ: "y", ε: "e", η: "n", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x", ω: "w", ϲ: "c",
-  ł: "l", ø: "o", đ: "d", ð: "d", ı: "i", ß: "ss", æ: "ae", œ: "oe", þ: "th",
+  а: "a",
+  в: "b",
+  е: "e",
+  ё: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  ѕ: "s",
+  ԁ: "d",
+  һ: "h",
+  ԛ: "q",
+  ԝ: "w",
+  ӏ: "l",
+  ғ: "f",
+  ү: "y",
+  α: "a",
+  β: "b",
+  γ: "y",
+  ε: "e",
+  η: "n",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  ω: "w",
+  ϲ: "c",
+  ł: "l",
+  ø: "o",
+  đ: "d",
+  ð: "d",
+  ı: "i",
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  þ: "th",
 };
 
 const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
@@ -50,7 +94,10 @@ function readAsLatin(word: string): string {
 /** Words: camelCase and ACRONYMWord split, lower case, anything but letters and digits separates. */
 function split(text: string): string[] {
   const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2");
-  const words = spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
+  const words = spaced
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== "");
   return joinSingleLetters(words);
 }
 

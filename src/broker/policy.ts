@@ -52,10 +52,14 @@ export function parseRules(raw: unknown[], file: string): Rule[] {
       if (!MATCH_KEYS.includes(key)) throw new ConfigError(`${where}.match.${key} is not a known key (use ${MATCH_KEYS.join(", ")})`);
     }
     for (const key of ["server", "tool"] as const) {
-      if (match[key] !== undefined && (typeof match[key] !== "string" || match[key] === "")) throw new ConfigError(`${where}.match.${key} must be a non-empty string`);
+      if (match[key] !== undefined && (typeof match[key] !== "string" || match[key] === ""))
+        throw new ConfigError(`${where}.match.${key} must be a non-empty string`);
     }
     if (match.mode !== undefined && match.mode !== "form" && match.mode !== "url") throw new ConfigError(`${where}.match.mode must be "form" or "url"`);
-    if (match.fields !== undefined && (!Array.isArray(match.fields) || match.fields.length === 0 || !match.fields.every((field) => typeof field === "string"))) {
+    if (
+      match.fields !== undefined &&
+      (!Array.isArray(match.fields) || match.fields.length === 0 || !match.fields.every((field) => typeof field === "string"))
+    ) {
       throw new ConfigError(`${where}.match.fields must be a non-empty array of field names`);
     }
     if (!ACTIONS.includes(entry.action as RuleAction)) throw new ConfigError(`${where}.action must be one of ${ACTIONS.join(", ")}`);

@@ -74,9 +74,7 @@ export class QuestionStore {
       pending: db.prepare(`${SELECT} WHERE q.state = 'pending' ORDER BY q.created_ms, q.id`),
       ofCall: db.prepare(`${SELECT} WHERE q.call_id = ? ORDER BY q.created_ms, q.id`),
       setState: db.prepare(`UPDATE questions SET state = @state WHERE id = @id AND state = 'pending'`),
-      answer: db.prepare(
-        `INSERT INTO answers (question_id, action, content_json, answered_by, answered_ms) VALUES (?, ?, ?, ?, ?)`,
-      ),
+      answer: db.prepare(`INSERT INTO answers (question_id, action, content_json, answered_by, answered_ms) VALUES (?, ?, ?, ?, ?)`),
       overdue: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND expires_ms <= ?`),
       owners: db.prepare(`SELECT DISTINCT owner_pid, owner_instance FROM questions WHERE state = 'pending'`),
       ownedPending: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND owner_instance = ?`),
@@ -156,10 +154,12 @@ export class QuestionStore {
 
   /** Insert a question that is answered from the start (a policy rule answered it). */
   insertSettled(record: QuestionRecord, answer: Omit<Answer, "answeredAt">): void {
-    this.#db.transaction(() => {
-      this.insert(record);
-      this.settle(record.id, "answered", answer);
-    }).immediate();
+    this.#db
+      .transaction(() => {
+        this.insert(record);
+        this.settle(record.id, "answered", answer);
+      })
+      .immediate();
   }
 
   get(id: string): QuestionRecord | undefined {

@@ -35,7 +35,7 @@ function privateSecret(dir: string, file: string): string {
   // got there first, and no process ever reads a half-written (empty) token.
   const token = randomBytes(32).toString("hex");
   const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  writeFileSync(temp, token + "\n", { mode: 0o600, flag: "wx" });
+  writeFileSync(temp, `${token}\n`, { mode: 0o600, flag: "wx" });
   try {
     linkSync(temp, path);
     return token;

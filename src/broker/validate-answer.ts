@@ -58,8 +58,7 @@ function schemaProblems(schema: JsonObject, content: JsonObject): string[] {
   const errors = validate.errors ?? [];
   // A single-select of `{const, title}` options fails once per option; say it once, with the choices.
   const choiceErrors = errors.filter((error) => choicesOf(error) !== undefined);
-  const withinChoice = (error: ErrorObject): boolean =>
-    choiceErrors.some((choice) => choice !== error && error.schemaPath.startsWith(`${choice.schemaPath}/`));
+  const withinChoice = (error: ErrorObject): boolean => choiceErrors.some((choice) => choice !== error && error.schemaPath.startsWith(`${choice.schemaPath}/`));
   return errors.filter((error) => !withinChoice(error)).map(describe);
 }
 
@@ -68,8 +67,7 @@ function choicesOf(error: ErrorObject): Array<{ const: unknown; title?: unknown 
   if (error.keyword !== "oneOf" && error.keyword !== "anyOf") return undefined;
   const options: unknown = error.schema;
   if (!Array.isArray(options) || options.length === 0) return undefined;
-  const isChoice = (option: unknown): option is { const: unknown; title?: unknown } =>
-    typeof option === "object" && option !== null && "const" in option;
+  const isChoice = (option: unknown): option is { const: unknown; title?: unknown } => typeof option === "object" && option !== null && "const" in option;
   return options.every(isChoice) ? options : undefined;
 }
 

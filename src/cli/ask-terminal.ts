@@ -23,7 +23,9 @@ export function terminalAsker(broker: Broker): (questions: QuestionRecord[]) => 
           if (content) broker.answer(question.id, { action: "accept", content }, { by: "cli" });
           else output.write(`not sent; answer later with: ${inert(respondWith(question))}\n`);
         } else if (question.kind === "elicitation" && question.mode === "url") {
-          output.write(`server "${inert(question.server)}" asks you to open this URL yourself:\n  ${inert(question.url)}\n  host: ${inert(hostOf(question.url))}\n`);
+          output.write(
+            `server "${inert(question.server)}" asks you to open this URL yourself:\n  ${inert(question.url)}\n  host: ${inert(hostOf(question.url))}\n`,
+          );
           const rl = createInterface({ input: process.stdin, output, terminal: true });
           const reply = await rl.question("have you opened it, and do you consent? [y/N] ");
           rl.close();

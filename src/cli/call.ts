@@ -103,7 +103,13 @@ export function resolveCallId(store: QuestionStore, given: string): string {
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new CliError(`no call with id ${inert(given)} (nor one starting with it)`);
   const more = matches.length > SHOWN_MATCHES ? "\n  …and more" : "";
-  throw new CliError(`${inert(given)} starts more than one call id; give more of it:\n${matches.slice(0, SHOWN_MATCHES).map((id) => `  ${id}`).join("\n")}${more}`, Exit.Usage);
+  throw new CliError(
+    `${inert(given)} starts more than one call id; give more of it:\n${matches
+      .slice(0, SHOWN_MATCHES)
+      .map((id) => `  ${id}`)
+      .join("\n")}${more}`,
+    Exit.Usage,
+  );
 }
 
 /** The shared store; one that cannot be used is a clear error now, not a stack trace. */

@@ -46,7 +46,10 @@ export function diff(file: string, before: string, after: string): string {
 export function writeWithBackup(file: string, text: string, now: Date = new Date()): string | undefined {
   let backup: string | undefined;
   if (existsSync(file)) {
-    const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+    const stamp = now
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d+Z$/, "Z");
     for (let n = 0; ; n++) {
       backup = `${file}.mcpx-backup-${stamp}${n === 0 ? "" : `-${n}`}`;
       try {

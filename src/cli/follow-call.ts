@@ -39,7 +39,7 @@ export async function followCall(store: QuestionStore, callId: string, options: 
     const pending = store.ofCall(callId).filter((question) => question.state === "pending" && !asked.has(question.id));
     if (pending.length > 0) {
       if (!options.ask) {
-        out.write(inertJson(JSON.stringify(inputRequired(callId, pending), null, 2)) + "\n");
+        out.write(`${inertJson(JSON.stringify(inputRequired(callId, pending), null, 2))}\n`);
         return Exit.InputRequired;
       }
       for (const question of pending) asked.add(question.id);
@@ -57,7 +57,7 @@ function finish(call: CallRecord, json: boolean, out: NodeJS.WritableStream): nu
   }
   const result = call.result ?? {};
   const terminal = (out as { isTTY?: boolean }).isTTY === true;
-  out.write(json ? inertJson(JSON.stringify(result, null, 2)) + "\n" : terminal ? inertResult(render(result)) : render(result));
+  out.write(json ? `${inertJson(JSON.stringify(result, null, 2))}\n` : terminal ? inertResult(render(result)) : render(result));
   return result.isError === true ? Exit.Error : Exit.Ok;
 }
 
@@ -68,7 +68,12 @@ function finish(call: CallRecord, json: boolean, out: NodeJS.WritableStream): nu
 function inertResult(text: string): string {
   return text
     .split("\n")
-    .map((line) => line.split("\t").map((part) => inertLines(part, "")).join("\t"))
+    .map((line) =>
+      line
+        .split("\t")
+        .map((part) => inertLines(part, ""))
+        .join("\t"),
+    )
     .join("\n");
 }
 
@@ -79,6 +84,5 @@ export function render(result: JsonObject): string {
     isObject(block) && block.type === "text" && typeof block.text === "string" ? block.text : JSON.stringify(block),
   );
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
-  return parts.join("\n") + "\n";
+  return `${parts.join("\n")}\n`;
 }
-

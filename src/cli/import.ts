@@ -22,7 +22,6 @@ export interface ImportOptions {
   dryRun?: boolean;
 }
 
-
 export function importHost(given: string, options: ImportOptions): number {
   const host = parseHost(given);
   const cwd = process.cwd();
@@ -77,7 +76,11 @@ function problemOf(doc: object, file: string): string | undefined {
     checkConfig(doc, file, ANY_ENV);
     return undefined;
   } catch (error) {
-    if (error instanceof ConfigError) return error.message.split("\n").map((l) => l.replace(`${file}: `, "")).join("; ");
+    if (error instanceof ConfigError)
+      return error.message
+        .split("\n")
+        .map((l) => l.replace(`${file}: `, ""))
+        .join("; ");
     throw error;
   }
 }

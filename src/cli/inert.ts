@@ -32,10 +32,7 @@ export function inert(text: unknown): string {
  * of it can pass for one of mcpx's own.
  */
 export function inertLines(text: unknown, continuation: string): string {
-  return String(text)
-    .split(/\r?\n/)
-    .map(inert)
-    .join(`\n${continuation}`);
+  return String(text).split(/\r?\n/).map(inert).join(`\n${continuation}`);
 }
 
 /** What JSON.stringify leaves raw in strings: it escapes C0 controls only. */

@@ -84,6 +84,8 @@ function checkRunnable(configFile: string, label: string): void {
     checkConfig(parseJsonc(readFileSync(configFile, "utf8"), configFile), configFile, process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`mcpx: warning: ${error.message}\nmcpx: warning: ${label} must provide these variables to mcpx (hosts often do not pass on your shell's environment)\n`);
+    process.stderr.write(
+      `mcpx: warning: ${error.message}\nmcpx: warning: ${label} must provide these variables to mcpx (hosts often do not pass on your shell's environment)\n`,
+    );
   }
 }

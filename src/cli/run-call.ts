@@ -53,7 +53,9 @@ export async function runCall(config: Config, callId: string): Promise<number> {
   } catch (error) {
     const reason = stopper.signal.aborted ? stopper.signal.reason : error;
     const message =
-      reason instanceof RpcError || reason instanceof GatewayError || reason instanceof CliError || reason instanceof StoppedBySignal ? reason.message : String(reason);
+      reason instanceof RpcError || reason instanceof GatewayError || reason instanceof CliError || reason instanceof StoppedBySignal
+        ? reason.message
+        : String(reason);
     store.calls.finish(callId, { error: message });
     return 1;
   } finally {

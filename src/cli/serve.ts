@@ -83,7 +83,11 @@ function serveCredential(config: Config, host: string): HostCredential | undefin
   try {
     const credential = loadHostCredential(config.http.auth);
     const where = config.file === DEFAULTS_FILE ? "a config file" : config.file;
-    requireCredentialFor(host, credential, `http.auth.tokenFile (a file only you can read) or http.auth.token (e.g. "\${MY_TOKEN}") in ${where}, or the environment variable ${TOKEN_ENV}`);
+    requireCredentialFor(
+      host,
+      credential,
+      `http.auth.tokenFile (a file only you can read) or http.auth.token (e.g. "\${MY_TOKEN}") in ${where}, or the environment variable ${TOKEN_ENV}`,
+    );
     return credential;
   } catch (error) {
     if (error instanceof CredentialError) throw new CliError(error.message, Exit.Usage);

@@ -66,7 +66,7 @@ export async function servers(config: Config, json: boolean): Promise<number> {
   store?.close();
   await gateway.stop();
   if (json) {
-    process.stdout.write(inertJson(JSON.stringify(reports, null, 2)) + "\n");
+    process.stdout.write(`${inertJson(JSON.stringify(reports, null, 2))}\n`);
   } else {
     process.stdout.write(table(reports));
   }
@@ -88,7 +88,15 @@ function table(reports: ServerReport[]): string {
     ]),
   ].map((row) => row.map(inert)); // upstream text (a revision, a reason) printed inert
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  let out = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n") + "\n";
+  let out =
+    `${rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n")}\n`;
   for (const entry of reports) {
     if (!entry.reason) continue;
     out += `\n${inert(entry.name)}: ${entry.state}: ${inert(entry.reason)}`;
@@ -98,14 +106,17 @@ function table(reports: ServerReport[]): string {
   const notes = reports.flatMap((entry) => [
     ...entry.dropped.map((item) => `${entry.name}: left out ${KIND_WORDS[item.kind]} ${quoted(item.name)}: ${inert(item.message)}`),
     ...entry.limitsHit.map(
-      (hit) => `${inert(entry.name)}: dropped ${hit.dropped === 1 ? "a message" : `${hit.dropped} messages`} over ${hit.limit} (${hit.limitBytes} bytes), the largest ${hit.largestBytes} bytes; raise it if messages this large are expected`,
+      (hit) =>
+        `${inert(entry.name)}: dropped ${hit.dropped === 1 ? "a message" : `${hit.dropped} messages`} over ${hit.limit} (${hit.limitBytes} bytes), the largest ${hit.largestBytes} bytes; raise it if messages this large are expected`,
     ),
-    ...entry.aliased.map((item) => `${entry.name}: resource ${quoted(item.uri)} is served as ${quoted(item.alias)}: server "${item.keptBy}", earlier in the config, lists it too`),
+    ...entry.aliased.map(
+      (item) => `${entry.name}: resource ${quoted(item.uri)} is served as ${quoted(item.alias)}: server "${item.keptBy}", earlier in the config, lists it too`,
+    ),
   ]);
   if (notes.length) out += `\n\n${notes.join("\n")}`;
   const unproven = reports.filter((entry) => entry.sharing === "shared" && entry.unattributedQuestions > 0);
   if (unproven.length) out += `\n\n${unproven.map(perHostHint).join("\n")}`;
-  return out.endsWith("\n") ? out : out + "\n";
+  return out.endsWith("\n") ? out : `${out}\n`;
 }
 
 /** A server that asks questions while several hosts share it should have a connection per host. */

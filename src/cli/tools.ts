@@ -23,7 +23,10 @@ const MAX_DESCRIPTION = 100;
 export async function tools(config: Config, server: string | undefined, json: boolean): Promise<number> {
   const names = config.servers.map((entry) => entry.name);
   if (server !== undefined && !names.includes(server)) {
-    throw new CliError(`no server named "${server}" in ${config.file}${didYouMean(nearest(server, names))} (configured: ${names.join(", ") || "none"})`, Exit.Usage);
+    throw new CliError(
+      `no server named "${server}" in ${config.file}${didYouMean(nearest(server, names))} (configured: ${names.join(", ") || "none"})`,
+      Exit.Usage,
+    );
   }
   const only = server === undefined ? config : { ...config, servers: config.servers.filter((entry) => entry.name === server) };
   const gateway = new Gateway(only, createLogger({}, "error"));
@@ -47,10 +50,12 @@ export async function tools(config: Config, server: string | undefined, json: bo
   } finally {
     await gateway.stop();
   }
-  if (json) process.stdout.write(inertJson(JSON.stringify(entries, null, 2)) + "\n");
+  if (json) process.stdout.write(`${inertJson(JSON.stringify(entries, null, 2))}\n`);
   else process.stdout.write(table(entries));
   for (const entry of notUp) {
-    process.stderr.write(`mcpx: ${inert(entry.name)} is ${entry.state}${entry.reason ? `: ${inert(entry.reason)}` : ""}; its tools are not listed (mcpx servers shows why)\n`);
+    process.stderr.write(
+      `mcpx: ${inert(entry.name)} is ${entry.state}${entry.reason ? `: ${inert(entry.reason)}` : ""}; its tools are not listed (mcpx servers shows why)\n`,
+    );
   }
   return notUp.length === 0 ? Exit.Ok : Exit.Error;
 }
@@ -58,7 +63,7 @@ export async function tools(config: Config, server: string | undefined, json: bo
 function table(entries: ToolEntry[]): string {
   if (entries.length === 0) return "no tools\n";
   const width = Math.max(...entries.map((entry) => inert(entry.name).length));
-  return entries.map((entry) => `${inert(entry.name).padEnd(width)}  ${summary(entry.description)}`.trimEnd()).join("\n") + "\n";
+  return `${entries.map((entry) => `${inert(entry.name).padEnd(width)}  ${summary(entry.description)}`.trimEnd()).join("\n")}\n`;
 }
 
 /** The first line of a description, inert and cut short. */

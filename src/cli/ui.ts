@@ -49,7 +49,10 @@ export async function ui(options: UiOptions): Promise<void> {
 /** `--token-file`, else `$MCPX_HTTP_TOKEN`; none is fine on loopback only. */
 function uiCredential(host: string, tokenFile: string | undefined): HostCredential | undefined {
   try {
-    const credential = loadHostCredential(tokenFile === undefined ? undefined : { tokenFile: resolve(tokenFile) }, process.env, { token: "", tokenFile: "--token-file" });
+    const credential = loadHostCredential(tokenFile === undefined ? undefined : { tokenFile: resolve(tokenFile) }, process.env, {
+      token: "",
+      tokenFile: "--token-file",
+    });
     requireCredentialFor(host, credential, `--token-file <a file only you can read>, or the environment variable ${TOKEN_ENV}`);
     return credential;
   } catch (error) {

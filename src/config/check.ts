@@ -61,12 +61,7 @@ export class Checker {
    * Reads an object and reports keys outside `allowed`. Keys in `hostKeys` (ones a host's
    * format defines, with why mcpx passes them by) are ignored, never refused.
    */
-  fields(
-    value: unknown,
-    at: KeyPath,
-    allowed: readonly string[],
-    hostKeys: ReadonlyMap<string, string> = NO_HOST_KEYS,
-  ): Fields | undefined {
+  fields(value: unknown, at: KeyPath, allowed: readonly string[], hostKeys: ReadonlyMap<string, string> = NO_HOST_KEYS): Fields | undefined {
     if (!isObject(value)) return this.fail(at, "must be an object");
     for (const key of Object.keys(value)) {
       if (allowed.includes(key)) continue;
@@ -106,9 +101,7 @@ export class Fields {
   }
 
   string(key: string): string | undefined {
-    return this.read(key, (v, at) =>
-      typeof v === "string" && v !== "" ? v : this.check.fail(at, "must be a non-empty string"),
-    );
+    return this.read(key, (v, at) => (typeof v === "string" && v !== "" ? v : this.check.fail(at, "must be a non-empty string")));
   }
 
   boolean(key: string): boolean | undefined {
@@ -119,8 +112,7 @@ export class Fields {
     return this.read(key, (v, at) => {
       if (typeof v !== "number" || !Number.isFinite(v)) return this.check.fail(at, "must be a number");
       if (range.integer && !Number.isInteger(v)) return this.check.fail(at, `must be a whole number (got ${v})`);
-      if (range.above !== undefined && !(v > range.above))
-        return this.check.fail(at, `must be greater than ${range.above} (got ${v})`);
+      if (range.above !== undefined && !(v > range.above)) return this.check.fail(at, `must be greater than ${range.above} (got ${v})`);
       if ((range.min !== undefined && v < range.min) || (range.max !== undefined && v > range.max))
         return this.check.fail(at, `must be from ${range.min ?? "-∞"} to ${range.max ?? "∞"} (got ${v})`);
       return v;
@@ -129,9 +121,7 @@ export class Fields {
 
   oneOf<T extends string>(key: string, options: readonly T[]): T | undefined {
     return this.read(key, (v, at) =>
-      options.includes(v as T)
-        ? (v as T)
-        : this.check.fail(at, `must be one of ${options.map((o) => `"${o}"`).join(", ")} (got ${JSON.stringify(v)})`),
+      options.includes(v as T) ? (v as T) : this.check.fail(at, `must be one of ${options.map((o) => `"${o}"`).join(", ")} (got ${JSON.stringify(v)})`),
     );
   }
 
@@ -141,9 +131,7 @@ export class Fields {
 
   strings(key: string): string[] | undefined {
     return this.read(key, (v, at) =>
-      Array.isArray(v) && v.every((s) => typeof s === "string")
-        ? (v as string[])
-        : this.check.fail(at, "must be an array of strings"),
+      Array.isArray(v) && v.every((s) => typeof s === "string") ? (v as string[]) : this.check.fail(at, "must be an array of strings"),
     );
   }
 

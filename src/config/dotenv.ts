@@ -14,13 +14,16 @@ const ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", '"': '"', "
 export function parseDotenv(text: string): { vars: Record<string, string>; bad: number[] } {
   const vars: Record<string, string> = {};
   const bad: number[] = [];
-  text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((line, index) => {
-    if (/^\s*(#.*)?$/.test(line)) return;
-    const match = LINE.exec(line);
-    const value = match ? valueOf(match[2] ?? "") : undefined;
-    if (!match || value === undefined) bad.push(index + 1);
-    else vars[match[1] ?? ""] = value;
-  });
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((line, index) => {
+      if (/^\s*(#.*)?$/.test(line)) return;
+      const match = LINE.exec(line);
+      const value = match ? valueOf(match[2] ?? "") : undefined;
+      if (!match || value === undefined) bad.push(index + 1);
+      else vars[match[1] ?? ""] = value;
+    });
   return { vars, bad };
 }
 

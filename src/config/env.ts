@@ -33,9 +33,7 @@ export function substituteEnv(value: unknown, env: Env, file: string, resolve?: 
     }
     if (Array.isArray(v)) return v.map((item, i) => walk(item, [...at, i]));
     if (v !== null && typeof v === "object") {
-      return orderedObject(
-        orderedEntries(v).map(([k, item]) => [k, at.length === 0 && k === "$schema" ? item : walk(item, [...at, k])]),
-      );
+      return orderedObject(orderedEntries(v).map(([k, item]) => [k, at.length === 0 && k === "$schema" ? item : walk(item, [...at, k])]));
     }
     return v;
   };
@@ -45,12 +43,7 @@ export function substituteEnv(value: unknown, env: Env, file: string, resolve?: 
 }
 
 /** Substitutes one string; each problem is reported through `fail` and left in place. */
-function substituteString(
-  text: string,
-  env: Env,
-  fail: (problem: string) => void,
-  host?: (body: string) => ReturnType<ReferenceResolver>,
-): string {
+function substituteString(text: string, env: Env, fail: (problem: string) => void, host?: (body: string) => ReturnType<ReferenceResolver>): string {
   let out = "";
   let from = 0;
   for (;;) {

@@ -115,13 +115,7 @@ export function workspaceFolder(file: string): string {
  * same-named environment variable as they do in the host.
  * @param missing called for each `${input:id}` with no `MCPX_INPUT_<ID>` set (resolved as "").
  */
-export function hostReferences(
-  file: string,
-  style: FileStyle,
-  env: Env,
-  inputs: unknown,
-  missing: (input: MissingInput) => void,
-): ReferenceResolver {
+export function hostReferences(file: string, style: FileStyle, env: Env, inputs: unknown, missing: (input: MissingInput) => void): ReferenceResolver {
   const baseDir = path.dirname(path.resolve(file));
   const workspace = workspaceFolder(file);
   const predefined: Record<string, string> = {

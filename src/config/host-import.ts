@@ -12,8 +12,21 @@ import { orderedEntries } from "./ordered.js";
 
 /** The server keys mcpx's own file has; anything else is dropped on import. */
 const MCPX_SERVER_KEYS = new Set([
-  "command", "args", "env", "cwd", "url", "headers", "type", "transport",
-  "protocol", "passthrough", "sharing", "timeoutSeconds", "disabled", "elicitation", "roots",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "headers",
+  "type",
+  "transport",
+  "protocol",
+  "passthrough",
+  "sharing",
+  "timeoutSeconds",
+  "disabled",
+  "elicitation",
+  "roots",
   "envFile",
 ]);
 
@@ -107,6 +120,10 @@ export function runsMcpx(name: string, entry: Record<string, unknown>): boolean 
 
 /** A valid mcpx server name made from a host's (which may hold spaces, dots, "__"). */
 export function serverName(given: string): string {
-  const name = given.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/_{2,}/g, "_").replace(/[_-]+$/, "").replace(/^-+/, "");
+  const name = given
+    .replace(/[^A-Za-z0-9_-]+/g, "-")
+    .replace(/_{2,}/g, "_")
+    .replace(/[_-]+$/, "")
+    .replace(/^-+/, "");
   return name === "" ? "server" : name;
 }

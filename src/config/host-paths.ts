@@ -47,7 +47,11 @@ export function hostFiles(host: HostName, where: Where = HERE): HostFiles {
       // ~/.claude.json holds the user scope (and each project's local scope); .mcp.json the project's.
       return { read: [p.join(home, ".claude.json"), p.join(cwd, ".mcp.json")], write: p.join(cwd, ".mcp.json"), serversKey: "mcpServers" };
     case "cursor":
-      return { read: [p.join(home, ".cursor", "mcp.json"), p.join(cwd, ".cursor", "mcp.json")], write: p.join(home, ".cursor", "mcp.json"), serversKey: "mcpServers" };
+      return {
+        read: [p.join(home, ".cursor", "mcp.json"), p.join(cwd, ".cursor", "mcp.json")],
+        write: p.join(home, ".cursor", "mcp.json"),
+        serversKey: "mcpServers",
+      };
     case "vscode":
       return { read: [p.join(vscodeUser, "mcp.json"), p.join(cwd, ".vscode", "mcp.json")], write: p.join(vscodeUser, "mcp.json"), serversKey: "servers" };
     case "windsurf": {

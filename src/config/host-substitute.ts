@@ -23,7 +23,10 @@ export function substituteDocument(raw: unknown, env: Env, file: string, resolve
       return substituteEnv(entry, env, file, resolve, [serversKey, name]);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      leftOut.set(name, err.message.split("\n").map((line) => line.replace(`${file}: `, "")));
+      leftOut.set(
+        name,
+        err.message.split("\n").map((line) => line.replace(`${file}: `, "")),
+      );
       return entry;
     }
   };

@@ -87,7 +87,7 @@ function lineIndent(text: string, at: number): string {
 /** The file's indent step, from its first indented key; two spaces if it has none. */
 function indentUnit(text: string): string {
   const match = /\n([ \t]+)"/.exec(text);
-  return match?.[1]?.includes("\t") ? "\t" : match?.[1] ?? "  ";
+  return match?.[1]?.includes("\t") ? "\t" : (match?.[1] ?? "  ");
 }
 
 /** Positions of values in text already known to be valid JSONC. */

@@ -45,7 +45,11 @@ class Parser {
     if (ch === "[") return this.array(depth);
     if (ch === '"') return this.string();
     if (ch === "-" || (ch !== undefined && ch >= "0" && ch <= "9")) return this.number();
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return value;
@@ -102,9 +106,7 @@ class Parser {
       if (ch < " ") throw this.error(ch === "\n" || ch === "\r" ? "line break inside a string" : "control character inside a string");
       if (ch === "\\") {
         const esc = this.text[this.pos + 1];
-        const ok =
-          esc !== undefined &&
-          (ESCAPES.has(esc) || (esc === "u" && /^[0-9A-Fa-f]{4}$/.test(this.text.slice(this.pos + 2, this.pos + 6))));
+        const ok = esc !== undefined && (ESCAPES.has(esc) || (esc === "u" && /^[0-9A-Fa-f]{4}$/.test(this.text.slice(this.pos + 2, this.pos + 6))));
         if (!ok) throw this.error("invalid escape sequence in string");
         this.pos += esc === "u" ? 6 : 2;
         continue;

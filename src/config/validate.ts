@@ -6,8 +6,16 @@ import { Checker, type Fields, isObject } from "./check.js";
 import { parseDotenv } from "./dotenv.js";
 import type { Env } from "./env.js";
 import {
-  type HostName, HOST_SERVER_KEYS, HOST_SERVER_READS, HOST_TOP_KEYS, HOST_TOP_READS, fileStyle,
-  hostReferences, ignoredWarning, type MissingInput, timeoutSeconds,
+  type HostName,
+  HOST_SERVER_KEYS,
+  HOST_SERVER_READS,
+  HOST_TOP_KEYS,
+  HOST_TOP_READS,
+  fileStyle,
+  hostReferences,
+  ignoredWarning,
+  type MissingInput,
+  timeoutSeconds,
 } from "./host-formats.js";
 import { runsMcpx } from "./host-import.js";
 import { substituteDocument } from "./host-substitute.js";
@@ -21,8 +29,21 @@ export const DEFAULTS_FILE = "<defaults>";
 
 const TOP_KEYS = ["$schema", "mcpServers", "elicitation", "roots", "http", "limits"];
 const SERVER_KEYS = [
-  "command", "args", "env", "cwd", "url", "headers", "type", "transport",
-  "protocol", "passthrough", "sharing", "timeoutSeconds", "disabled", "elicitation", "roots",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "headers",
+  "type",
+  "transport",
+  "protocol",
+  "passthrough",
+  "sharing",
+  "timeoutSeconds",
+  "disabled",
+  "elicitation",
+  "roots",
 ];
 // Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
 const STDIO_ONLY = ["args", "env", "envFile", "cwd"];
@@ -68,8 +89,14 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
 
   const lim = top?.read("limits", (v, at) =>
     check.fields(v, at, [
-      "maxMessageBytes", "maxUpstreamMessageBytes", "requestTimeoutSeconds", "startupTimeoutSeconds",
-      "maxSessions", "sessionIdleSeconds", "maxToolsPerServer", "maxPendingQuestionsPerServer",
+      "maxMessageBytes",
+      "maxUpstreamMessageBytes",
+      "requestTimeoutSeconds",
+      "startupTimeoutSeconds",
+      "maxSessions",
+      "sessionIdleSeconds",
+      "maxToolsPerServer",
+      "maxPendingQuestionsPerServer",
       "maxInputRounds",
     ]),
   );
@@ -245,8 +272,7 @@ function serverKind(check: Checker, f: Fields): ServerConfig["kind"] | undefined
 /** `transport` if given, else what the Claude-Desktop `type` implies, else `auto`. */
 function transportOf(check: Checker, f: Fields): TransportChoice {
   const type = typeOf(f, (key) => (TYPES.includes(f.obj[key] as never) ? (f.obj[key] as (typeof TYPES)[number]) : undefined));
-  const implied: TransportChoice | undefined =
-    type === "sse" ? "sse" : type === "http" || type === "streamable-http" ? "streamable-http" : undefined;
+  const implied: TransportChoice | undefined = type === "sse" ? "sse" : type === "http" || type === "streamable-http" ? "streamable-http" : undefined;
   const explicit = f.oneOf("transport", TRANSPORTS);
   if (explicit !== undefined && implied !== undefined && explicit !== implied) {
     check.fail(f.path("transport"), `is "${explicit}", but "type" "${type}" means "${implied}"`);

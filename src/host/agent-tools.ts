@@ -54,12 +54,15 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
   const broker = gateway.broker;
   if (!broker || !offersAgentTools(gateway, session)) throw invalidParams(`unknown tool "${name}"`);
   if (name === LIST_TOOL) {
-    const questions = broker.list().filter((record) => visibleTo(record, session, broker.instance)).map((record) => {
-      const view = viewOf(record);
-      return view.audience === "agent"
-        ? { ...view, answerableByYou: true }
-        : { id: view.id, server: view.server, message: view.message, audienceReason: view.audienceReason, answerableByYou: false };
-    });
+    const questions = broker
+      .list()
+      .filter((record) => visibleTo(record, session, broker.instance))
+      .map((record) => {
+        const view = viewOf(record);
+        return view.audience === "agent"
+          ? { ...view, answerableByYou: true }
+          : { id: view.id, server: view.server, message: view.message, audienceReason: view.audienceReason, answerableByYou: false };
+      });
     return text(JSON.stringify(questions, null, 2));
   }
   const { id, action, content } = args;

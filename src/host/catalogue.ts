@@ -87,7 +87,10 @@ export class Catalogue {
   readonly #templates: Template[] = [];
   readonly #servers: readonly string[];
 
-  constructor(sources: CatalogueSource[], private readonly options: CatalogueOptions = {}) {
+  constructor(
+    sources: CatalogueSource[],
+    private readonly options: CatalogueOptions = {},
+  ) {
     this.#servers = options.servers ?? sources.map((source) => source.server);
     for (const source of sources) this.#add(source);
   }

@@ -25,8 +25,7 @@ const HANDLERS = lookupTable<Handler>({
     list(offersAgentTools(gateway, session) ? [...gateway.catalogue.tools, ...AGENT_TOOLS] : gateway.catalogue.tools, "tools", params),
   "prompts/list": async (gateway, session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
   "resources/list": async (gateway, session, _context, params) => list(gateway.catalogue.resources, "resources", params),
-  "resources/templates/list": async (gateway, session, _context, params) =>
-    list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),
+  "resources/templates/list": async (gateway, session, _context, params) => list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),
   "tools/call": async (gateway, session, context, params) =>
     isAgentTool(requireString(params, "name"))
       ? callAgentTool(gateway, session, requireString(params, "name"), isObject(params.arguments) ? params.arguments : {})
@@ -141,8 +140,15 @@ async function forward(
 /** An unknown tool or prompt, with the exposed names nearest to it (the names hosts see). */
 function unknownName(gateway: Gateway, kind: string, name: string): RpcError {
   const items = kind === "prompt" ? gateway.catalogue.prompts : gateway.catalogue.tools;
-  const suggestions = nearest(name, items.map((item) => String(item.name)));
-  return new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown ${kind} "${name}"${didYouMean(suggestions)}`, suggestions.length ? { suggestions } : undefined);
+  const suggestions = nearest(
+    name,
+    items.map((item) => String(item.name)),
+  );
+  return new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params: unknown ${kind} "${name}"${didYouMean(suggestions)}`,
+    suggestions.length ? { suggestions } : undefined,
+  );
 }
 
 async function subscribe(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {

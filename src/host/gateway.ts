@@ -17,7 +17,7 @@ import { HostConnections } from "./host-connections.js";
 import { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
-import { HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
+import { type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
 import { PendingQuestions } from "./pending-questions.js";
@@ -201,7 +201,8 @@ export class Gateway {
       if (this.#firstTime(`dropped ${JSON.stringify(dropped)}`)) this.log.warn(`left out of the catalogue: ${message}`, { ...dropped });
     }
     for (const aliased of this.catalogue.aliased) {
-      if (this.#firstTime(`aliased ${JSON.stringify(aliased)}`)) this.log.info("a resource URI another server lists too is served under an alias", { ...aliased });
+      if (this.#firstTime(`aliased ${JSON.stringify(aliased)}`))
+        this.log.info("a resource URI another server lists too is served under an alias", { ...aliased });
     }
   }
 

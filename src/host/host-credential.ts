@@ -111,7 +111,10 @@ export function readTokenFile(path: string): string {
 
 /** 127.0.0.0/8, ::1 (also IPv4-mapped, or in brackets) and `localhost`: nothing else is loopback. */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
   if (name === "localhost") return true;
   const version = isIP(name);
   if (version === 4) return name.startsWith("127.");

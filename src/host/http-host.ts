@@ -128,7 +128,12 @@ export class HttpHost {
     const accept = request.headers.accept;
     const jsonAccepted = accepts(accept, "application/json");
     if (!accepts(accept, "text/event-stream")) {
-      return sendError(response, 406, ErrorCode.InvalidRequest, `Not Acceptable: a POST must accept application/json and text/event-stream (got Accept: ${accept})`);
+      return sendError(
+        response,
+        406,
+        ErrorCode.InvalidRequest,
+        `Not Acceptable: a POST must accept application/json and text/event-stream (got Accept: ${accept})`,
+      );
     }
     if (!isJson(request.headers["content-type"])) {
       return sendError(response, 415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be sent as Content-Type: application/json");
@@ -323,13 +328,7 @@ function unauthorized(request: IncomingMessage, response: ServerResponse, from: 
   sendError(response, 401, ErrorCode.InvalidRequest, `Unauthorized: send the host credential (from ${from}) as "Authorization: Bearer <token>"`);
 }
 
-export function sendError(
-  response: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  id: string | number | null = null,
-): void {
+export function sendError(response: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
   response.writeHead(status, { "content-type": "application/json" });
   response.end(JSON.stringify(errorResponse(id, { code, message })));
 }

@@ -17,7 +17,6 @@ import type { Upstream } from "../upstream/upstream.js";
 import type { AskedHost, HostSession } from "./session.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
 
-
 export interface InlineRequest {
   question: Question;
   owner: AskedHost;
@@ -87,7 +86,11 @@ function tellHost(owner: AskedHost, route: { relatedRequestId: RequestId } | und
   const message =
     `mcpx refused your answer to question ${question.id} (${question.method} from "${question.server}"): ${why}. ` +
     "It stays open for other answerers (mcpx elicit, the web page, the REST API) until it expires.";
-  owner.session.notify("notifications/message", { level: "warning", logger: "mcpx", data: { message, question: question.id, server: question.server, reason: why } }, route);
+  owner.session.notify(
+    "notifications/message",
+    { level: "warning", logger: "mcpx", data: { message, question: question.id, server: question.server, reason: why } },
+    route,
+  );
 }
 
 /**

@@ -172,7 +172,11 @@ function decide(gateway: QuestionRelay, question: Question, tool: string | undef
       gateway.log.info("policy rule fired", { question: question.id, server: question.server, rule: rule.index, action: answer.action, reason: rule.reason });
       return answer;
     }
-    gateway.log.warn("policy rule matched but its answer does not fit the question; the mode decides", { question: question.id, rule: rule.index, problem: fit });
+    gateway.log.warn("policy rule matched but its answer does not fit the question; the mode decides", {
+      question: question.id,
+      rule: rule.index,
+      problem: fit,
+    });
   }
   return modeDecision(gateway.config.elicitation.mode);
 }
@@ -193,7 +197,10 @@ function tooMany(gateway: QuestionRelay, question: Question, log: Logger): JsonO
   const limit = gateway.config.limits.maxPendingQuestionsPerServer;
   log.warn("too many questions waiting from this server; answering cancel", { limit });
   if (question.kind === "elicitation") return { action: "cancel" };
-  throw new RpcError(USER_REJECTED, `${question.method} from "${question.server}" was cancelled: it already has ${limit} questions waiting (limits.maxPendingQuestionsPerServer)`);
+  throw new RpcError(
+    USER_REJECTED,
+    `${question.method} from "${question.server}" was cancelled: it already has ${limit} questions waiting (limits.maxPendingQuestionsPerServer)`,
+  );
 }
 
 /** No broker (`mcpx servers` only looks, it serves no host): nobody here can answer. */

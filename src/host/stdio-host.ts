@@ -86,7 +86,7 @@ export class StdioServerChannel implements Channel {
       return Promise.resolve();
     }
     const written = new Promise<void>((resolve) => {
-      output.write(JSON.stringify(value) + "\n", () => resolve());
+      output.write(`${JSON.stringify(value)}\n`, () => resolve());
     });
     if (backlog && !optional && this.pressure && !this.pressure.blocked && backedUp(backlog) && backlog.writableNeedDrain) {
       // Kept, but the host is behind: read no more from upstreams until it has caught up.

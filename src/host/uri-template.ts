@@ -7,11 +7,8 @@ export function templatePattern(uriTemplate: string): RegExp {
     if (part.literal !== undefined) pattern += escape(part.literal);
     else {
       const expression = part.expression;
-      pattern += expression.startsWith("+") || expression.startsWith("#")
-        ? ".*"
-        : expression.startsWith("?") || expression.startsWith("&")
-          ? "(?:[?&].*)?"
-          : "[^/?#]*";
+      pattern +=
+        expression.startsWith("+") || expression.startsWith("#") ? ".*" : expression.startsWith("?") || expression.startsWith("&") ? "(?:[?&].*)?" : "[^/?#]*";
     }
   }
   return new RegExp(`^${pattern}$`);

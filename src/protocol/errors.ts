@@ -22,9 +22,7 @@ export class RpcError extends Error {
   }
 
   toWire(): JsonRpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
 
@@ -71,7 +69,6 @@ export function toWireError(error: unknown): JsonRpcErrorObject {
   return { code: ErrorCode.InternalError, message: "Internal error in mcpx (see its log)" };
 }
 
-export const methodNotFound = (method: string): RpcError =>
-  new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+export const methodNotFound = (method: string): RpcError => new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 
 export const invalidParams = (why: string): RpcError => new RpcError(ErrorCode.InvalidParams, `Invalid params: ${why}`);

@@ -83,9 +83,7 @@ function isId(value: unknown): value is RequestId {
 }
 
 /** The outcome of reading one untrusted value as a JSON-RPC message. */
-export type Classified =
-  | { ok: true; message: JsonRpcMessage }
-  | { ok: false; id: RequestId | null; error: JsonRpcErrorObject };
+export type Classified = { ok: true; message: JsonRpcMessage } | { ok: false; id: RequestId | null; error: JsonRpcErrorObject };
 
 /** Check that a parsed JSON value is a well-formed JSON-RPC 2.0 message. */
 export function classify(value: unknown): Classified {
@@ -118,7 +116,7 @@ export function classify(value: unknown): Classified {
     }
     return { ok: true, message: value as unknown as JsonRpcMessage };
   }
-  return invalid('neither a request, a notification nor a response', id);
+  return invalid("neither a request, a notification nor a response", id);
 }
 
 /** Parse one frame of text. Errors come back as values, ready to send. */

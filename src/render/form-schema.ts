@@ -65,13 +65,7 @@ function notAnObject(): SchemaRendering {
   return { ok: false, reason: "the requested schema is not an object" };
 }
 
-function renderProperty(
-  name: string,
-  property: unknown,
-  revision: Revision,
-  rich: boolean,
-  defaults: boolean,
-): SchemaRendering {
+function renderProperty(name: string, property: unknown, revision: Revision, rich: boolean, defaults: boolean): SchemaRendering {
   if (!isObject(property)) return { ok: false, reason: `property "${name}" is not a schema object` };
   const out: JsonObject = { ...property };
   if (!rich) {

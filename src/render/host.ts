@@ -79,4 +79,3 @@ export function canSample(host: HostProfile, params?: JsonObject): boolean {
 export function canListRoots(host: HostProfile): boolean {
   return declared(host.capabilities, "roots");
 }
-

@@ -41,12 +41,7 @@ function isQuestionMethod(method: string): method is QuestionMethod {
  * `mode` is neither absent, `"form"` nor `"url"`: mcpx declared no such mode upstream, so
  * the caller answers it `-32602` as the spec tells a client to, rather than guessing.
  */
-export function questionFromRequest(
-  id: string,
-  server: string,
-  method: string,
-  params: JsonObject | undefined,
-): Question | undefined {
+export function questionFromRequest(id: string, server: string, method: string, params: JsonObject | undefined): Question | undefined {
   if (!isQuestionMethod(method)) return undefined;
   // A copy, so that nothing the caller later does to its message can change the question.
   const own: JsonObject = params === undefined ? {} : structuredClone(params);
@@ -63,4 +58,3 @@ export function questionFromRequest(
 export function modeOf(question: Question): ElicitationMode {
   return question.mode ?? "form";
 }
-

@@ -125,11 +125,7 @@ export interface OversizedText {
  * ends) into a single `OversizedMessage`: at the crossing when its first bytes name its id, so
  * its call fails even if the line never ends; else at its end, where the id may be.
  */
-export function oversizedReporter(
-  limit: number,
-  limitName: string,
-  report: (message: OversizedMessage) => void,
-): (text: OversizedText) => void {
+export function oversizedReporter(limit: number, limitName: string, report: (message: OversizedMessage) => void): (text: OversizedText) => void {
   let reported = false;
   return (text) => {
     if (text.ended && reported) {

@@ -116,9 +116,7 @@ export class Peer {
         clearTimeout(timer);
         timer = setTimeout(() => {
           const seconds = Math.round((options.timeoutMs ?? 0) / 100) / 10;
-          this.#settle(id)?.reject(
-            new GatewayError("UPSTREAM_TIMEOUT", `${method} got no answer within ${seconds}s`, { method }),
-          );
+          this.#settle(id)?.reject(new GatewayError("UPSTREAM_TIMEOUT", `${method} got no answer within ${seconds}s`, { method }));
           this.#tellCancelled(id, `timed out after ${seconds}s`, options.route);
         }, options.timeoutMs);
         timer.unref?.();
@@ -259,10 +257,7 @@ export class Peer {
   async #answer(request: JsonRpcRequest, arrival: Arrival): Promise<void> {
     const route: Route = { relatedRequestId: request.id };
     if (this.#incoming.has(request.id)) {
-      await this.#send(
-        errorResponse(request.id, { code: -32600, message: `Request id ${JSON.stringify(request.id)} is already in use` }),
-        route,
-      );
+      await this.#send(errorResponse(request.id, { code: -32600, message: `Request id ${JSON.stringify(request.id)} is already in use` }), route);
       return;
     }
     const controller = new AbortController();

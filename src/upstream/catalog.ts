@@ -24,10 +24,7 @@ export const CATALOG_PARTS: Record<CatalogPart, { method: string; key: string; c
 const MAX_PAGES = 1_000;
 
 /** Follow `nextCursor` until the list ends. */
-export async function fetchAll(
-  request: (method: string, params: JsonObject | undefined) => Promise<JsonObject>,
-  part: CatalogPart,
-): Promise<JsonObject[]> {
+export async function fetchAll(request: (method: string, params: JsonObject | undefined) => Promise<JsonObject>, part: CatalogPart): Promise<JsonObject[]> {
   const { method, key } = CATALOG_PARTS[part];
   const items: JsonObject[] = [];
   let cursor: unknown;

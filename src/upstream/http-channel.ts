@@ -76,14 +76,16 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
 
   async send(message: JsonRpcMessage): Promise<void> {
     if (this.#closed) throw new GatewayError("CONNECTION_CLOSED", "the connection to the server is closed");
-    const response = await this.#http.fetch(this.url, {
-      method: "POST",
-      headers: this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
-      body: JSON.stringify(message),
-      signal: this.#aborter.signal,
-    }).catch((error: unknown) => {
-      throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describe(error)}`);
-    });
+    const response = await this.#http
+      .fetch(this.url, {
+        method: "POST",
+        headers: this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
+        body: JSON.stringify(message),
+        signal: this.#aborter.signal,
+      })
+      .catch((error: unknown) => {
+        throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describe(error)}`);
+      });
     const session = response.headers.get("mcp-session-id");
     if (session) this.sessionId = session;
 
@@ -166,7 +168,10 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     // Never re-sent: the request may have taken effect, and only the host can judge a retry.
     this.onlost?.(
       related,
-      new GatewayError("UPSTREAM_PROTOCOL", `the server closed the response stream of ${method} without answering, ${why}; whether it took effect is unknown, and mcpx does not re-send it`),
+      new GatewayError(
+        "UPSTREAM_PROTOCOL",
+        `the server closed the response stream of ${method} without answering, ${why}; whether it took effect is unknown, and mcpx does not re-send it`,
+      ),
     );
   }
 
@@ -300,7 +305,8 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     this.#aborter.abort();
     if (this.sessionId) {
       // Best effort: tell the server the session is over, without holding up shutdown.
-      await this.#http.fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
+      await this.#http
+        .fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
         .then((response) => response.body?.cancel())
         .catch(() => {});
     }

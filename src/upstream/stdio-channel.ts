@@ -101,7 +101,7 @@ export class StdioChannel implements Channel, ReportsOversized {
       return Promise.reject(new GatewayError("UPSTREAM_UNAVAILABLE", "the server process is not running"));
     }
     return new Promise((resolve, reject) => {
-      child.stdin.write(JSON.stringify(message) + "\n", (error) => (error ? reject(error) : resolve()));
+      child.stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
     });
   }
 
@@ -110,9 +110,23 @@ export class StdioChannel implements Channel, ReportsOversized {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     this.#closing = true;
     child.stdin.end();
-    if (await within(this.#exited.then(() => true), GRACE_MS, false)) return;
+    if (
+      await within(
+        this.#exited.then(() => true),
+        GRACE_MS,
+        false,
+      )
+    )
+      return;
     signalGroup(child, "SIGTERM");
-    if (await within(this.#exited.then(() => true), GRACE_MS, false)) return;
+    if (
+      await within(
+        this.#exited.then(() => true),
+        GRACE_MS,
+        false,
+      )
+    )
+      return;
     signalGroup(child, "SIGKILL");
     await this.#exited;
   }

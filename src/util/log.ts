@@ -25,7 +25,7 @@ function levelFromEnv(): LogLevel {
 export function createLogger(
   base: Record<string, unknown> = {},
   minimum: LogLevel = levelFromEnv(),
-  sink: LogSink = (line) => process.stderr.write(line + "\n"),
+  sink: LogSink = (line) => process.stderr.write(`${line}\n`),
 ): Logger {
   const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
     if (ORDER[level] < ORDER[minimum]) return;

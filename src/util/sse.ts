@@ -32,11 +32,7 @@ interface Assembling {
 }
 
 /** Read events from a byte stream until it ends or `signal` aborts. */
-export async function* readSse(
-  body: ReadableStream<Uint8Array>,
-  signal?: AbortSignal,
-  options: SseReadOptions = {},
-): AsyncGenerator<SseEvent> {
+export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, options: SseReadOptions = {}): AsyncGenerator<SseEvent> {
   const max = options.maxEventBytes ?? Number.POSITIVE_INFINITY;
   const ready: SseEvent[] = [];
   let event: Assembling = { dataLines: [], dataBytes: 0 };
@@ -122,5 +118,5 @@ export function formatSse(data: string, fields: { event?: string; id?: string } 
   if (fields.id !== undefined) out += `id: ${fields.id}\n`;
   if (fields.event !== undefined) out += `event: ${fields.event}\n`;
   for (const line of data.split("\n")) out += `data: ${line}\n`;
-  return out + "\n";
+  return `${out}\n`;
 }

@@ -26,7 +26,17 @@ describe("page codes", () => {
   it("refuse anything malformed or tampered with", () => {
     const codes = new PageCodes(KEY, T0);
     const [issued, nonce, mac] = mintPageCode(KEY, 7777, T0).split(".");
-    for (const bad of [undefined, 42, "", "a.b", `${issued}.${nonce}`, `${Number(issued) + 1}.${nonce}.${mac}`, `${issued}.${nonce}x.${mac}`, `${issued}.${nonce}.${mac}.x`, "x".repeat(300)]) {
+    for (const bad of [
+      undefined,
+      42,
+      "",
+      "a.b",
+      `${issued}.${nonce}`,
+      `${Number(issued) + 1}.${nonce}.${mac}`,
+      `${issued}.${nonce}x.${mac}`,
+      `${issued}.${nonce}.${mac}.x`,
+      "x".repeat(300),
+    ]) {
       expect(codes.redeem(bad, 7777, T0 + 1000)).toBe(false);
     }
   });

@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askForm, openBroker, startUi, tempStateDir, type RunningUi } from "../helpers/questions-api.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`SKIPPED test/api/page-credential.test.ts: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
@@ -97,7 +106,11 @@ if (!haveChromium) console.warn(`SKIPPED test/api/page-credential.test.ts: ${CHR
     await again.close();
     // And by hand, as a replaying server would try it.
     const code = ui.link.hash.replace(/^#code=/, "");
-    const traded = await fetch(new URL("/v1/page-session", ui.base), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) });
+    const traded = await fetch(new URL("/v1/page-session", ui.base), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ code }),
+    });
     expect(traded.status).toBe(401);
     await context.close();
   });
@@ -117,9 +130,17 @@ if (!haveChromium) console.warn(`SKIPPED test/api/page-credential.test.ts: ${CHR
     await page.reload();
     await page.locator("#status.live").waitFor({ timeout: 10_000 });
     // A link for another port is refused by this one.
-    const foreign = await runMcpx(["link", "--port", String(Number(ui.base.port) + 1)], { dir: "", file: "", env: { ...process.env, MCPX_STATE_DIR: stateDir } });
+    const foreign = await runMcpx(["link", "--port", String(Number(ui.base.port) + 1)], {
+      dir: "",
+      file: "",
+      env: { ...process.env, MCPX_STATE_DIR: stateDir },
+    });
     const code = new URL(foreign.stdout.trim()).hash.replace(/^#code=/, "");
-    const traded = await fetch(new URL("/v1/page-session", ui.base), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) });
+    const traded = await fetch(new URL("/v1/page-session", ui.base), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ code }),
+    });
     expect(traded.status).toBe(401);
     await context.close();
   });

@@ -11,7 +11,16 @@ import { silentLogger } from "../../src/util/log.js";
 import { askForm, tempStateDir } from "../helpers/questions-api.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const haveChromium = existsSync(CHROMIUM);
 
 (haveChromium ? describe : describe.skip)("the page's field checks", () => {
@@ -55,7 +64,11 @@ const haveChromium = existsSync(CHROMIUM);
     expect(await form.locator('[data-field="note"]').getAttribute("aria-invalid")).toBeNull();
     await form.getByLabel("Guests").fill("2.5");
     await form.locator('button[data-action="accept"]').click();
-    await page.waitForFunction((id) => (document.querySelector(`article[data-id="${id}"] [role="alert"]`)?.textContent ?? "").includes("whole number"), asked.id, { timeout: 10_000 });
+    await page.waitForFunction(
+      (id) => (document.querySelector(`article[data-id="${id}"] [role="alert"]`)?.textContent ?? "").includes("whole number"),
+      asked.id,
+      { timeout: 10_000 },
+    );
     expect(answersSent).toEqual([]);
 
     await form.getByLabel("Guests").fill("3");
@@ -75,7 +88,11 @@ const haveChromium = existsSync(CHROMIUM);
     await form.getByLabel("Email").fill("not-an-email");
     await form.locator('button[data-action="accept"]').click();
     const email = form.locator('[data-field="email"]');
-    await page.waitForFunction((id) => document.querySelector(`article[data-id="${id}"] [data-field="email"]`)?.getAttribute("aria-invalid") === "true", asked.id, { timeout: 10_000 });
+    await page.waitForFunction(
+      (id) => document.querySelector(`article[data-id="${id}"] [data-field="email"]`)?.getAttribute("aria-invalid") === "true",
+      asked.id,
+      { timeout: 10_000 },
+    );
     expect(await email.locator(".problem").textContent()).toContain('field "email"');
     expect(await form.locator('[data-field="name"]').getAttribute("aria-invalid")).toBeNull();
     expect(server.broker.get(asked.id)!.state).toBe("pending");

@@ -39,13 +39,26 @@ const EVERY_KIND = {
     vegetarian: { type: "boolean", title: "Vegetarian", default: false },
     newsletter: { type: "boolean", title: "Newsletter", default: true },
     size: { type: "string", enum: ["small", "medium", "large"], default: "medium" },
-    room: { type: "string", title: "Room", oneOf: [{ const: "r1", title: "Garden room" }, { const: "r2", title: "Cellar" }] },
+    room: {
+      type: "string",
+      title: "Room",
+      oneOf: [
+        { const: "r1", title: "Garden room" },
+        { const: "r2", title: "Cellar" },
+      ],
+    },
     seating: { type: "string", title: "Seating", enum: ["in", "out"], enumNames: ["Inside", "Outside"] },
     extras: { type: "array", title: "Extras", items: { type: "string", enum: ["cake", "wine", "flowers"] }, default: ["wine"] },
     courses: {
       type: "array",
       title: "Courses",
-      items: { anyOf: [{ const: "starter", title: "Starter" }, { const: "main", title: "Main course" }, { const: "dessert", title: "Dessert" }] },
+      items: {
+        anyOf: [
+          { const: "starter", title: "Starter" },
+          { const: "main", title: "Main course" },
+          { const: "dessert", title: "Dessert" },
+        ],
+      },
     },
     day: { type: "string", format: "date", title: "Day" },
     note: { type: "string", title: "Note", default: "window seat please" },
@@ -188,10 +201,14 @@ const EVERY_KIND = {
     await form.getByLabel("Name").fill("Ada");
     await form.getByLabel("Email").fill("not-an-email");
     await form.locator('button[data-action="accept"]').click();
-    await page.waitForFunction((id) => {
-      const alert = document.querySelector(`article[data-id="${id}"] [role="alert"]`);
-      return alert !== null && (alert.textContent ?? "").includes("email");
-    }, asked.id, { timeout: 10_000 });
+    await page.waitForFunction(
+      (id) => {
+        const alert = document.querySelector(`article[data-id="${id}"] [role="alert"]`);
+        return alert !== null && (alert.textContent ?? "").includes("email");
+      },
+      asked.id,
+      { timeout: 10_000 },
+    );
     expect(await error.textContent()).toContain('field "email"');
     expect(server.broker.get(asked.id)!.state).toBe("pending");
 

@@ -93,7 +93,15 @@ describe("an agent answering the question its own call waits on", () => {
 
 describe("person-only questions", () => {
   it.each([
-    ["a password field", { name: "ask__ask_form", arguments: { message: "Your password?", schema: { type: "object", properties: { password: { type: "string", format: "password" } } } } }, "Your password?", /password/],
+    [
+      "a password field",
+      {
+        name: "ask__ask_form",
+        arguments: { message: "Your password?", schema: { type: "object", properties: { password: { type: "string", format: "password" } } } },
+      },
+      "Your password?",
+      /password/,
+    ],
     ["a URL", { name: "ask__ask_url", arguments: {} }, "Please sign in to continue", /URL/],
   ])("%s: listed as not answerable by the agent; answering it fails and it stays pending", async (_kind, toolCall, message, reason) => {
     const blocked = agent.client.callTool(toolCall);

@@ -85,7 +85,10 @@ describe("mcpx call off a terminal", () => {
 
 describe("mcpx call on a terminal", () => {
   it.skipIf(!hasScript())("asks the person field by field and prints the result", async () => {
-    const terminal = onTerminal([process.execPath, MCPX_BIN, "call", "ask.ask_form", '{"message":"Who is at the terminal?"}', "--config", config.file], config.env);
+    const terminal = onTerminal(
+      [process.execPath, MCPX_BIN, "call", "ask.ask_form", '{"message":"Who is at the terminal?"}', "--config", config.file],
+      config.env,
+    );
     try {
       await terminal.expectThen('server "ask" asks: Who is at the terminal?');
       await terminal.expectThen("name: ", "Grace\r");

@@ -62,7 +62,12 @@ describe("a broad policy rule", () => {
   afterAll(async () => host?.close());
 
   it("still answers a question an agent may answer", async () => {
-    const outcome = toolJson(await host.client.callTool({ name: "ask__ask_form", arguments: { message: "Which colour?", schema: form({ colour: { type: "string" }, size: { type: "string" } }) } }));
+    const outcome = toolJson(
+      await host.client.callTool({
+        name: "ask__ask_form",
+        arguments: { message: "Which colour?", schema: form({ colour: { type: "string" }, size: { type: "string" } }) },
+      }),
+    );
     expect(outcome).toEqual({ action: "decline" });
   });
 

@@ -115,7 +115,8 @@ describe("elicitation.mode when no rule answers", () => {
     const { outcome, host, config } = await callWithMode("auto", [{ match: { server: "ask" }, action: "acceptDefaults", reason: "defaults" }]);
     expect(outcome).toEqual({ action: "cancel" });
     expect(storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: "cancel", by: "policy:auto" } }]);
-    const warning = (): LogRecord | undefined => logRecords(host.log()).find((record) => record.msg.startsWith("policy rule matched but its answer does not fit"));
+    const warning = (): LogRecord | undefined =>
+      logRecords(host.log()).find((record) => record.msg.startsWith("policy rule matched but its answer does not fit"));
     await untilLogged(host, warning, "the misfit warning");
   });
 
@@ -124,7 +125,8 @@ describe("elicitation.mode when no rule answers", () => {
     const error = (outcome as { error?: { code: number; message: string } }).error;
     expect(error?.code).toBe(-32603);
     expect(error?.message).toMatch(/elicitation\.mode is "error"/);
-    const refusal = (): LogRecord | undefined => logRecords(host.log()).find((record) => record.level === "warn" && record.msg.includes("elicitation.mode is error"));
+    const refusal = (): LogRecord | undefined =>
+      logRecords(host.log()).find((record) => record.level === "warn" && record.msg.includes("elicitation.mode is error"));
     await untilLogged(host, refusal, "the refusal");
     expect(storedQuestions(config)).toEqual([]);
   });

@@ -46,7 +46,9 @@ describe("a host that is asked inline but does not answer", () => {
 
   it("wins when it answers first: the upstream gets the host's answer and a later CLI answer is refused", async () => {
     host.send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "ask__ask_form", arguments: { message: "Host first" } } });
-    const asked = await host.waitFor((frame) => isRequestFrame(frame, "elicitation/create") && (frame.params as { message: string }).message === "[ask] Host first");
+    const asked = await host.waitFor(
+      (frame) => isRequestFrame(frame, "elicitation/create") && (frame.params as { message: string }).message === "[ask] Host first",
+    );
     const question = await waitForQuestion(config, pendingFrom("ask", "Host first"));
 
     host.send({ jsonrpc: "2.0", id: asked.id, result: { action: "decline" } });

@@ -32,8 +32,7 @@ const textOf = (result: unknown): string => (result as { content: Array<{ text: 
 
 describe("a question no single host can be proven to own", () => {
   it("is offered to neither host's agent tools, cannot be answered by them, and a person's answer settles it", async () => {
-    const call = (host: RecordingHost, label: string) =>
-      host.client.callTool({ name: "ask__slow_ask", arguments: { label, together: 2 } }).then(toolJson);
+    const call = (host: RecordingHost, label: string) => host.client.callTool({ name: "ask__slow_ask", arguments: { label, together: 2 } }).then(toolJson);
     const calls = Promise.all([call(hostA, "A"), call(hostB, "B")]);
     const first = await waitForQuestion(config, pendingFrom("ask", "Question for A"));
     const second = await waitForQuestion(config, pendingFrom("ask", "Question for B"));
@@ -63,7 +62,7 @@ describe("a question no single host can be proven to own", () => {
 
   it("makes `mcpx servers` point at a connection per host for that server", async () => {
     const human = await runMcpx(["servers", "--config", config.file], config);
-    expect(human.stdout).toContain('ask: asked 2 questions that no single host could be proven to own');
+    expect(human.stdout).toContain("ask: asked 2 questions that no single host could be proven to own");
     expect(human.stdout).toContain('give it "sharing": "per-host"');
     const json = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(parseServers(json.stdout).get("ask")).toMatchObject({ sharing: "shared", unattributedQuestions: 2 });

@@ -12,7 +12,16 @@ import { askingStdio, httpHost, toolJson, type RecordingHost } from "../relay/su
 import { brokerConfig } from "./support.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`SKIPPED test/broker-e2e/web-page.test.ts: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 

@@ -32,43 +32,144 @@ const CATEGORY = {
 /** [field name, category]: a field so named, beside a harmless one, is the person's, and the only sensitive field. */
 const SECRET_NAMES: Array<[string, keyof typeof CATEGORY]> = [
   // Passwords, in English and the common languages.
-  ["password", "password"], ["passwd", "password"], ["pwd", "password"], ["pass", "password"], ["passphrase", "password"],
-  ["passcode", "password"], ["userPassword", "password"], ["new_password", "password"], ["passwort", "password"],
-  ["kennwort", "password"], ["contraseña", "password"], ["contrasena", "password"], ["mot de passe", "password"],
-  ["mot_de_passe", "password"], ["motDePasse", "password"], ["senha", "password"], ["palavra-passe", "password"],
-  ["parola d'ordine", "password"], ["wachtwoord", "password"], ["hasło", "password"], ["haslo", "password"],
-  ["lösenord", "password"], ["passord", "password"], ["salasana", "password"], ["jelszó", "password"], ["heslo", "password"],
-  ["şifre", "password"], ["пароль", "password"], ["密码", "password"], ["密碼", "password"], ["パスワード", "password"],
-  ["비밀번호", "password"], ["كلمة المرور", "password"], ["סיסמה", "password"], ["पासवर्ड", "password"], ["mật khẩu", "password"],
+  ["password", "password"],
+  ["passwd", "password"],
+  ["pwd", "password"],
+  ["pass", "password"],
+  ["passphrase", "password"],
+  ["passcode", "password"],
+  ["userPassword", "password"],
+  ["new_password", "password"],
+  ["passwort", "password"],
+  ["kennwort", "password"],
+  ["contraseña", "password"],
+  ["contrasena", "password"],
+  ["mot de passe", "password"],
+  ["mot_de_passe", "password"],
+  ["motDePasse", "password"],
+  ["senha", "password"],
+  ["palavra-passe", "password"],
+  ["parola d'ordine", "password"],
+  ["wachtwoord", "password"],
+  ["hasło", "password"],
+  ["haslo", "password"],
+  ["lösenord", "password"],
+  ["passord", "password"],
+  ["salasana", "password"],
+  ["jelszó", "password"],
+  ["heslo", "password"],
+  ["şifre", "password"],
+  ["пароль", "password"],
+  ["密码", "password"],
+  ["密碼", "password"],
+  ["パスワード", "password"],
+  ["비밀번호", "password"],
+  ["كلمة المرور", "password"],
+  ["סיסמה", "password"],
+  ["पासवर्ड", "password"],
+  ["mật khẩu", "password"],
   ["kata sandi", "password"],
   // One-time codes, OTP/TOTP, PINs, 2FA/MFA and verification codes.
-  ["otp", "code"], ["OTP", "code"], ["otpCode", "code"], ["totp", "code"], ["one_time_code", "code"], ["oneTimePassword", "password"],
-  ["pin", "code"], ["PIN", "code"], ["pinCode", "code"], ["2fa", "code"], ["2faCode", "code"], ["twoFactorCode", "code"],
-  ["mfa_code", "code"], ["mfaToken", "code"], ["verificationCode", "code"], ["verification-code", "code"], ["securityCode", "code"],
-  ["authCode", "code"], ["smsCode", "code"], ["backupCodes", "code"], ["code", "code"], ["tan", "code"], ["验证码", "code"],
+  ["otp", "code"],
+  ["OTP", "code"],
+  ["otpCode", "code"],
+  ["totp", "code"],
+  ["one_time_code", "code"],
+  ["oneTimePassword", "password"],
+  ["pin", "code"],
+  ["PIN", "code"],
+  ["pinCode", "code"],
+  ["2fa", "code"],
+  ["2faCode", "code"],
+  ["twoFactorCode", "code"],
+  ["mfa_code", "code"],
+  ["mfaToken", "code"],
+  ["verificationCode", "code"],
+  ["verification-code", "code"],
+  ["securityCode", "code"],
+  ["authCode", "code"],
+  ["smsCode", "code"],
+  ["backupCodes", "code"],
+  ["code", "code"],
+  ["tan", "code"],
+  ["验证码", "code"],
   // Private and SSH keys, access, API and secret keys, tokens, JWTs.
-  ["private_key", "credential"], ["privateKey", "credential"], ["sshKey", "credential"], ["ssh_private_key", "credential"],
-  ["accessKey", "credential"], ["aws_access_key_id", "credential"], ["apiKey", "credential"], ["apikey", "credential"],
-  ["API-Key", "credential"], ["secretKey", "credential"], ["secret", "credential"], ["clientSecret", "credential"],
-  ["token", "credential"], ["access_token", "credential"], ["refreshToken", "credential"], ["bearer", "credential"],
-  ["bearerToken", "credential"], ["jwt", "credential"], ["JWT", "credential"], ["idToken", "credential"],
-  ["credentials", "credential"], ["licenseKey", "credential"], ["key", "credential"], ["токен", "credential"],
+  ["private_key", "credential"],
+  ["privateKey", "credential"],
+  ["sshKey", "credential"],
+  ["ssh_private_key", "credential"],
+  ["accessKey", "credential"],
+  ["aws_access_key_id", "credential"],
+  ["apiKey", "credential"],
+  ["apikey", "credential"],
+  ["API-Key", "credential"],
+  ["secretKey", "credential"],
+  ["secret", "credential"],
+  ["clientSecret", "credential"],
+  ["token", "credential"],
+  ["access_token", "credential"],
+  ["refreshToken", "credential"],
+  ["bearer", "credential"],
+  ["bearerToken", "credential"],
+  ["jwt", "credential"],
+  ["JWT", "credential"],
+  ["idToken", "credential"],
+  ["credentials", "credential"],
+  ["licenseKey", "credential"],
+  ["key", "credential"],
+  ["токен", "credential"],
   // Cookies, session ids, authorization headers.
-  ["cookie", "session"], ["sessionCookie", "session"], ["session_id", "session"], ["sessionId", "session"], ["PHPSESSID", "session"],
-  ["authorization", "session"], ["Authorization", "session"], ["authHeader", "session"], ["csrfToken", "credential"], ["csrf", "session"],
+  ["cookie", "session"],
+  ["sessionCookie", "session"],
+  ["session_id", "session"],
+  ["sessionId", "session"],
+  ["PHPSESSID", "session"],
+  ["authorization", "session"],
+  ["Authorization", "session"],
+  ["authHeader", "session"],
+  ["csrfToken", "credential"],
+  ["csrf", "session"],
   // Payment cards.
-  ["creditCard", "card"], ["credit_card_number", "card"], ["cardNumber", "card"], ["card_no", "card"], ["debitCard", "card"],
-  ["cvv", "card"], ["CVV2", "card"], ["cvc", "card"], ["ccNumber", "card"],
+  ["creditCard", "card"],
+  ["credit_card_number", "card"],
+  ["cardNumber", "card"],
+  ["card_no", "card"],
+  ["debitCard", "card"],
+  ["cvv", "card"],
+  ["CVV2", "card"],
+  ["cvc", "card"],
+  ["ccNumber", "card"],
   // Bank accounts.
-  ["iban", "bank"], ["IBAN", "bank"], ["accountNumber", "bank"], ["account_no", "bank"], ["routingNumber", "bank"], ["bankAccount", "bank"],
+  ["iban", "bank"],
+  ["IBAN", "bank"],
+  ["accountNumber", "bank"],
+  ["account_no", "bank"],
+  ["routingNumber", "bank"],
+  ["bankAccount", "bank"],
   // National identity numbers.
-  ["ssn", "identity"], ["SSN", "identity"], ["socialSecurityNumber", "identity"], ["social_security", "identity"],
-  ["passportNumber", "identity"], ["passport_no", "identity"], ["nationalId", "identity"], ["national_id_number", "identity"],
-  ["taxId", "identity"], ["tax_id", "identity"], ["taxpayerId", "identity"], ["idNumber", "identity"], ["driversLicense", "identity"],
-  ["personnummer", "identity"], ["codiceFiscale", "identity"],
+  ["ssn", "identity"],
+  ["SSN", "identity"],
+  ["socialSecurityNumber", "identity"],
+  ["social_security", "identity"],
+  ["passportNumber", "identity"],
+  ["passport_no", "identity"],
+  ["nationalId", "identity"],
+  ["national_id_number", "identity"],
+  ["taxId", "identity"],
+  ["tax_id", "identity"],
+  ["taxpayerId", "identity"],
+  ["idNumber", "identity"],
+  ["driversLicense", "identity"],
+  ["personnummer", "identity"],
+  ["codiceFiscale", "identity"],
   // Seed, recovery and mnemonic phrases.
-  ["seedPhrase", "seed"], ["seed_phrase", "seed"], ["recoveryPhrase", "seed"], ["mnemonic", "seed"], ["walletSeed", "seed"],
-  ["recoveryKey", "seed"], ["backupPhrase", "seed"],
+  ["seedPhrase", "seed"],
+  ["seed_phrase", "seed"],
+  ["recoveryPhrase", "seed"],
+  ["mnemonic", "seed"],
+  ["walletSeed", "seed"],
+  ["recoveryKey", "seed"],
+  ["backupPhrase", "seed"],
 ];
 
 /** Spellings that must not hide a password: separators, case, fullwidth, look-alike letters, invisible and combining characters, digits for letters. */
@@ -194,8 +295,29 @@ describe("a message that asks for a secret: every field is the person's", () => 
 
 describe("consent: a lone yes/no is the person's, whatever its wording", () => {
   const CONSENT_WORDS = [
-    "allow", "authorize", "authorise", "accept", "ok", "okay", "yes", "continue", "confirm", "approve", "proceed", "consent",
-    "agree", "permit", "permission", "grant", "goAhead", "acknowledge", "optIn", "zustimmen", "aceptar", "autoriser", "подтвердить",
+    "allow",
+    "authorize",
+    "authorise",
+    "accept",
+    "ok",
+    "okay",
+    "yes",
+    "continue",
+    "confirm",
+    "approve",
+    "proceed",
+    "consent",
+    "agree",
+    "permit",
+    "permission",
+    "grant",
+    "goAhead",
+    "acknowledge",
+    "optIn",
+    "zustimmen",
+    "aceptar",
+    "autoriser",
+    "подтвердить",
   ];
 
   it.each(CONSENT_WORDS)("a lone boolean named %s", (name) => {
@@ -204,28 +326,51 @@ describe("consent: a lone yes/no is the person's, whatever its wording", () => {
     expect(decision.reason).toMatch(/consent/);
   });
 
-  it.each(["Allow access to your calendar?", "Do you authorise the payment?", "Accept the terms?", "OK to continue?", "Shall I go ahead?", "Are you sure?", "Proceed with the deletion?", "Do you consent?", "Do you agree?", "Grant write access?", "Zustimmen?", "同意しますか", "동의하십니까?"])(
-    "a lone boolean with a neutral name and the message %j",
-    (message) => {
-      const decision = decideAudience(asked(message, { value: { type: "boolean" } }));
-      expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["value"] });
-      expect(decision.reason).toMatch(/consent/);
-    },
-  );
+  it.each([
+    "Allow access to your calendar?",
+    "Do you authorise the payment?",
+    "Accept the terms?",
+    "OK to continue?",
+    "Shall I go ahead?",
+    "Are you sure?",
+    "Proceed with the deletion?",
+    "Do you consent?",
+    "Do you agree?",
+    "Grant write access?",
+    "Zustimmen?",
+    "同意しますか",
+    "동의하십니까?",
+  ])("a lone boolean with a neutral name and the message %j", (message) => {
+    const decision = decideAudience(asked(message, { value: { type: "boolean" } }));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["value"] });
+    expect(decision.reason).toMatch(/consent/);
+  });
 
   it("a lone boolean with a neutral name and a neutral message (a yes/no is a decision: the person's)", () => {
     expect(decideAudience(asked("Verbose output?", { verbose: { type: "boolean" } }))).toMatchObject({ audience: "person", sensitiveFields: ["verbose"] });
   });
 
   it("a lone boolean titled as consent", () => {
-    expect(decideAudience(asked("Tell me", { x: { type: "boolean", title: "I agree to the terms" } }))).toMatchObject({ audience: "person", sensitiveFields: ["x"] });
+    expect(decideAudience(asked("Tell me", { x: { type: "boolean", title: "I agree to the terms" } }))).toMatchObject({
+      audience: "person",
+      sensitiveFields: ["x"],
+    });
   });
 
   it.each<[string, JsonObject]>([
     ["enum yes/no", { type: "string", enum: ["yes", "no"] }],
     ["enum Y/N", { type: "string", enum: ["Y", "N"] }],
     ["enum allow/deny", { type: "string", enum: ["allow", "deny"] }],
-    ["oneOf with yes/no titles", { type: "string", oneOf: [{ const: "a", title: "Yes, delete it" }, { const: "b", title: "No, keep it" }] }],
+    [
+      "oneOf with yes/no titles",
+      {
+        type: "string",
+        oneOf: [
+          { const: "a", title: "Yes, delete it" },
+          { const: "b", title: "No, keep it" },
+        ],
+      },
+    ],
     ["enumNames allow/don't allow", { type: "string", enum: ["1", "2"], enumNames: ["Allow", "Don't allow"] }],
     ["enum of one 'I accept'", { type: "string", enum: ["I accept"] }],
     ["oui/non", { type: "string", enum: ["oui", "non"] }],
@@ -251,10 +396,48 @@ describe("consent: a lone yes/no is the person's, whatever its wording", () => {
 
 describe("an agent may still answer", () => {
   const HARMLESS = [
-    "passengers", "passenger_count", "compass", "bypass", "passport_country", "partySize", "name", "time", "email", "age",
-    "colour", "city", "country", "username", "user", "login", "account", "accountName", "sessionName", "keyword", "monkey",
-    "spinner", "pinned", "opinion", "options", "hotpot", "className", "secretary", "description", "maxTokens", "seed",
-    "session", "cardColor", "address2", "notes", "date", "topic", "keyboard", "credit", "passage", "compassion", "hint",
+    "passengers",
+    "passenger_count",
+    "compass",
+    "bypass",
+    "passport_country",
+    "partySize",
+    "name",
+    "time",
+    "email",
+    "age",
+    "colour",
+    "city",
+    "country",
+    "username",
+    "user",
+    "login",
+    "account",
+    "accountName",
+    "sessionName",
+    "keyword",
+    "monkey",
+    "spinner",
+    "pinned",
+    "opinion",
+    "options",
+    "hotpot",
+    "className",
+    "secretary",
+    "description",
+    "maxTokens",
+    "seed",
+    "session",
+    "cardColor",
+    "address2",
+    "notes",
+    "date",
+    "topic",
+    "keyboard",
+    "credit",
+    "passage",
+    "compassion",
+    "hint",
   ];
 
   it.each(HARMLESS)("a field named %s among others", (name) => {
@@ -263,12 +446,16 @@ describe("an agent may still answer", () => {
     expect(decision.sensitiveFields).toEqual([]);
   });
 
-  it.each(["Pick the slot you want", "Which passengers are travelling?", "How many tokens may the answer use?", "Choose a time for the meeting", "Who are you?", "Pick some options"])(
-    "a form with the harmless message %j",
-    (message) => {
-      expect(decideAudience(asked(message, { a: { type: "string" }, b: { type: "integer" } })).audience).toBe("agent");
-    },
-  );
+  it.each([
+    "Pick the slot you want",
+    "Which passengers are travelling?",
+    "How many tokens may the answer use?",
+    "Choose a time for the meeting",
+    "Who are you?",
+    "Pick some options",
+  ])("a form with the harmless message %j", (message) => {
+    expect(decideAudience(asked(message, { a: { type: "string" }, b: { type: "integer" } })).audience).toBe("agent");
+  });
 
   it("a consent-worded boolean among other fields (consent is a lone yes/no)", () => {
     expect(decideAudience(asked("Do you agree?", { agree: { type: "boolean" }, name: { type: "string" } })).audience).toBe("agent");
@@ -283,7 +470,12 @@ describe("an agent may still answer", () => {
 
 describe("the other kinds are unchanged", () => {
   it("URL mode is the person's; sampling an agent's", () => {
-    expect(decideAudience(question("elicitation/create", { mode: "url", message: "Sign in", url: "https://example.com", elicitationId: "e" })).audience).toBe("person");
-    expect(decideAudience(question("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "your password" } }], maxTokens: 5 })).audience).toBe("agent");
+    expect(decideAudience(question("elicitation/create", { mode: "url", message: "Sign in", url: "https://example.com", elicitationId: "e" })).audience).toBe(
+      "person",
+    );
+    expect(
+      decideAudience(question("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "your password" } }], maxTokens: 5 }))
+        .audience,
+    ).toBe("agent");
   });
 });

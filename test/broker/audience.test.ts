@@ -22,16 +22,27 @@ describe("person only", () => {
     expect(decision.reason).toMatch(/password/);
   });
 
-  it.each(["password", "passwd", "passphrase", "secret", "clientSecret", "token", "access_token", "api_key", "apiKey", "API-Key", "credential", "credentials", "private_key"])(
-    "a field named %s, named in the reason",
-    (field) => {
-      const decision = decideAudience(form({ user: { type: "string" }, [field]: { type: "string" } }));
-      expect(decision.audience).toBe("person");
-      expect(decision.sensitiveFields).toEqual([field]);
-      expect(decision.reason).toContain(`"${field}"`);
-      expect(decision.reason).toMatch(/credential|password/);
-    },
-  );
+  it.each([
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "clientSecret",
+    "token",
+    "access_token",
+    "api_key",
+    "apiKey",
+    "API-Key",
+    "credential",
+    "credentials",
+    "private_key",
+  ])("a field named %s, named in the reason", (field) => {
+    const decision = decideAudience(form({ user: { type: "string" }, [field]: { type: "string" } }));
+    expect(decision.audience).toBe("person");
+    expect(decision.sensitiveFields).toEqual([field]);
+    expect(decision.reason).toContain(`"${field}"`);
+    expect(decision.reason).toMatch(/credential|password/);
+  });
 
   it("lists every sensitive field, so a rule must name them all", () => {
     const decision = decideAudience(form({ username: { type: "string" }, password: { type: "string" }, otp_secret: { type: "string" } }));
@@ -76,7 +87,9 @@ describe("an agent may answer", () => {
 
   it("an ordinary form, and a form with no fields", () => {
     expect(decideAudience(form({ name: { type: "string" }, age: { type: "integer" } })).audience).toBe("agent");
-    expect(decideAudience(question("elicitation/create", { message: "Nothing more to add", requestedSchema: { type: "object", properties: {} } })).audience).toBe("agent");
+    expect(
+      decideAudience(question("elicitation/create", { message: "Nothing more to add", requestedSchema: { type: "object", properties: {} } })).audience,
+    ).toBe("agent");
   });
 
   it("sampling, with a reason naming the method", () => {

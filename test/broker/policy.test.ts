@@ -31,7 +31,10 @@ function pick(rules: unknown[], q: Question, tool?: string): number | undefined 
 
 describe("parseRules", () => {
   it("refuses a rule with an empty or missing match", () => {
-    const message = refusal([{ match: { server: "a" }, action: "decline" }, { match: {}, action: "decline" }]);
+    const message = refusal([
+      { match: { server: "a" }, action: "decline" },
+      { match: {}, action: "decline" },
+    ]);
     expect(message).toContain(`${FILE}: elicitation.rules[1].match`);
     expect(message).toMatch(/matches everything is refused/);
     expect(refusal([{ action: "cancel" }])).toContain("elicitation.rules[0].match");
@@ -174,7 +177,11 @@ describe("what a rule answers", () => {
   it("acceptDefaults fills every field that has a default, and only those", () => {
     const q = form({ a: { type: "string", default: "x" }, b: { type: "integer" }, c: { type: "boolean", default: false } });
     expect(defaultsOf(q)).toEqual({ a: "x", c: false });
-    expect(ruleAnswer(rule({ match: { server: "files" }, action: "acceptDefaults" }), q)).toMatchObject({ action: "accept", content: { a: "x", c: false }, by: "rule:0" });
+    expect(ruleAnswer(rule({ match: { server: "files" }, action: "acceptDefaults" }), q)).toMatchObject({
+      action: "accept",
+      content: { a: "x", c: false },
+      by: "rule:0",
+    });
   });
 
   it("decline and cancel carry no content", () => {

@@ -80,7 +80,9 @@ describe("what belongs to another user is refused", () => {
     expect(() => QuestionStore.open(dir)).toThrow(
       expect.objectContaining({
         code: "STORE_UNAVAILABLE",
-        message: expect.stringMatching(new RegExp(`state directory ${dir.replace(/[/\\^$.*+?()[\]{}|]/g, "\\$&")} belongs to another user \\(uid \\d+, you are uid \\d+\\).*MCPX_STATE_DIR`)),
+        message: expect.stringMatching(
+          new RegExp(`state directory ${dir.replace(/[/\\^$.*+?()[\]{}|]/g, "\\$&")} belongs to another user \\(uid \\d+, you are uid \\d+\\).*MCPX_STATE_DIR`),
+        ),
       }),
     );
     expect(() => apiToken(dir)).toThrow(/belongs to another user/);
@@ -105,6 +107,8 @@ describe("what belongs to another user is refused", () => {
 
   it.skipIf(!isRoot)("an API token file another user owns (that user could know the token)", () => {
     const dir = dirWithForeignFile(TOKEN_FILE);
-    expect(() => apiToken(dir)).toThrow(expect.objectContaining({ code: "STORE_UNAVAILABLE", message: expect.stringContaining(`the file ${join(dir, TOKEN_FILE)} belongs to another user`) }));
+    expect(() => apiToken(dir)).toThrow(
+      expect.objectContaining({ code: "STORE_UNAVAILABLE", message: expect.stringContaining(`the file ${join(dir, TOKEN_FILE)} belongs to another user`) }),
+    );
   });
 });

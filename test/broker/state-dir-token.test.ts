@@ -78,4 +78,3 @@ describe("apiToken", () => {
     expect(apiToken(dir)).toBe([...tokens][0]);
   });
 });
-

@@ -75,11 +75,7 @@ export function form(properties: JsonObject, required: string[] = [], server = "
 }
 
 export function urlQuestion(server = "files"): Question {
-  return question(
-    "elicitation/create",
-    { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e-1" },
-    server,
-  );
+  return question("elicitation/create", { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e-1" }, server);
 }
 
 /** The form most tests use: a required name, an age, an email, and a colour from an enum. */

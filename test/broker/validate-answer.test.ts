@@ -17,7 +17,13 @@ const SCHEMA = {
   properties: {
     name: { type: "string", minLength: 2 },
     age: { type: "integer", minimum: 0 },
-    plan: { type: "string", oneOf: [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }] },
+    plan: {
+      type: "string",
+      oneOf: [
+        { const: "free", title: "Free" },
+        { const: "pro", title: "Pro" },
+      ],
+    },
     tags: { type: "array", items: { type: "string", enum: ["a", "b"] } },
   },
   required: ["name"],

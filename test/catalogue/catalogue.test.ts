@@ -57,7 +57,9 @@ describe("who owns a name or URI", () => {
   it("a name listed twice by one server keeps the first", () => {
     const catalogue = new Catalogue([{ server: "a", passthrough: false, catalog: named(["x", "x"]) }]);
     expect(catalogue.tools).toHaveLength(1);
-    expect(catalogue.dropped).toMatchObject([{ server: "a", name: "x", reason: "taken", keptBy: "a", message: "it lists that tool name more than once; the first is kept" }]);
+    expect(catalogue.dropped).toMatchObject([
+      { server: "a", name: "x", reason: "taken", keptBy: "a", message: "it lists that tool name more than once; the first is kept" },
+    ]);
   });
 
   it("the most specific template owns a URI, ties go by config order, and a listed URI beats every template", () => {

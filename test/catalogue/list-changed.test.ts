@@ -12,9 +12,7 @@ describe("list_changed from an upstream", () => {
     await host.initialize("2025-06-18");
     const before = host.frames.length;
     const added = firstText(await host.request(1, "tools/call", { name: "changing__add_tool", arguments: {} }));
-    const notice = await host.waitFor(
-      (frame) => frame.method === "notifications/tools/list_changed" && host!.frames.indexOf(frame) >= before,
-    );
+    const notice = await host.waitFor((frame) => frame.method === "notifications/tools/list_changed" && host!.frames.indexOf(frame) >= before);
     expectValidToClient("2025-06-18", notice);
 
     const list = await host.request(2, "tools/list");

@@ -3,8 +3,7 @@ import { nodeServer, RawStdioHost, writeConfig } from "../helpers/mcpx.js";
 import { firstText } from "../helpers/upstreams.js";
 
 type Named = { name: string };
-const names = (frame: Record<string, unknown>, key: string): string[] =>
-  ((frame.result as Record<string, Named[]>)[key] ?? []).map((item) => item.name);
+const names = (frame: Record<string, unknown>, key: string): string[] => ((frame.result as Record<string, Named[]>)[key] ?? []).map((item) => item.name);
 
 describe("the names hosts see", () => {
   const hosts: RawStdioHost[] = [];
@@ -76,9 +75,11 @@ describe("the names hosts see", () => {
       expect(name.length).toBeLessThanOrEqual(64);
       expect(name).toMatch(/^longnames__[A-Za-z0-9_.-]+$/);
     }
-    expect(first["longnames__short"]).toBe("short");
+    expect(first.longnames__short).toBe("short");
     // The two long names differ only past the cut, yet each reaches its own tool.
-    const reachedLong = Object.values(first).filter((full) => full !== "short").sort();
+    const reachedLong = Object.values(first)
+      .filter((full) => full !== "short")
+      .sort();
     expect(reachedLong).toHaveLength(2);
     expect(reachedLong[0]).toMatch(/_draft$/);
     expect(reachedLong[1]).toMatch(/_final$/);

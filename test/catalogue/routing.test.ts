@@ -41,9 +41,7 @@ describe("resource subscriptions", () => {
     return { host, stream };
   }
   const updates = (stream: EventStream): string[] =>
-    stream.messages
-      .filter((frame: Frame) => frame.method === "notifications/resources/updated")
-      .map((frame) => (frame.params as { uri: string }).uri);
+    stream.messages.filter((frame: Frame) => frame.method === "notifications/resources/updated").map((frame) => (frame.params as { uri: string }).uri);
 
   it("reach only the subscribed hosts, and the upstream is unsubscribed once no host wants a resource", async () => {
     const a = await connect();
@@ -58,7 +56,12 @@ describe("resource subscriptions", () => {
     // Both hosts hold memo://c, touched last: once its update is in, a misdelivered earlier one would be too.
     const settled = (stream: EventStream, count: number) => stream.waitFor(() => updates(stream).filter((uri) => uri === "memo://c").length === count);
     try {
-      for (const [id, host, uri] of [[1, a, "memo://a"], [2, a, "memo://c"], [3, b, "memo://b"], [4, b, "memo://c"]] as const) {
+      for (const [id, host, uri] of [
+        [1, a, "memo://a"],
+        [2, a, "memo://c"],
+        [3, b, "memo://b"],
+        [4, b, "memo://c"],
+      ] as const) {
         expect((await host.host.request(id, "resources/subscribe", { uri })).result).toEqual({});
       }
       expect(await subscriptions(5)).toEqual(["memo://a", "memo://b", "memo://c"]);

@@ -65,7 +65,15 @@ const SCHEMA: JsonObject = {
     city: { type: "string", minLength: 2, default: "Paris" },
     nights: { type: "integer", minimum: 1, maximum: 30 },
     room: { type: "string", enum: ["s", "d"], enumNames: ["Single", "Double"], default: "d" },
-    extras: { type: "array", items: { anyOf: [{ const: "bf", title: "Breakfast" }, { const: "pk", title: "Parking" }] } },
+    extras: {
+      type: "array",
+      items: {
+        anyOf: [
+          { const: "bf", title: "Breakfast" },
+          { const: "pk", title: "Parking" },
+        ],
+      },
+    },
     newsletter: { type: "boolean" },
   },
   required: ["city", "nights"],

@@ -23,7 +23,13 @@ const PROFILE: JsonObject = {
     age: { type: "integer", minimum: 0, maximum: 150, default: 30 },
     score: { type: "number" },
     ok: { type: "boolean", default: true },
-    color: { type: "string", oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }] },
+    color: {
+      type: "string",
+      oneOf: [
+        { const: "r", title: "Red" },
+        { const: "g", title: "Green" },
+      ],
+    },
     tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] } },
   },
   required: ["name", "age"],
@@ -47,10 +53,13 @@ afterEach(() => {
 
 /** As `mcpx serve` does: once the question is settled, hand the answer over and record its delivery. */
 function delivering(record: QuestionRecord): QuestionRecord {
-  void broker.wait(record.id).then(
-    (settled) => broker.delivered(settled.id),
-    () => {},
-  ).catch(() => {}); // the store may be closed by then
+  void broker
+    .wait(record.id)
+    .then(
+      (settled) => broker.delivered(settled.id),
+      () => {},
+    )
+    .catch(() => {}); // the store may be closed by then
   return record;
 }
 
@@ -92,7 +101,14 @@ describe("mcpx elicit list and show", () => {
       tool: "files__write",
     });
     expect(views[0]).not.toHaveProperty("url");
-    expect(views[1]).toMatchObject({ id: url.id, server: "auth", mode: "url", url: "https://example.com/login?next=%2F", state: "pending", audience: "person" });
+    expect(views[1]).toMatchObject({
+      id: url.id,
+      server: "auth",
+      mode: "url",
+      url: "https://example.com/login?next=%2F",
+      state: "pending",
+      audience: "person",
+    });
     expect(views[1]).not.toHaveProperty("requestedSchema");
 
     expect(table.code).toBe(0);
@@ -160,11 +176,7 @@ describe("mcpx elicit list and show", () => {
   });
 
   it("exits 1 for an unknown id, naming it", async () => {
-    const runs = await Promise.all([
-      elicit("show", "no-such-question"),
-      elicit("answer", "no-such-question", "name=x"),
-      elicit("decline", "no-such-question"),
-    ]);
+    const runs = await Promise.all([elicit("show", "no-such-question"), elicit("answer", "no-such-question", "name=x"), elicit("decline", "no-such-question")]);
     for (const run of runs) {
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("no question with id no-such-question");

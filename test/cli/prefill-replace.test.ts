@@ -34,7 +34,10 @@ describe("a pre-filled terminal prompt", () => {
     };
     const form = broker.open(questionFromRequest("prefill-1", "files", "elicitation/create", { message: "Where?", requestedSchema: schema })!, {}, 300);
     // As `mcpx serve` does: once it is answered, hand the answer over and record its delivery.
-    void broker.wait(form.id).then((settled) => broker.delivered(settled.id), () => {});
+    void broker.wait(form.id).then(
+      (settled) => broker.delivered(settled.id),
+      () => {},
+    );
     const { child, exited, expectThen } = onTerminal([process.execPath, MCPX_BIN, "elicit", "answer", form.id], state.env);
     try {
       await expectThen("typing replaces it");

@@ -23,7 +23,9 @@ async function hangingCall(config: TempConfig, pidFile: string) {
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const upstreamPid = await until("the upstream's pid", () => (existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "" ? Number(readFileSync(pidFile, "utf8")) : undefined));
+  const upstreamPid = await until("the upstream's pid", () =>
+    existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "" ? Number(readFileSync(pidFile, "utf8")) : undefined,
+  );
   const store = QuestionStore.open(config.env.MCPX_STATE_DIR!);
   const [callId] = store.calls.idsStartingWith("", 2);
   const runnerPid = store.calls.get(callId!)!.runnerPid!;

@@ -39,14 +39,54 @@ function openForm(schema: JsonObject, message = "Please fill this in") {
 
 const str = { type: "string" };
 const CASES: Array<{ name: string; schema: JsonObject; accepted: boolean }> = [
-  { name: "every field has a default", schema: { type: "object", properties: { n: { type: "integer", default: 3 }, s: { ...str, default: "x" }, b: { type: "boolean", default: false } } }, accepted: true },
-  { name: "optional fields without defaults", schema: { type: "object", properties: { s: str, n: { type: "number", minimum: 5 }, b: { type: "boolean" }, tags: { type: "array", items: str } } }, accepted: true },
+  {
+    name: "every field has a default",
+    schema: { type: "object", properties: { n: { type: "integer", default: 3 }, s: { ...str, default: "x" }, b: { type: "boolean", default: false } } },
+    accepted: true,
+  },
+  {
+    name: "optional fields without defaults",
+    schema: { type: "object", properties: { s: str, n: { type: "number", minimum: 5 }, b: { type: "boolean" }, tags: { type: "array", items: str } } },
+    accepted: true,
+  },
   { name: "a required text without a default", schema: { type: "object", properties: { name: str }, required: ["name"] }, accepted: false },
-  { name: "a required number with limits", schema: { type: "object", properties: { age: { type: "integer", minimum: 18 } }, required: ["age"] }, accepted: false },
-  { name: "a required titled choice", schema: { type: "object", properties: { plan: { type: "string", oneOf: [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }] } }, required: ["plan"] }, accepted: false },
-  { name: "a required boolean without a default", schema: { type: "object", properties: { note: str, keep: { type: "boolean" } }, required: ["keep"] }, accepted: false },
-  { name: "a lone boolean (a consent) even with a default", schema: { type: "object", properties: { ok: { type: "boolean", default: true } } }, accepted: false },
-  { name: "a consent among other fields, default true", schema: { type: "object", properties: { name: { ...str, default: "a" }, confirm_delete: { type: "boolean", default: true } } }, accepted: false },
+  {
+    name: "a required number with limits",
+    schema: { type: "object", properties: { age: { type: "integer", minimum: 18 } }, required: ["age"] },
+    accepted: false,
+  },
+  {
+    name: "a required titled choice",
+    schema: {
+      type: "object",
+      properties: {
+        plan: {
+          type: "string",
+          oneOf: [
+            { const: "free", title: "Free" },
+            { const: "pro", title: "Pro" },
+          ],
+        },
+      },
+      required: ["plan"],
+    },
+    accepted: false,
+  },
+  {
+    name: "a required boolean without a default",
+    schema: { type: "object", properties: { note: str, keep: { type: "boolean" } }, required: ["keep"] },
+    accepted: false,
+  },
+  {
+    name: "a lone boolean (a consent) even with a default",
+    schema: { type: "object", properties: { ok: { type: "boolean", default: true } } },
+    accepted: false,
+  },
+  {
+    name: "a consent among other fields, default true",
+    schema: { type: "object", properties: { name: { ...str, default: "a" }, confirm_delete: { type: "boolean", default: true } } },
+    accepted: false,
+  },
 ];
 
 describe("respondWith run verbatim", () => {
@@ -75,7 +115,18 @@ describe("respondWith run verbatim", () => {
 
 describe("a titled single-select that does not fit", () => {
   it("lists the choices with their titles instead of validator text", async () => {
-    const record = openForm({ type: "object", properties: { plan: { type: "string", oneOf: [{ const: "free", title: "Free" }, { const: "pro", title: "Pro plan" }] } } });
+    const record = openForm({
+      type: "object",
+      properties: {
+        plan: {
+          type: "string",
+          oneOf: [
+            { const: "free", title: "Free" },
+            { const: "pro", title: "Pro plan" },
+          ],
+        },
+      },
+    });
     const run = await runMcpx(["elicit", "answer", record.id, '{"plan":"gold"}'], state);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('field "plan" must be one of: free (Free), pro (Pro plan)');

@@ -47,11 +47,33 @@ describe("mcpx tools", () => {
 describe("mcpx call with key=value and server__tool", () => {
   it("types each value by the inputSchema", async () => {
     const run = await runMcpx(
-      ["call", "typed__echo", "label=007", "count=3", "ratio=0.5", "loud=yes", "tags=a,b", "sizes=1,2", 'options={"deep":[1]}', "maybe=4", "--config", config.file],
+      [
+        "call",
+        "typed__echo",
+        "label=007",
+        "count=3",
+        "ratio=0.5",
+        "loud=yes",
+        "tags=a,b",
+        "sizes=1,2",
+        'options={"deep":[1]}',
+        "maybe=4",
+        "--config",
+        config.file,
+      ],
       config,
     );
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ label: "007", count: 3, ratio: 0.5, loud: true, tags: ["a", "b"], sizes: [1, 2], options: { deep: [1] }, maybe: 4 });
+    expect(JSON.parse(run.stdout)).toEqual({
+      label: "007",
+      count: 3,
+      ratio: 0.5,
+      loud: true,
+      tags: ["a", "b"],
+      sizes: [1, 2],
+      options: { deep: [1] },
+      maybe: 4,
+    });
   });
 
   it("server.tool with JSON still works; a value of the wrong type or an unknown argument is refused by name", async () => {

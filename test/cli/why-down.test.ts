@@ -40,7 +40,7 @@ describe("why a server is down", () => {
     const config = writeConfig({ mcpServers: { files: { command: process.execPath, args: NPM_404 } } });
     const run = await runMcpx(["servers", "--config", config.file], config);
     expect(run.code, run.stderr + run.stdout).toBe(1);
-    expect(run.stdout).toMatch(/^files: down: .*exited with code 1\n  its stderr ended with:\n(    .*\n){4}    npm error 404 Not Found .*\\x1b\[2J$/m);
+    expect(run.stdout).toMatch(/^files: down: .*exited with code 1\n {2}its stderr ended with:\n( {4}.*\n){4} {4}npm error 404 Not Found .*\\x1b\[2J$/m);
     expect(run.stdout).not.toContain("\x1b");
     expect(run.stdout).not.toContain("line 24");
   });

@@ -42,9 +42,7 @@ describe("substituteEnv", () => {
 
   it("names the unset variable, the file and the key path", () => {
     const raw = { mcpServers: { remote: { headers: { Authorization: "Bearer ${TOKEN}" } } } };
-    expect(subError(raw)).toBe(
-      "f.json: mcpServers.remote.headers.Authorization uses ${TOKEN}, but the environment variable TOKEN is not set",
-    );
+    expect(subError(raw)).toBe("f.json: mcpServers.remote.headers.Authorization uses ${TOKEN}, but the environment variable TOKEN is not set");
   });
 
   it("names array positions and reports every unset variable at once", () => {

@@ -16,7 +16,9 @@ describe("setMember", () => {
   it("adds a member after the last one, keeping comments, order and the file's indent", () => {
     const text = '{\n    // servers\n    "servers": {\n        "a": { "command": "a" }, // a\n    },\n    "inputs": []\n}\n';
     const out = setMember(text, "servers", "mcpx", { command: "node" }, "f");
-    expect(out).toBe('{\n    // servers\n    "servers": {\n        "a": { "command": "a" }, // a\n        "mcpx": {\n            "command": "node"\n        }\n    },\n    "inputs": []\n}\n');
+    expect(out).toBe(
+      '{\n    // servers\n    "servers": {\n        "a": { "command": "a" }, // a\n        "mcpx": {\n            "command": "node"\n        }\n    },\n    "inputs": []\n}\n',
+    );
   });
 
   it("replaces an existing member in place and creates a missing container", () => {
@@ -35,10 +37,17 @@ describe("setMember", () => {
 });
 
 describe("hostFiles", () => {
-  const at = (platform: NodeJS.Platform, env = {}) => ({ platform, home: platform === "win32" ? "C:\\Users\\a" : "/home/a", env, cwd: platform === "win32" ? "C:\\p" : "/p" });
+  const at = (platform: NodeJS.Platform, env = {}) => ({
+    platform,
+    home: platform === "win32" ? "C:\\Users\\a" : "/home/a",
+    env,
+    cwd: platform === "win32" ? "C:\\p" : "/p",
+  });
   it("knows each host's file on macOS, Windows and Linux", () => {
     expect(hostFiles("claude-desktop", at("darwin")).write).toBe("/home/a/Library/Application Support/Claude/claude_desktop_config.json");
-    expect(hostFiles("claude-desktop", at("win32", { APPDATA: "C:\\Users\\a\\AppData\\Roaming" })).write).toBe("C:\\Users\\a\\AppData\\Roaming\\Claude\\claude_desktop_config.json");
+    expect(hostFiles("claude-desktop", at("win32", { APPDATA: "C:\\Users\\a\\AppData\\Roaming" })).write).toBe(
+      "C:\\Users\\a\\AppData\\Roaming\\Claude\\claude_desktop_config.json",
+    );
     expect(hostFiles("claude-desktop", at("linux")).write).toBe("/home/a/.config/Claude/claude_desktop_config.json");
     expect(hostFiles("claude-code", at("linux"))).toEqual({ read: ["/home/a/.claude.json", "/p/.mcp.json"], write: "/p/.mcp.json", serversKey: "mcpServers" });
     expect(hostFiles("cursor", at("linux")).write).toBe("/home/a/.cursor/mcp.json");

@@ -62,12 +62,7 @@ describe("host config files load as they are", () => {
     expect(postgres.args).toEqual(["-y", "@modelcontextprotocol/server-postgres", "postgres://db/app"]);
     expect(postgres.env).toEqual({ PGPASSWORD: "s3cret", PGUSER: "app user", PGHOST: "db.internal", EMPTY: "" });
     expect(byName(loaded, "linear").headers).toEqual({ Authorization: "Bearer lin" });
-    expect(byName(loaded, "workspace-files").args).toEqual([
-      "-y",
-      "@modelcontextprotocol/server-filesystem",
-      host("cursor"),
-      `${homedir()}/notes`,
-    ]);
+    expect(byName(loaded, "workspace-files").args).toEqual(["-y", "@modelcontextprotocol/server-filesystem", host("cursor"), `${homedir()}/notes`]);
     expect(loaded.warnings).toEqual([]);
   });
 

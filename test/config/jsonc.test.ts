@@ -50,7 +50,7 @@ describe("parseJsonc", () => {
 
   it("reports a syntax error with file, line and column", () => {
     expect(syntaxError('{\n  "a": 1\n  "b": 2\n}')).toBe(`f.json:3:3: unexpected "\\""; expected ',' or '}'`);
-    expect(syntaxError('{\n  "a": ,\n}')).toBe("f.json:2:8: unexpected \",\"; expected a value");
+    expect(syntaxError('{\n  "a": ,\n}')).toBe('f.json:2:8: unexpected ","; expected a value');
     expect(syntaxError("{ a: 1 }")).toBe('f.json:1:3: unexpected "a"; expected a "quoted" key');
   });
 

@@ -69,7 +69,19 @@ describe("loadConfig", () => {
     const file = write("proj/mcpx.json", EXAMPLE);
     const proj = path.join(dir, "proj");
     const config = loadConfig(file, { TOKEN: "s3cret" });
-    const common = { env: {}, headers: {}, args: [], transport: "auto", protocol: "auto", passthrough: false, sharing: "shared", timeoutSeconds: 120, disabled: false, elicitation: {}, cwd: proj };
+    const common = {
+      env: {},
+      headers: {},
+      args: [],
+      transport: "auto",
+      protocol: "auto",
+      passthrough: false,
+      sharing: "shared",
+      timeoutSeconds: 120,
+      disabled: false,
+      elicitation: {},
+      cwd: proj,
+    };
     expect(config).toStrictEqual({
       file,
       servers: [
@@ -80,17 +92,22 @@ describe("loadConfig", () => {
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       limits: {
-        maxMessageBytes: 4194304, maxUpstreamMessageBytes: 67108864, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
-        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32, maxInputRounds: 16,
+        maxMessageBytes: 4194304,
+        maxUpstreamMessageBytes: 67108864,
+        requestTimeoutSeconds: 120,
+        startupTimeoutSeconds: 30,
+        maxSessions: 100,
+        sessionIdleSeconds: 1800,
+        maxToolsPerServer: 1000,
+        maxPendingQuestionsPerServer: 32,
+        maxInputRounds: 16,
       },
     });
   });
 
   it("names the unset variable and its key when the example is loaded without TOKEN", () => {
     const file = write("mcpx.json", EXAMPLE);
-    expect(loadError(file)).toBe(
-      `${file}: mcpServers.remote.headers.Authorization uses \${TOKEN}, but the environment variable TOKEN is not set`,
-    );
+    expect(loadError(file)).toBe(`${file}: mcpServers.remote.headers.Authorization uses \${TOKEN}, but the environment variable TOKEN is not set`);
   });
 
   it("resolves cwd against the config file's directory, not the process's", () => {

@@ -38,8 +38,15 @@ describe("configFromObject: defaults", () => {
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       limits: {
-        maxMessageBytes: 4194304, maxUpstreamMessageBytes: 67108864, requestTimeoutSeconds: 120, startupTimeoutSeconds: 30,
-        maxSessions: 100, sessionIdleSeconds: 1800, maxToolsPerServer: 1000, maxPendingQuestionsPerServer: 32, maxInputRounds: 16,
+        maxMessageBytes: 4194304,
+        maxUpstreamMessageBytes: 67108864,
+        requestTimeoutSeconds: 120,
+        startupTimeoutSeconds: 30,
+        maxSessions: 100,
+        sessionIdleSeconds: 1800,
+        maxToolsPerServer: 1000,
+        maxPendingQuestionsPerServer: 32,
+        maxInputRounds: 16,
       },
     });
   });
@@ -85,32 +92,67 @@ describe("configFromObject: defaults", () => {
       $schema: "https://example.com/mcpx.schema.json",
       elicitation: { ttlSeconds: 0.5, mode: "decline", rules: [{ any: "thing" }], retentionDays: 1 },
       http: {
-        host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"],
-        headersTimeoutSeconds: 2, bodyTimeoutSeconds: 3.5,
+        host: "0.0.0.0",
+        port: 0,
+        allowedOrigins: ["http://localhost:3000"],
+        allowedHosts: ["box.lan"],
+        headersTimeoutSeconds: 2,
+        bodyTimeoutSeconds: 3.5,
       },
       limits: {
-        maxMessageBytes: 1024, maxUpstreamMessageBytes: 2048, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
-        maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4, maxInputRounds: 3,
+        maxMessageBytes: 1024,
+        maxUpstreamMessageBytes: 2048,
+        requestTimeoutSeconds: 10,
+        startupTimeoutSeconds: 2,
+        maxSessions: 3,
+        sessionIdleSeconds: 0.5,
+        maxToolsPerServer: 7,
+        maxPendingQuestionsPerServer: 4,
+        maxInputRounds: 3,
       },
       mcpServers: {
         p: {
-          command: "node", args: ["p.mjs"], env: { A: "1" }, cwd: "/opt/p", protocol: "2025-06-18",
-          passthrough: true, disabled: true, elicitation: { ttlSeconds: 9 }, type: "stdio",
+          command: "node",
+          args: ["p.mjs"],
+          env: { A: "1" },
+          cwd: "/opt/p",
+          protocol: "2025-06-18",
+          passthrough: true,
+          disabled: true,
+          elicitation: { ttlSeconds: 9 },
+          type: "stdio",
         },
       },
     });
     expect(config.elicitation).toEqual({ ttlSeconds: 0.5, mode: "decline", rules: [{ any: "thing" }], retentionDays: 1 });
     expect(config.http).toEqual({
-      host: "0.0.0.0", port: 0, allowedOrigins: ["http://localhost:3000"], allowedHosts: ["box.lan"],
-      headersTimeoutSeconds: 2, bodyTimeoutSeconds: 3.5,
+      host: "0.0.0.0",
+      port: 0,
+      allowedOrigins: ["http://localhost:3000"],
+      allowedHosts: ["box.lan"],
+      headersTimeoutSeconds: 2,
+      bodyTimeoutSeconds: 3.5,
     });
     expect(config.limits).toEqual({
-      maxMessageBytes: 1024, maxUpstreamMessageBytes: 2048, requestTimeoutSeconds: 10, startupTimeoutSeconds: 2,
-      maxSessions: 3, sessionIdleSeconds: 0.5, maxToolsPerServer: 7, maxPendingQuestionsPerServer: 4, maxInputRounds: 3,
+      maxMessageBytes: 1024,
+      maxUpstreamMessageBytes: 2048,
+      requestTimeoutSeconds: 10,
+      startupTimeoutSeconds: 2,
+      maxSessions: 3,
+      sessionIdleSeconds: 0.5,
+      maxToolsPerServer: 7,
+      maxPendingQuestionsPerServer: 4,
+      maxInputRounds: 3,
     });
     expect(config.servers[0]).toMatchObject({
-      args: ["p.mjs"], env: { A: "1" }, cwd: path.resolve("/opt/p"), protocol: "2025-06-18",
-      passthrough: true, disabled: true, elicitation: { ttlSeconds: 9 }, transport: "auto",
+      args: ["p.mjs"],
+      env: { A: "1" },
+      cwd: path.resolve("/opt/p"),
+      protocol: "2025-06-18",
+      passthrough: true,
+      disabled: true,
+      elicitation: { ttlSeconds: 9 },
+      transport: "auto",
     });
   });
 
@@ -143,12 +185,7 @@ describe("configFromObject: server order and cwd", () => {
       c: { command: "x", cwd: "../up" },
       d: { command: "x", cwd: "/abs/path" },
     });
-    expect([a?.cwd, b?.cwd, c?.cwd, d?.cwd]).toEqual([
-      DIR,
-      path.join(DIR, "sub/dir"),
-      path.resolve(DIR, "../up"),
-      path.resolve("/abs/path"),
-    ]);
+    expect([a?.cwd, b?.cwd, c?.cwd, d?.cwd]).toEqual([DIR, path.join(DIR, "sub/dir"), path.resolve(DIR, "../up"), path.resolve("/abs/path")]);
   });
 
   it("gives a server without cwd the config file's directory, for http servers too", () => {
@@ -177,12 +214,8 @@ describe("configFromObject: type and transport", () => {
   });
 
   it("rejects a type that contradicts the server", () => {
-    expect(serverProblem({ command: "x", type: "sse" })).toBe(
-      'conf/mcpx.json: mcpServers.s.type is "sse", which does not fit a server with "command"',
-    );
-    expect(serverProblem({ url: "http://h", type: "stdio" })).toBe(
-      'conf/mcpx.json: mcpServers.s.type is "stdio", which does not fit a server with "url"',
-    );
+    expect(serverProblem({ command: "x", type: "sse" })).toBe('conf/mcpx.json: mcpServers.s.type is "sse", which does not fit a server with "command"');
+    expect(serverProblem({ url: "http://h", type: "stdio" })).toBe('conf/mcpx.json: mcpServers.s.type is "stdio", which does not fit a server with "url"');
   });
 
   it("rejects a transport that contradicts type", () => {
@@ -210,20 +243,14 @@ describe("configFromObject: errors name the file and the key path", () => {
     expect(problem({ http: { bind: "x" } })).toBe("conf/mcpx.json: http.bind is not a known key");
     expect(problem({ elicitation: { ttl: 5 } })).toBe("conf/mcpx.json: elicitation.ttl is not a known key");
     expect(problem({ limits: { maxBytes: 5 } })).toBe("conf/mcpx.json: limits.maxBytes is not a known key");
-    expect(serverProblem({ command: "x", elicitation: { mode: "auto" } })).toBe(
-      "conf/mcpx.json: mcpServers.s.elicitation.mode is not a known key",
-    );
+    expect(serverProblem({ command: "x", elicitation: { mode: "auto" } })).toBe("conf/mcpx.json: mcpServers.s.elicitation.mode is not a known key");
   });
 
   it("wrong types", () => {
-    expect(serverProblem({ command: "npx", args: "-y" }, "files")).toBe(
-      "conf/mcpx.json: mcpServers.files.args must be an array of strings",
-    );
+    expect(serverProblem({ command: "npx", args: "-y" }, "files")).toBe("conf/mcpx.json: mcpServers.files.args must be an array of strings");
     expect(serverProblem({ command: "npx", args: ["-y", 3] })).toBe("conf/mcpx.json: mcpServers.s.args must be an array of strings");
     expect(serverProblem({ command: "x", env: { DEBUG: 0 } })).toBe("conf/mcpx.json: mcpServers.s.env must be an object of string values");
-    expect(serverProblem({ url: "http://h", headers: ["A: b"] })).toBe(
-      "conf/mcpx.json: mcpServers.s.headers must be an object of string values",
-    );
+    expect(serverProblem({ url: "http://h", headers: ["A: b"] })).toBe("conf/mcpx.json: mcpServers.s.headers must be an object of string values");
     expect(serverProblem({ command: 7 })).toBe("conf/mcpx.json: mcpServers.s.command must be a non-empty string");
     expect(serverProblem({ command: "" })).toBe("conf/mcpx.json: mcpServers.s.command must be a non-empty string");
     expect(serverProblem({ command: "x", passthrough: "yes" })).toBe("conf/mcpx.json: mcpServers.s.passthrough must be true or false");
@@ -257,9 +284,7 @@ describe("configFromObject: errors name the file and the key path", () => {
 
   it("invalid URLs", () => {
     expect(serverProblem({ url: "not a url" }, "remote")).toBe('conf/mcpx.json: mcpServers.remote.url is not a valid URL (got "not a url")');
-    expect(serverProblem({ url: "ftp://h/x" }, "remote")).toBe(
-      'conf/mcpx.json: mcpServers.remote.url must be an http:// or https:// URL (got "ftp://h/x")',
-    );
+    expect(serverProblem({ url: "ftp://h/x" }, "remote")).toBe('conf/mcpx.json: mcpServers.remote.url must be an http:// or https:// URL (got "ftp://h/x")');
     expect(serverProblem({ url: "" }, "remote")).toBe("conf/mcpx.json: mcpServers.remote.url must be a non-empty string");
   });
 
@@ -309,10 +334,7 @@ describe("configFromObject: errors name the file and the key path", () => {
   });
 
   it("accepts names with single underscores, dashes and digits", () => {
-    expect(servers({ "my_server-2": { command: "x" }, _lead: { command: "x" } }).map((s) => s.name)).toEqual([
-      "my_server-2",
-      "_lead",
-    ]);
+    expect(servers({ "my_server-2": { command: "x" }, _lead: { command: "x" } }).map((s) => s.name)).toEqual(["my_server-2", "_lead"]);
   });
 
   it("reports every problem at once, one per line", () => {

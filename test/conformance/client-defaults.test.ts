@@ -25,7 +25,10 @@ describe(`conformance client scenario ${SCENARIO} with mcpx as the client, ${iso
       const run = await runClientScenario(SCENARIO, CLIENT_COMMAND, { clientTimeoutMs: CLIENT_TIMEOUT_MS });
       const judged = run.checks.filter((check) => check.status !== "INFO");
       expect(judged.map((check) => check.id).sort(), run.stderr).toEqual([...CHECKS].sort());
-      expect(judged.filter((check) => check.status !== "SUCCESS"), run.stderr).toEqual([]);
+      expect(
+        judged.filter((check) => check.status !== "SUCCESS"),
+        run.stderr,
+      ).toEqual([]);
       expect(run.exitCode, run.stderr).toBe(0);
     },
     CLIENT_TIMEOUT_MS + 30_000,

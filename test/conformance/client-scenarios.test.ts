@@ -31,7 +31,10 @@ describe(`conformance client scenarios with mcpx as the client, ${isolation}`, (
       const run = await runClientScenario(scenario, CLIENT_COMMAND, { clientTimeoutMs: CLIENT_TIMEOUT_MS });
       const judged = run.checks.filter((check) => check.status !== "INFO");
       expect(judged.map((check) => check.id).sort(), run.stderr).toEqual([...SCENARIOS[scenario]!].sort());
-      expect(judged.filter((check) => check.status !== "SUCCESS"), run.stderr).toEqual([]);
+      expect(
+        judged.filter((check) => check.status !== "SUCCESS"),
+        run.stderr,
+      ).toEqual([]);
       expect(run.exitCode, run.stderr).toBe(0);
     },
     CLIENT_TIMEOUT_MS + 30_000,

@@ -4,14 +4,7 @@
 // reaches the fixture over Streamable HTTP (attribution by the upstream's HTTP stream) or over
 // stdio (attribution by "the only call in flight": the suite runs its scenarios one at a time).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ACTIVE_SERVER_SCENARIOS,
-  FIXTURE_PATH,
-  type Fixture,
-  runServerSuite,
-  startFixture,
-  type SuiteResult,
-} from "../helpers/conformance.js";
+import { ACTIVE_SERVER_SCENARIOS, FIXTURE_PATH, type Fixture, runServerSuite, startFixture, type SuiteResult } from "../helpers/conformance.js";
 import { type RunningMcpx, startMcpxHttp, writeConfig } from "../helpers/mcpx.js";
 
 const SUITE_TIMEOUT_MS = 200_000;

@@ -126,14 +126,15 @@ export class RawStdioHost {
   }
 
   send(frame: unknown): void {
-    this.running.child.stdin.write((typeof frame === "string" ? frame : JSON.stringify(frame)) + "\n");
+    this.running.child.stdin.write(`${typeof frame === "string" ? frame : JSON.stringify(frame)}\n`);
   }
 
   /** Wait for a frame matching `predicate` (bounded). */
   waitFor(predicate: (frame: Record<string, unknown>) => boolean, timeoutMs = 15_000): Promise<Record<string, unknown>> {
     return new Promise((resolvePromise, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`no matching frame from mcpx; frames: ${JSON.stringify(this.frames).slice(0, 2000)}\nlog: ${this.running.stderr().slice(-2000)}`)),
+        () =>
+          reject(new Error(`no matching frame from mcpx; frames: ${JSON.stringify(this.frames).slice(0, 2000)}\nlog: ${this.running.stderr().slice(-2000)}`)),
         timeoutMs,
       );
       const check = (): void => {

@@ -52,12 +52,7 @@ export async function post(url: URL, body: unknown, headers: Record<string, stri
 }
 
 /** A request through node:http, which (unlike fetch) lets a test set any Host header. */
-export function rawRequest(
-  url: URL,
-  method: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; body: string }> {
+export function rawRequest(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers, timeout: 15_000 }, (res) => {
       let text = "";
@@ -139,10 +134,9 @@ export class EventStream {
   /** Wait (bounded) for the server to end the stream. */
   async ended(timeoutMs = 10_000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.done,
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("the stream did not end")), timeoutMs))),
-    ]).finally(() => clearTimeout(timer));
+    await Promise.race([this.done, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("the stream did not end")), timeoutMs)))]).finally(
+      () => clearTimeout(timer),
+    );
   }
 
   close(): void {
@@ -251,11 +245,7 @@ export class RawHttpHost {
  * POST a request whose answer is expected as an SSE stream, without waiting for the stream to end:
  * the caller can act on what arrives before the answer. Resolves once mcpx sent its headers.
  */
-export async function postStreaming(
-  url: URL,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ response: Response; stream: EventStream }> {
+export async function postStreaming(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<{ response: Response; stream: EventStream }> {
   const controller = new AbortController();
   const response = await fetch(url, {
     method: "POST",

@@ -44,18 +44,7 @@ function isObject(value: unknown): value is Json {
 const OPEN_PROPERTIES = new Set(["_meta", "inputSchema", "outputSchema"]);
 
 /** Keywords whose value is one subschema. */
-const SUBSCHEMA_KEYS = [
-  "items",
-  "additionalItems",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-];
+const SUBSCHEMA_KEYS = ["items", "additionalItems", "additionalProperties", "unevaluatedProperties", "not", "if", "then", "else", "contains", "propertyNames"];
 /** Keywords whose value is a list of subschemas. */
 const SUBSCHEMA_LIST_KEYS = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
 /** Keywords whose value maps names to subschemas. */
@@ -121,10 +110,7 @@ function strictCopy(doc: Json, defsKey: string): Json {
       const map = node[key];
       if (!isObject(map)) continue;
       node[key] = Object.fromEntries(
-        Object.entries(map).map(([name, child]) => [
-          name,
-          key === "properties" && OPEN_PROPERTIES.has(name) ? child : visit(child),
-        ]),
+        Object.entries(map).map(([name, child]) => [name, key === "properties" && OPEN_PROPERTIES.has(name) ? child : visit(child)]),
       );
     }
     if (isObject(node.properties) && !("additionalProperties" in node)) node.additionalProperties = false;
@@ -257,9 +243,7 @@ const under = (path: string, root: string): boolean => path === root || path.sta
 function explain(spec: Spec, errors: ErrorObject[], definition: string, at: string, mode: ValidationMode): string[] {
   const lines: string[] = [];
   const explained: string[] = [];
-  const unions = errors
-    .filter((e) => e.keyword === "anyOf")
-    .sort((a, b) => a.instancePath.length - b.instancePath.length);
+  const unions = errors.filter((e) => e.keyword === "anyOf").sort((a, b) => a.instancePath.length - b.instancePath.length);
   for (const e of unions) {
     if (explained.some((root) => under(e.instancePath, root))) continue;
     const branches = refNames(spec, e.schema);
@@ -363,9 +347,7 @@ function validateMessage(
   if (typeof message.method === "string") {
     const isRequest = "id" in message;
     const kind = isRequest ? "request" : "notification";
-    const catalog = isRequest
-      ? toClient ? spec.serverRequests : spec.clientRequests
-      : toClient ? spec.serverNotifications : spec.clientNotifications;
+    const catalog = isRequest ? (toClient ? spec.serverRequests : spec.clientRequests) : toClient ? spec.serverNotifications : spec.clientNotifications;
     const definition = catalog.get(message.method);
     errors.push(...check(spec, envelopeDefinition(spec, kind), message, "", mode));
     if (!definition) {
@@ -403,12 +385,7 @@ function validateMessage(
  * notification, an error, or the response to a client request (pass that request's method, e.g.
  * `tools/call`, to check the result against `CallToolResult`).
  */
-export function validateToClient(
-  revision: Revision,
-  message: unknown,
-  requestMethod?: string,
-  options: ValidationOptions = {},
-): ValidationResult {
+export function validateToClient(revision: Revision, message: unknown, requestMethod?: string, options: ValidationOptions = {}): ValidationResult {
   return validateMessage("toClient", revision, message, requestMethod, options);
 }
 
@@ -417,22 +394,12 @@ export function validateToClient(
  * notification, an error, or the response to a server request (pass that request's method, e.g.
  * `elicitation/create` for an `ElicitResult`).
  */
-export function validateToServer(
-  revision: Revision,
-  message: unknown,
-  requestMethod?: string,
-  options: ValidationOptions = {},
-): ValidationResult {
+export function validateToServer(revision: Revision, message: unknown, requestMethod?: string, options: ValidationOptions = {}): ValidationResult {
   return validateMessage("toServer", revision, message, requestMethod, options);
 }
 
 /** Validate a bare value against one named definition of `revision` (e.g. `Tool`, `ContentBlock`). */
-export function validateDefinition(
-  revision: Revision,
-  definition: string,
-  value: unknown,
-  options: ValidationOptions = {},
-): ValidationResult {
+export function validateDefinition(revision: Revision, definition: string, value: unknown, options: ValidationOptions = {}): ValidationResult {
   const errors = check(loadSpec(revision), definition, value, "", options.mode ?? "strict");
   return { valid: errors.length === 0, errors };
 }
@@ -442,21 +409,11 @@ function expectValid(result: ValidationResult, what: string): void {
 }
 
 /** Like `validateToClient`, but throws an Error listing the problems. For use in tests. */
-export function expectValidToClient(
-  revision: Revision,
-  message: unknown,
-  requestMethod?: string,
-  options: ValidationOptions = {},
-): void {
+export function expectValidToClient(revision: Revision, message: unknown, requestMethod?: string, options: ValidationOptions = {}): void {
   expectValid(validateToClient(revision, message, requestMethod, options), `not valid for a ${revision} client`);
 }
 
 /** Like `validateToServer`, but throws an Error listing the problems. For use in tests. */
-export function expectValidToServer(
-  revision: Revision,
-  message: unknown,
-  requestMethod?: string,
-  options: ValidationOptions = {},
-): void {
+export function expectValidToServer(revision: Revision, message: unknown, requestMethod?: string, options: ValidationOptions = {}): void {
   expectValid(validateToServer(revision, message, requestMethod, options), `not valid for a ${revision} server`);
 }

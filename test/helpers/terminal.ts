@@ -39,4 +39,3 @@ export function onTerminal(command: string[], env: NodeJS.ProcessEnv) {
 export function hasScript(): boolean {
   return spawnSync("script", ["--version"], { stdio: "ignore", timeout: 5_000 }).status === 0;
 }
-

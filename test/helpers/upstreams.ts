@@ -101,15 +101,10 @@ export interface CliRun {
 /** Run one mcpx command to completion (`node bin/mcpx.js ...`) with the config's environment. */
 export function runMcpx(args: string[], config: TempConfig, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [MCPX_BIN, ...args],
-      { env: { ...config.env, ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [MCPX_BIN, ...args], { env: { ...config.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -132,7 +127,7 @@ export function isAlive(pid: number): boolean {
 export function firstText(frame: Record<string, unknown>): string {
   const result = frame.result as { content?: Array<{ type: string; text?: string }> } | undefined;
   const block = result?.content?.[0];
-  if (!block || block.type !== "text") throw new Error(`expected a text result, got ${JSON.stringify(frame)}`);
+  if (block?.type !== "text") throw new Error(`expected a text result, got ${JSON.stringify(frame)}`);
   return block.text ?? "";
 }
 

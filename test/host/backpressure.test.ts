@@ -69,7 +69,7 @@ class PausableHost {
   }
 
   send(frame: object): void {
-    this.child.stdin.write(JSON.stringify(frame) + "\n");
+    this.child.stdin.write(`${JSON.stringify(frame)}\n`);
   }
 
   until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
@@ -91,7 +91,12 @@ class PausableHost {
   }
 
   async initialize(): Promise<void> {
-    this.send({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "paused-host", version: "1" } } });
+    this.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "paused-host", version: "1" } },
+    });
     await this.answer("init");
     this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
@@ -108,7 +113,7 @@ class PausableHost {
   }
 }
 
-const text = (frame: Frame): string => ((frame.result as { content: Array<{ text: string }> }).content[0]!.text);
+const text = (frame: Frame): string => (frame.result as { content: Array<{ text: string }> }).content[0]!.text;
 
 describe("a host that stops reading (stdio)", () => {
   let host: PausableHost | undefined;

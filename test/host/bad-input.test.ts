@@ -32,10 +32,34 @@ const CASES: Case[] = [
   { name: "an empty method", send: { jsonrpc: "2.0", id: "m1", method: "" }, code: -32600, id: "m1", status: 400 },
   { name: "an unknown method", send: { jsonrpc: "2.0", id: "u1", method: "tools/frobnicate" }, code: -32601, id: "u1", status: 200 },
   { name: "tools/call without a name", send: { jsonrpc: "2.0", id: "b1", method: "tools/call", params: {} }, code: -32602, id: "b1", status: 200 },
-  { name: "tools/call of an unknown tool", send: { jsonrpc: "2.0", id: "b2", method: "tools/call", params: { name: "nope__nothing" } }, code: -32602, id: "b2", status: 200 },
-  { name: "a log level that does not exist", send: { jsonrpc: "2.0", id: "b3", method: "logging/setLevel", params: { level: "loud" } }, code: -32602, id: "b3", status: 200 },
-  { name: "prompts/get with a numeric name", send: { jsonrpc: "2.0", id: "b4", method: "prompts/get", params: { name: 7 } }, code: -32602, id: "b4", status: 200 },
-  { name: "completion/complete without a ref", send: { jsonrpc: "2.0", id: "b5", method: "completion/complete", params: {} }, code: -32602, id: "b5", status: 200 },
+  {
+    name: "tools/call of an unknown tool",
+    send: { jsonrpc: "2.0", id: "b2", method: "tools/call", params: { name: "nope__nothing" } },
+    code: -32602,
+    id: "b2",
+    status: 200,
+  },
+  {
+    name: "a log level that does not exist",
+    send: { jsonrpc: "2.0", id: "b3", method: "logging/setLevel", params: { level: "loud" } },
+    code: -32602,
+    id: "b3",
+    status: 200,
+  },
+  {
+    name: "prompts/get with a numeric name",
+    send: { jsonrpc: "2.0", id: "b4", method: "prompts/get", params: { name: 7 } },
+    code: -32602,
+    id: "b4",
+    status: 200,
+  },
+  {
+    name: "completion/complete without a ref",
+    send: { jsonrpc: "2.0", id: "b5", method: "completion/complete", params: {} },
+    code: -32602,
+    id: "b5",
+    status: 200,
+  },
 ];
 
 let config: TempConfig;

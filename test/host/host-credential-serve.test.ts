@@ -20,7 +20,12 @@ import { runMcpx } from "../helpers/upstreams.js";
 const TOKEN = "0123456789abcdef0123456789abcdef-host";
 const UNREACHABLE = "192.0.2.1";
 
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 function secretFile(mode: number, content = `${TOKEN}\n`): string {
   const file = join(mkdtempSync(join(tmpdir(), "mcpx-secret-")), "token");
@@ -141,7 +146,11 @@ describe("mcpx serve --http with http.auth.tokenFile, on 127.0.0.1", () => {
 
     // The page's data: only through the in-tab credential its one-time code buys, which opens /v1 but not /mcp.
     const exchange = () =>
-      fetch(new URL("/v1/page-session", mcpx.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code: codeOf(mcpx.stderr()) }) });
+      fetch(new URL("/v1/page-session", mcpx.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ code: codeOf(mcpx.stderr()) }),
+      });
     const traded = await exchange();
     expect(traded.status).toBe(200);
     const session = ((await traded.json()) as { token: string }).token;

@@ -24,7 +24,7 @@ vi.mock("node:crypto", async (original) => {
 const { isLoopbackHost, loadHostCredential, requireCredentialFor, CredentialError, MIN_TOKEN_LENGTH } = await import("../../src/host/host-credential.js");
 const { configFromObject } = await import("../../src/config/validate.js");
 
-const TOKEN = "a".repeat(24) + "0123456789abcdef";
+const TOKEN = `${"a".repeat(24)}0123456789abcdef`;
 
 function tokenFile(content: string, mode: number): string {
   const file = join(mkdtempSync(join(tmpdir(), "mcpx-cred-")), "token");
@@ -45,7 +45,9 @@ describe("loopback", () => {
 describe("a bind beyond loopback", () => {
   it("is refused without a credential, saying how to set one", () => {
     expect(() => requireCredentialFor("0.0.0.0", undefined, "http.auth.tokenFile, or MCPX_HTTP_TOKEN")).toThrow(CredentialError);
-    expect(() => requireCredentialFor("0.0.0.0", undefined, "http.auth.tokenFile, or MCPX_HTTP_TOKEN")).toThrow(/0\.0\.0\.0.*http\.auth\.tokenFile, or MCPX_HTTP_TOKEN/);
+    expect(() => requireCredentialFor("0.0.0.0", undefined, "http.auth.tokenFile, or MCPX_HTTP_TOKEN")).toThrow(
+      /0\.0\.0\.0.*http\.auth\.tokenFile, or MCPX_HTTP_TOKEN/,
+    );
     expect(() => requireCredentialFor("::", undefined, "x")).toThrow(CredentialError);
   });
   it("is allowed with one, and loopback needs none", () => {

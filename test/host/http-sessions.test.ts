@@ -128,7 +128,10 @@ describe("mcpx serve --http: the GET stream", () => {
     (first as EventStream).close();
     await (first as EventStream).done;
     // mcpx notices the closed connection asynchronously; a new GET succeeds once it has.
-    const reopened = await retryUntil(() => host.openStream(), (value) => value instanceof EventStream);
+    const reopened = await retryUntil(
+      () => host.openStream(),
+      (value) => value instanceof EventStream,
+    );
     expect(reopened).toBeInstanceOf(EventStream);
   });
 

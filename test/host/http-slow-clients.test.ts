@@ -114,7 +114,12 @@ describe("serve --http: slow clients are cut off", () => {
 });
 
 describe("serve --http: the Accept and Content-Type rules", () => {
-  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  };
   const body = JSON.stringify(initialize);
   const post = (headers: Record<string, string>) => rawRequest(mcpx.url, "POST", { host: mcpx.url.host, ...headers }, body);
 

@@ -23,7 +23,12 @@ describe("limits.maxSessions", () => {
     await second.initialize();
 
     const third = new RawHttpHost(mcpx.url);
-    const refused = await third.send({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "third", version: "1" } } });
+    const refused = await third.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "third", version: "1" } },
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get("mcp-session-id")).toBeNull();
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -33,10 +33,9 @@ describe("mcpx serve (stdio)", () => {
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.stdin.end();
     let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([
-      exited,
-      new Promise<string>((resolve) => (timer = setTimeout(() => resolve("still running"), 10_000))),
-    ]).finally(() => clearTimeout(timer));
+    const code = await Promise.race([exited, new Promise<string>((resolve) => (timer = setTimeout(() => resolve("still running"), 10_000)))]).finally(() =>
+      clearTimeout(timer),
+    );
     expect(code).toBe(0);
     // mcpx waited for its upstream to end before exiting.
     for (const pid of upstreams) expect(alive(pid), `upstream ${pid}`).toBe(false);

@@ -11,7 +11,7 @@ describe("mcpx serve over stdio", () => {
     const init = await host.initialize("2025-11-25");
     expect((init.result as { protocolVersion: string }).protocolVersion).toBe("2025-11-25");
     const list = await host.request(2, "tools/list");
-    const names = ((list.result as { tools: Array<{ name: string }> }).tools).map((tool) => tool.name);
+    const names = (list.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
     expect(names).toContain("conf__test_simple_text");
     const call = await host.request(3, "tools/call", { name: "conf__test_simple_text" });
     expect(JSON.stringify(call.result)).toContain('"type":"text"');

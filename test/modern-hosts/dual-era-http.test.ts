@@ -106,10 +106,20 @@ describe("2026-07-28 requests on /mcp, raw", () => {
   it("refuses header and envelope faults with the 2026 codes and statuses", async () => {
     const cases: Array<[string, () => ReturnType<typeof modernPost>, number, number]> = [
       ["no MCP-Protocol-Version", () => modernPost("tools/list", {}, { "mcp-protocol-version": "" }), 400, -32020],
-      ["header and body differ", () => modernPost("tools/list", { _meta: { ...envelope(), "io.modelcontextprotocol/protocolVersion": "2099-01-01" } }), 400, -32020],
+      [
+        "header and body differ",
+        () => modernPost("tools/list", { _meta: { ...envelope(), "io.modelcontextprotocol/protocolVersion": "2099-01-01" } }),
+        400,
+        -32020,
+      ],
       ["no Mcp-Method", () => modernPost("tools/list", {}, { "mcp-method": "" }), 400, -32020],
       ["Mcp-Method differs", () => modernPost("tools/list", {}, { "mcp-method": "prompts/list" }), 400, -32020],
-      ["Mcp-Name differs", () => modernPost("tools/call", { name: "changing__subscriptions", arguments: {} }, { "mcp-name": "changing__add_tool" }), 400, -32020],
+      [
+        "Mcp-Name differs",
+        () => modernPost("tools/call", { name: "changing__subscriptions", arguments: {} }, { "mcp-name": "changing__add_tool" }),
+        400,
+        -32020,
+      ],
       ["no clientCapabilities", () => modernPost("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": V } }), 400, -32602],
     ];
     for (const [what, send, status, code] of cases) {
@@ -172,7 +182,9 @@ describe("subscriptions/listen", () => {
       const meta = (received.frame.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
       return meta?.["io.modelcontextprotocol/subscriptionId"] !== undefined;
     });
-    expect(listen.map((received) => received.frame.method)).toEqual(expect.arrayContaining(["notifications/subscriptions/acknowledged", "notifications/tools/list_changed"]));
+    expect(listen.map((received) => received.frame.method)).toEqual(
+      expect.arrayContaining(["notifications/subscriptions/acknowledged", "notifications/tools/list_changed"]),
+    );
   });
 });
 

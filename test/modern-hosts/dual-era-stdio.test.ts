@@ -46,7 +46,9 @@ describe("mcpx serve (stdio): 2026-07-28 hosts", () => {
     const form = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
     const result = await client.callTool({ name: "asking__ask_form", arguments: { message: "Who?", schema: form } });
     expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({ action: "accept", content: { name: "stdio" } });
-    const kinds = frames.filter((received) => received.requestMethod === "tools/call").map((received) => (received.frame.result as { resultType: string }).resultType);
+    const kinds = frames
+      .filter((received) => received.requestMethod === "tools/call")
+      .map((received) => (received.frame.result as { resultType: string }).resultType);
     expect(kinds).toEqual(["input_required", "complete"]);
     for (const { frame, requestMethod } of frames) expectValidToClient(V, frame, requestMethod);
   });

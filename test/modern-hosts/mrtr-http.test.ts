@@ -44,7 +44,10 @@ const FORM = { type: "object", properties: { name: { type: "string" } }, require
 
 describe("MRTR toward a modern host", () => {
   it("a 2025-era upstream's mid-call elicitation is answered by the modern host's retry (the crown case)", async () => {
-    const client = new ModernClient({ name: "modern-host", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } });
+    const client = new ModernClient(
+      { name: "modern-host", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } },
+    );
     const asked: Array<Record<string, unknown>> = [];
     client.setRequestHandler("elicitation/create", async (request) => {
       asked.push(request.params as Record<string, unknown>);
@@ -57,7 +60,9 @@ describe("MRTR toward a modern host", () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]?.message).toContain("Who are you?");
     // Two POSTs: the first answered input_required, the retry complete.
-    const calls = frames.filter((received) => received.requestMethod === "tools/call").map((received) => (received.frame.result as { resultType: string }).resultType);
+    const calls = frames
+      .filter((received) => received.requestMethod === "tools/call")
+      .map((received) => (received.frame.result as { resultType: string }).resultType);
     expect(calls).toEqual(["input_required", "complete"]);
     const first = frames.find((received) => (received.frame.result as { resultType?: string } | undefined)?.resultType === "input_required");
     const inputRequests = (first?.frame.result as { inputRequests: Record<string, { method: string; params: Record<string, unknown> }> }).inputRequests;
@@ -83,7 +88,9 @@ describe("MRTR toward a modern host", () => {
       { action: "accept", content: { answer: "answer 2" } },
     ]);
     expect(asked.map((message) => message.replace(/^\[twice\] /, ""))).toEqual(["first question", "second question"]);
-    const calls = frames.filter((received) => received.requestMethod === "tools/call").map((received) => (received.frame.result as { resultType: string }).resultType);
+    const calls = frames
+      .filter((received) => received.requestMethod === "tools/call")
+      .map((received) => (received.frame.result as { resultType: string }).resultType);
     expect(calls).toEqual(["input_required", "input_required", "complete"]);
   });
 });
@@ -129,7 +136,12 @@ describe("requestState", () => {
     const reply = await Promise.race([
       post(
         mcpx.url,
-        { jsonrpc: "2.0", id: 9, method: "tools/call", params: { _meta: envelope({}), name: "asking__ask_form", arguments: { message: "undeclared", schema: FORM } } },
+        {
+          jsonrpc: "2.0",
+          id: 9,
+          method: "tools/call",
+          params: { _meta: envelope({}), name: "asking__ask_form", arguments: { message: "undeclared", schema: FORM } },
+        },
         { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "asking__ask_form" },
       ).then(() => "answered"),
       mcpx.waitForLog(/the calling host cannot take this question/).then(() => "waits"),

@@ -34,8 +34,7 @@ afterAll(async () => {
 
 /** Both hosts call `slow_ask` on `server` at once; the upstream asks only once both calls are in. */
 async function concurrentCalls(server: string): Promise<Record<"A" | "B", unknown>> {
-  const call = (label: "A" | "B") =>
-    hosts[label].client.callTool({ name: `${server}__slow_ask`, arguments: { label, together: 2 } }).then(toolJson);
+  const call = (label: "A" | "B") => hosts[label].client.callTool({ name: `${server}__slow_ask`, arguments: { label, together: 2 } }).then(toolJson);
   const [A, B] = await Promise.all([call("A"), call("B")]);
   return { A, B };
 }

@@ -11,17 +11,7 @@ import { StdioClientTransport as StdioClientTransport2 } from "@modelcontextprot
 import { RawStdioHost, stdioServeParams, type TempConfig } from "../helpers/mcpx.js";
 import type { HttpFixture } from "../helpers/upstreams.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
-import {
-  askingStdio,
-  frameToolJson,
-  isRequestFrame,
-  relayConfig,
-  startAskingHttp,
-  stdioHost,
-  toolJson,
-  type Frame,
-  type RecordingHost,
-} from "./support.js";
+import { askingStdio, frameToolJson, isRequestFrame, relayConfig, startAskingHttp, stdioHost, toolJson, type Frame, type RecordingHost } from "./support.js";
 
 /** A 2025-11-25 form schema using what that revision added ($schema, defaults on every type). */
 const SCHEMA = {

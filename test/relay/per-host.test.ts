@@ -39,8 +39,7 @@ describe('a server with sharing: "per-host"', () => {
   });
 
   it("asks each host its own question while both hosts' calls are in flight", async () => {
-    const call = (label: "A" | "B") =>
-      hosts[label].client.callTool({ name: "ask__slow_ask", arguments: { label, together: 1, delayMs: 300 } }).then(toolJson);
+    const call = (label: "A" | "B") => hosts[label].client.callTool({ name: "ask__slow_ask", arguments: { label, together: 1, delayMs: 300 } }).then(toolJson);
     const [A, B] = await Promise.all([call("A"), call("B")]);
     expect(A).toEqual({ action: "accept", content: { name: "answered by A" } });
     expect(B).toEqual({ action: "accept", content: { name: "answered by B" } });

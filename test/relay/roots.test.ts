@@ -126,8 +126,7 @@ describe("without roots in the config", () => {
 
   it("the host's roots/list_changed reaches its own connection, and not the shared one", async () => {
     await hostA.client.sendRootsListChanged();
-    const changed = (events: unknown): boolean =>
-      (events as Array<{ method?: string }>).some((event) => event.method === "notifications/roots/list_changed");
+    const changed = (events: unknown): boolean => (events as Array<{ method?: string }>).some((event) => event.method === "notifications/roots/list_changed");
     const deadline = Date.now() + 10_000;
     let mine: unknown = [];
     while (Date.now() < deadline && !changed(mine)) {

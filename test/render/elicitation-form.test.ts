@@ -19,7 +19,15 @@ const titledSingle = {
 };
 const legacyTitled = { type: "string", enum: ["eu", "us"], enumNames: ["Europe", "United States"], default: "eu" };
 const untitledMulti = { type: "array", items: { type: "string", enum: ["a", "b"] }, minItems: 1, default: ["a"] };
-const titledMulti = { type: "array", items: { anyOf: [{ const: "a", title: "A" }, { const: "b", title: "B" }] } };
+const titledMulti = {
+  type: "array",
+  items: {
+    anyOf: [
+      { const: "a", title: "A" },
+      { const: "b", title: "B" },
+    ],
+  },
+};
 const text = { type: "string", title: "Email", format: "email", minLength: 3, default: "me@example.com" };
 const number = { type: "number", minimum: 0, maximum: 10, default: 2.5 };
 const integer = { type: "integer", default: 3 };
@@ -82,10 +90,7 @@ describe("form elicitation to a 2025-06-18 host", () => {
   });
 
   it("renders a mixed form field by field", () => {
-    const q = form(
-      { untitledSingle, titledSingle, legacyTitled, text, number, integer, boolean },
-      { mode: "form", _meta: { progressToken: 4 } },
-    );
+    const q = form({ untitledSingle, titledSingle, legacyTitled, text, number, integer, boolean }, { mode: "form", _meta: { progressToken: 4 } });
     const { params } = sent(renderForHost(q, h0618, { nameServer: false }));
     expect(params).toEqual({
       message: "Please fill in your details",

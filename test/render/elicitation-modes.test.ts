@@ -115,9 +115,7 @@ describe("task metadata", () => {
 
 describe("nameServer", () => {
   it("prefixes form and url messages by default, and not when they name the server", () => {
-    expect(sent(renderForHost(plainForm(), host("2025-06-18", { elicitation: {} }))).params.message).toBe(
-      "[crm] Please fill in your details",
-    );
+    expect(sent(renderForHost(plainForm(), host("2025-06-18", { elicitation: {} }))).params.message).toBe("[crm] Please fill in your details");
     const named = form({}, { message: "crm needs your name" });
     expect(sent(renderForHost(named, host("2025-11-25", { elicitation: {} }))).params.message).toBe("crm needs your name");
   });

@@ -70,7 +70,10 @@ describe("sampling/createMessage", () => {
   });
 
   it("sends lists of content blocks and tool results only where the revision has them", () => {
-    const list = sample({}, [{ type: "text", text: "a" }, { type: "text", text: "b" }]);
+    const list = sample({}, [
+      { type: "text", text: "a" },
+      { type: "text", text: "b" },
+    ]);
     expect(renderForHost(list, host("2025-06-18", { sampling: {} }))).toEqual({
       sendable: false,
       reason: expect.stringMatching(/list of content blocks/),

@@ -98,14 +98,17 @@ describe("cancellation", () => {
 describe("progress", () => {
   it("goes to the request that owns the token; an unknown token to the notification handler", async () => {
     const seen: JsonRpcNotification[] = [];
-    const { client, server } = pair({
-      request: async ({ request }) => {
-        const token = (request.params?._meta as { progressToken: string }).progressToken;
-        await server.notify("notifications/progress", { progressToken: token, progress: 1 });
-        await server.notify("notifications/progress", { progressToken: "someone-else", progress: 2 });
-        return {};
+    const { client, server } = pair(
+      {
+        request: async ({ request }) => {
+          const token = (request.params?._meta as { progressToken: string }).progressToken;
+          await server.notify("notifications/progress", { progressToken: token, progress: 1 });
+          await server.notify("notifications/progress", { progressToken: "someone-else", progress: 2 });
+          return {};
+        },
       },
-    }, { notification: (notification) => seen.push(notification) });
+      { notification: (notification) => seen.push(notification) },
+    );
     const progress: JsonObject[] = [];
     await client.request("work", { _meta: { progressToken: "t1" } }, { progressToken: "t1", onProgress: (params) => progress.push(params) });
     await flush();

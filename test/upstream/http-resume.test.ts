@@ -20,9 +20,7 @@ let host: RawStdioHost;
 
 beforeAll(async () => {
   fixture = await startHttpFixture("resume-server.mjs", { RETRY_MS: "100" });
-  host = new RawStdioHost(
-    writeConfig({ mcpServers: { res: { url: fixture.url, transport: "streamable-http" } }, limits: { requestTimeoutSeconds: 120 } }),
-  );
+  host = new RawStdioHost(writeConfig({ mcpServers: { res: { url: fixture.url, transport: "streamable-http" } }, limits: { requestTimeoutSeconds: 120 } }));
   await host.initialize("2025-11-25");
   const list = await host.request("list", "tools/list");
   expect(JSON.stringify(list)).toContain("res__lose_answer");
@@ -44,7 +42,7 @@ async function call(id: string, tool: string): Promise<{ frame: Frame; ms: numbe
 
 async function upstreamSeen(): Promise<Frame[]> {
   const { frame } = await call(`events-${Math.random()}`, "events");
-  const text = ((frame.result as { content: Array<{ text: string }> }).content[0]!).text;
+  const text = (frame.result as { content: Array<{ text: string }> }).content[0]!.text;
   return JSON.parse(text) as Frame[];
 }
 

@@ -89,7 +89,10 @@ describe("an upstream that answers an older revision", () => {
     expect(firstText(await host.request(2, "tools/call", { name: "old__old_echo", arguments: { text: "hi" } }))).toBe("old says: hi");
 
     // Every frame after the offer is a valid 2024-11-05 client message.
-    const sent = readFileSync(frames, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { method?: string });
+    const sent = readFileSync(frames, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { method?: string });
     const after = sent.filter((frame) => frame.method !== "initialize");
     expect(after.map((frame) => frame.method)).toEqual(expect.arrayContaining(["notifications/initialized", "tools/list", "tools/call"]));
     for (const frame of after) expect(validateToServer("2024-11-05", frame).errors).toEqual([]);

@@ -57,7 +57,12 @@ describe("an upstream answer over the size limit", () => {
   it("resynchronises at the next newline: the answer on the next line is delivered", async () => {
     const host = await stdioHost();
     // The held answer (over the limit, id first) and the releasing one go out in one write.
-    host.send({ jsonrpc: "2.0", id: "big", method: "tools/call", params: { name: "bulky__blob", arguments: { bytes: OVER_DEFAULT, idFirst: true, hold: true } } });
+    host.send({
+      jsonrpc: "2.0",
+      id: "big",
+      method: "tools/call",
+      params: { name: "bulky__blob", arguments: { bytes: OVER_DEFAULT, idFirst: true, hold: true } },
+    });
     const small = await host.request("small", "tools/call", { name: "bulky__blob", arguments: { bytes: 3, release: true } });
     expect(firstText(small)).toBe("bbb");
     const big = await host.waitFor((frame) => frame.id === "big", 10_000);
@@ -95,7 +100,9 @@ describe("an upstream answer over the size limit", () => {
     await host.initialize();
     const started = Date.now();
     const json = await host.request(1, "tools/call", { name: "web__blob", arguments: { bytes: 200_000 } });
-    expect(errorOf(json).message).toMatch(/answered tools\/call with a message of (more than )?\d+ bytes, over limits\.maxUpstreamMessageBytes \(100000 bytes\)/);
+    expect(errorOf(json).message).toMatch(
+      /answered tools\/call with a message of (more than )?\d+ bytes, over limits\.maxUpstreamMessageBytes \(100000 bytes\)/,
+    );
     const sse = await host.request(2, "tools/call", { name: "web__sse_blob", arguments: { bytes: 200_000 } });
     expect(errorOf(sse).message).toMatch(/answered tools\/call with a message of \d+ bytes, over limits\.maxUpstreamMessageBytes/);
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -29,9 +29,7 @@ interface JsonOption {
 }
 
 export function registerElicit(program: Command): void {
-  const elicit = program
-    .command("elicit")
-    .description("the questions upstream servers ask (forms, URLs, sampling): list, show, answer, watch");
+  const elicit = program.command("elicit").description("the questions upstream servers ask (forms, URLs, sampling): list, show, answer, watch");
 
   elicit
     .command("list")
@@ -101,7 +99,7 @@ export function registerElicit(program: Command): void {
           process.once("SIGINT", () => resolve());
           process.once("SIGTERM", () => resolve());
         });
-        await watchQuestions(broker, { json: options.json === true, write: (line) => write(line + "\n"), until });
+        await watchQuestions(broker, { json: options.json === true, write: (line) => write(`${line}\n`), until });
       }),
     );
 }
@@ -132,7 +130,8 @@ function find(broker: Broker, id: string): QuestionRecord {
   if (exact) return exact;
   const matches = id === "" ? [] : broker.store.list(true).filter((record) => record.id.startsWith(id));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) throw new CliError(inert(`"${id}" matches ${matches.length} questions (${matches.map((record) => record.id).join(", ")}); give more of the id`));
+  if (matches.length > 1)
+    throw new CliError(inert(`"${id}" matches ${matches.length} questions (${matches.map((record) => record.id).join(", ")}); give more of the id`));
   throw new CliError(inert(`no question with id ${id} (see mcpx elicit list --all)`));
 }
 
@@ -145,7 +144,9 @@ async function contentFor(record: QuestionRecord, args: string[]): Promise<JsonO
   if (record.state !== "pending") throw new BrokerError("ALREADY_SETTLED", `question ${inert(record.id)} is already ${record.state}; the first answer stands`);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CliError(
-      inert(`give the answer as '{json}' or as key=value pairs, e.g. mcpx elicit answer ${record.id} ${fields.map((field) => `${field.name}=…`).join(" ") || "'{...}'"} (on a terminal, mcpx asks field by field)`),
+      inert(
+        `give the answer as '{json}' or as key=value pairs, e.g. mcpx elicit answer ${record.id} ${fields.map((field) => `${field.name}=…`).join(" ") || "'{...}'"} (on a terminal, mcpx asks field by field)`,
+      ),
       Exit.Usage,
     );
   }
@@ -176,8 +177,11 @@ async function settle(broker: Broker, record: QuestionRecord, input: AnswerInput
   const content = shown ? ` ${inertJson(JSON.stringify(shown))}` : "";
   const what = `${input.action} for question ${inert(settled.id)} from "${inert(settled.server)}"${content}`;
   if (delivery === "delivered") return write(`${input.action} sent for question ${inert(settled.id)} from "${inert(settled.server)}"${content}\n`);
-  if (delivery === "pending") return write(`${what} recorded; waiting for delivery (the mcpx process waiting on it, pid ${settled.ownerPid}, has not taken it yet)\n`);
-  write(`${what} recorded, but not delivered: the call is gone (${settled.state === "closed" ? "the question was closed" : `the mcpx process waiting on it, pid ${settled.ownerPid}, is gone`})\n`);
+  if (delivery === "pending")
+    return write(`${what} recorded; waiting for delivery (the mcpx process waiting on it, pid ${settled.ownerPid}, has not taken it yet)\n`);
+  write(
+    `${what} recorded, but not delivered: the call is gone (${settled.state === "closed" ? "the question was closed" : `the mcpx process waiting on it, pid ${settled.ownerPid}, is gone`})\n`,
+  );
   process.exitCode = 1;
 }
 
@@ -187,7 +191,7 @@ function terminalFormat(): { color: boolean; width?: number } {
 
 /** JSON as JSON.stringify writes it, with what it leaves raw (C1, bidi) escaped too. */
 function json(value: unknown): string {
-  return inertJson(JSON.stringify(value, null, 2)) + "\n";
+  return `${inertJson(JSON.stringify(value, null, 2))}\n`;
 }
 
 function write(text: string): void {

@@ -54,7 +54,7 @@ export function listTable(records: QuestionRecord[], all: boolean, options: Form
       .map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : truncate(cell, messageWidth)))
       .join("  ")
       .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n") + "\n";
+  return `${[line(header), ...rows.map(line)].join("\n")}\n`;
 }
 
 export function showQuestion(record: QuestionRecord, options: FormatOptions = {}): string {
@@ -77,7 +77,7 @@ export function showQuestion(record: QuestionRecord, options: FormatOptions = {}
   } else {
     out.push(...howToAnswer(record));
   }
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 function urlLines(record: QuestionRecord, options: FormatOptions): string[] {
@@ -92,9 +92,7 @@ function urlLines(record: QuestionRecord, options: FormatOptions): string[] {
   const shown = inert(host);
   lines.push(`host      ${options.color ? `\x1b[1;4m${shown}\x1b[0m` : shown}`);
   if (host.split(".").some((label) => label.toLowerCase().startsWith("xn--"))) {
-    lines.push(
-      `warning   the host has punycode (xn--) labels; it reads as "${inert(domainToUnicode(host))}" and may imitate another name`,
-    );
+    lines.push(`warning   the host has punycode (xn--) labels; it reads as "${inert(domainToUnicode(host))}" and may imitate another name`);
   }
   lines.push("mcpx never opens it: check the host, then open it yourself in a browser if you trust it.");
   return lines;

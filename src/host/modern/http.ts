@@ -8,7 +8,16 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode, errorResponse, isObject, isRequest, isResponse, type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import {
+  ErrorCode,
+  errorResponse,
+  isObject,
+  isRequest,
+  isResponse,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../../protocol/jsonrpc.js";
 import { LEGACY_REVISIONS, isRevision } from "../../protocol/revisions.js";
 import { RpcError } from "../../protocol/errors.js";
 import { Peer } from "../../rpc/peer.js";
@@ -40,8 +49,13 @@ interface Refusal {
 function refusal(request: IncomingMessage, messages: JsonRpcMessage[], batch: boolean): Refusal | undefined {
   const [message] = messages;
   const id = message && isRequest(message) ? message.id : null;
-  const refuse = (status: number, code: number, text: string, data?: unknown): Refusal => ({ status, id, error: { code, message: text, ...(data !== undefined ? { data } : {}) } });
-  if (batch || messages.length !== 1 || !message) return refuse(400, ErrorCode.InvalidRequest, "Invalid Request: a 2026-07-28 POST carries exactly one JSON-RPC message");
+  const refuse = (status: number, code: number, text: string, data?: unknown): Refusal => ({
+    status,
+    id,
+    error: { code, message: text, ...(data !== undefined ? { data } : {}) },
+  });
+  if (batch || messages.length !== 1 || !message)
+    return refuse(400, ErrorCode.InvalidRequest, "Invalid Request: a 2026-07-28 POST carries exactly one JSON-RPC message");
   if (isResponse(message)) return refuse(400, ErrorCode.InvalidRequest, "Invalid Request: a 2026-07-28 client sends no JSON-RPC responses");
   const header = request.headers["mcp-protocol-version"];
   if (typeof header !== "string" || header === "") return refuse(400, HEADER_MISMATCH, "Header mismatch: the MCP-Protocol-Version header is required");
@@ -49,7 +63,8 @@ function refusal(request: IncomingMessage, messages: JsonRpcMessage[], batch: bo
   const params = isObject(message.params) ? message.params : undefined;
   const meta = params?._meta;
   const version = isObject(meta) ? meta[META.protocolVersion] : undefined;
-  if (typeof version !== "string") return refuse(400, ErrorCode.InvalidParams, `Invalid params: a 2026-07-28 request needs params._meta["${META.protocolVersion}"]`);
+  if (typeof version !== "string")
+    return refuse(400, ErrorCode.InvalidParams, `Invalid params: a 2026-07-28 request needs params._meta["${META.protocolVersion}"]`);
   if (version !== header) {
     return refuse(400, HEADER_MISMATCH, `Header mismatch: MCP-Protocol-Version ${JSON.stringify(header)} is not the request's ${JSON.stringify(version)}`);
   }
@@ -61,7 +76,11 @@ function refusal(request: IncomingMessage, messages: JsonRpcMessage[], batch: bo
   }
   const method = request.headers["mcp-method"];
   if (method !== message.method) {
-    return refuse(400, HEADER_MISMATCH, `Header mismatch: Mcp-Method ${method === undefined ? "is missing" : `${JSON.stringify(method)} is not the body's ${JSON.stringify(message.method)}`}`);
+    return refuse(
+      400,
+      HEADER_MISMATCH,
+      `Header mismatch: Mcp-Method ${method === undefined ? "is missing" : `${JSON.stringify(method)} is not the body's ${JSON.stringify(message.method)}`}`,
+    );
   }
   const key = NAMED[message.method];
   if (key) {
@@ -70,7 +89,8 @@ function refusal(request: IncomingMessage, messages: JsonRpcMessage[], batch: bo
       return refuse(400, HEADER_MISMATCH, `Header mismatch: Mcp-Name must carry params.${key} of ${message.method}`);
     }
   }
-  if (!MODERN_METHODS.has(message.method)) return refuse(404, ErrorCode.MethodNotFound, `Method not found: ${message.method} (not part of protocol revision ${version})`);
+  if (!MODERN_METHODS.has(message.method))
+    return refuse(404, ErrorCode.MethodNotFound, `Method not found: ${message.method} (not part of protocol revision ${version})`);
   return undefined;
 }
 
@@ -87,7 +107,13 @@ export function decodeHeader(value: string | string[] | undefined): string | und
 }
 
 /** Serve one modern POST (already past Accept, Content-Type and size checks). */
-export function serveModernPost(gateway: Gateway, request: IncomingMessage, response: ServerResponse, messages: JsonRpcMessage[], options: { batch: boolean; json: boolean }): void {
+export function serveModernPost(
+  gateway: Gateway,
+  request: IncomingMessage,
+  response: ServerResponse,
+  messages: JsonRpcMessage[],
+  options: { batch: boolean; json: boolean },
+): void {
   const refused = refusal(request, messages, options.batch);
   if (refused) {
     response.writeHead(refused.status, { "content-type": "application/json" });

@@ -196,7 +196,13 @@ function bindingOf(method: string, params: JsonObject): Binding {
  * One round of a modern host's call: the first request, or a retry with `requestState`.
  * @param forwardable the request's params as upstreams may see them (no envelope, no MRTR fields).
  */
-export async function serveRound(gateway: Gateway, base: HostSession, envelope: Envelope, context: IncomingContext, forwardable: JsonObject): Promise<JsonObject> {
+export async function serveRound(
+  gateway: Gateway,
+  base: HostSession,
+  envelope: Envelope,
+  context: IncomingContext,
+  forwardable: JsonObject,
+): Promise<JsonObject> {
   const calls = callsOf(gateway);
   const { method } = context.request;
   const params = context.request.params ?? {};
@@ -229,7 +235,10 @@ export async function serveRound(gateway: Gateway, base: HostSession, envelope: 
     const limit = gateway.config.limits.maxInputRounds;
     if (call.round >= limit) {
       cancel();
-      throw new RpcError(ErrorCode.InternalError, `${method} needed more than ${limit} rounds of input (limits.maxInputRounds); it was cancelled`, { code: "INPUT_ROUNDS", limit });
+      throw new RpcError(ErrorCode.InternalError, `${method} needed more than ${limit} rounds of input (limits.maxInputRounds); it was cancelled`, {
+        code: "INPUT_ROUNDS",
+        limit,
+      });
     }
     call.round++;
     const expiresAt = Date.now() + gateway.config.elicitation.ttlSeconds * 1000;

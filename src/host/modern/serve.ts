@@ -83,5 +83,9 @@ const URL_ELICITATION_REQUIRED = -32042;
 
 function forModernHost(error: unknown): unknown {
   if (!(error instanceof RpcError) || error.code !== URL_ELICITATION_REQUIRED) return error;
-  return new RpcError(ErrorCode.InternalError, `${error.message} (the upstream asked for a URL to be opened, which mcpx could not relay to this request)`, error.data);
+  return new RpcError(
+    ErrorCode.InternalError,
+    `${error.message} (the upstream asked for a URL to be opened, which mcpx could not relay to this request)`,
+    error.data,
+  );
 }

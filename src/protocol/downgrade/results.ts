@@ -23,14 +23,10 @@ const tool: Rewrite = (value, revision) => omitLacking(value, "tool", revision);
 
 const resource: Rewrite = (value, revision) => withAnnotations(omitLacking(value, "resource", revision), revision);
 
-const resourceTemplate: Rewrite = (value, revision) =>
-  withAnnotations(omitLacking(value, "resourceTemplate", revision), revision);
+const resourceTemplate: Rewrite = (value, revision) => withAnnotations(omitLacking(value, "resourceTemplate", revision), revision);
 
 const prompt: Rewrite = (value, revision) =>
-  eachOf("arguments", (argument, r) => omitLacking(argument, "promptArgument", r))(
-    omitLacking(value, "prompt", revision),
-    revision,
-  );
+  eachOf("arguments", (argument, r) => omitLacking(argument, "promptArgument", r))(omitLacking(value, "prompt", revision), revision);
 
 const promptMessage: Rewrite = (message, revision) =>
   isObject(message.content) ? { ...message, content: downgradeContentBlock(message.content, revision) } : message;
