@@ -1,6 +1,7 @@
 /**
- * The API token that guards REST and the web page: random, kept in the state dir (0600),
- * created on first use and shared by every mcpx process of the user.
+ * Secrets kept in the state dir (0600), created on first use and shared by every mcpx process
+ * of the user: the API token that guards REST and the web page, and the key that signs the
+ * `requestState` of modern hosts' multi round-trip calls.
  */
 import { randomBytes } from "node:crypto";
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -9,9 +10,22 @@ import { ensurePrivateDir, ensurePrivateFile } from "./state-dir.js";
 
 export const TOKEN_FILE = "api-token";
 
+/** The key that signs the `requestState` mcpx gives modern hosts (an HMAC key; never leaves the state dir). */
+export const REQUEST_STATE_KEY_FILE = "request-state-key";
+
 export function apiToken(dir: string): string {
+  return privateSecret(dir, TOKEN_FILE);
+}
+
+/** 32 random bytes, hex: the HMAC key for `requestState`, shared by the user's mcpx processes. */
+export function requestStateKey(dir: string): Buffer {
+  return Buffer.from(privateSecret(dir, REQUEST_STATE_KEY_FILE), "hex");
+}
+
+/** A secret kept in `file` of the state dir (0600), created on first use. */
+function privateSecret(dir: string, file: string): string {
   ensurePrivateDir(dir);
-  const path = join(dir, TOKEN_FILE);
+  const path = join(dir, file);
   // One left readable by others is made private (it may have leaked: delete it to get a new one);
   // one another user owns is refused, since that user could know it.
   ensurePrivateFile(path);

@@ -91,7 +91,7 @@ export interface Config {
     sessionIdleSeconds: number;
     /** Tools taken from one upstream; the rest are left out and reported. */
     maxToolsPerServer: number;
-    /** Retries of one request a 2026-07-28 upstream may answer `input_required` before mcpx gives up. */
+    /** `input_required` rounds one call may take, with a 2026-07-28 upstream or a 2026-07-28 host; beyond them the call ends. */
     maxInputRounds: number;
   };
 }

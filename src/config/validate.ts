@@ -112,7 +112,7 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
     sessionIdleSeconds: lim?.number("sessionIdleSeconds", POSITIVE) ?? 30 * 60,
     maxToolsPerServer: lim?.number("maxToolsPerServer", { above: 0, integer: true }) ?? 1000,
     maxPendingQuestionsPerServer: lim?.number("maxPendingQuestionsPerServer", { above: 0, integer: true }) ?? 32,
-    // As many retries as the 2.x SDK allows a round trip; a server that keeps asking past it is looping.
+    // A person answers a handful of questions per call, and the 2.x SDK allows as many round trips: past it, someone is looping.
     maxInputRounds: lim?.number("maxInputRounds", { above: 0, integer: true }) ?? 8,
   };
 

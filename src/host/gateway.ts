@@ -90,9 +90,10 @@ export class Gateway {
   async connectionFor(session: HostSession | undefined, server: string): Promise<Upstream | undefined> {
     const shared = this.upstream(server);
     if (!shared || !session || shared.config.sharing !== "per-host") return shared;
+    const scope = session.connectionScope;
     // A session already closed must not start a connection nobody would stop.
-    if (session.closed) throw new GatewayError("CONNECTION_CLOSED", "the host's session has ended");
-    return this.#connections.get(session, shared);
+    if (scope.closed) throw new GatewayError("CONNECTION_CLOSED", "the host's session has ended");
+    return this.#connections.get(scope, shared);
   }
 
   /** Start every upstream; resolves when each has come up or failed (bounded by the startup timeout). */
@@ -149,7 +150,8 @@ export class Gateway {
     } catch (error) {
       this.#failedTeardown(`the subscriptions of host session ${session.id}`, error);
     } finally {
-      await session.peer.close().catch((error: unknown) => this.#failedTeardown(`host session ${session.id}`, error));
+      // A modern request's session shares its connection's peer, which outlives it.
+      if (!session.servesOneRequest) await session.peer.close().catch((error: unknown) => this.#failedTeardown(`host session ${session.id}`, error));
       await this.#connections.close(session).catch((error: unknown) => this.#failedTeardown(`the connections of host session ${session.id}`, error));
     }
   }

@@ -13,11 +13,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { classify, ErrorCode, errorResponse, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.js";
-import { defines, isRevision, SERVED_REVISIONS } from "../protocol/revisions.js";
+import { defines, isRevision, LEGACY_REVISIONS } from "../protocol/revisions.js";
 import { Peer } from "../rpc/peer.js";
 import type { Gateway } from "./gateway.js";
 import { HostSession } from "./session.js";
-import { dispatch } from "./dispatch.js";
+import { serveRequest } from "./modern/serve.js";
+import { isModernPost, serveModernPost } from "./modern/http.js";
 import { hostNotification } from "./host-notifications.js";
 import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
@@ -160,6 +161,10 @@ export class HttpHost {
     }
 
     const initializing = messages.some((message) => isRequest(message) && message.method === "initialize");
+    // Dual era: a session-less POST of the modern era is served statelessly.
+    if (!initializing && !request.headers["mcp-session-id"] && isModernPost(request, messages)) {
+      return serveModernPost(this.gateway, request, response, messages, { batch, json: jsonAccepted });
+    }
     let live: Live | undefined;
     if (initializing && !request.headers["mcp-session-id"]) {
       if (batch) return sendError(response, 400, ErrorCode.InvalidRequest, "initialize must not be part of a batch");
@@ -225,7 +230,7 @@ export class HttpHost {
     const peer = new Peer(
       channel,
       {
-        request: (context) => dispatch(this.gateway, session!, context),
+        request: (context) => serveRequest(this.gateway, session!, context),
         notification: (notification) => hostNotification(this.gateway, session!, notification),
       },
       this.gateway.log.child({ session: id }),
@@ -258,12 +263,13 @@ export class HttpHost {
   #versionHeaderOk(request: IncomingMessage, response: ServerResponse): boolean {
     const header = request.headers["mcp-protocol-version"];
     if (header === undefined) return true;
-    if (typeof header === "string" && isRevision(header) && SERVED_REVISIONS.includes(header)) return true;
+    // A session is of the legacy era (initialize made it); a modern revision is not its own.
+    if (typeof header === "string" && isRevision(header) && LEGACY_REVISIONS.includes(header)) return true;
     sendError(
       response,
       400,
       ErrorCode.InvalidRequest,
-      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(header)} (supported: ${SERVED_REVISIONS.join(", ")})`,
+      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(header)} (supported in a session: ${LEGACY_REVISIONS.join(", ")})`,
     );
     return false;
   }

@@ -2,7 +2,7 @@
  * One host connected to mcpx: its negotiated revision, what it declared, and its conversation.
  * The revision and capabilities are fixed at `initialize` and read by the render layer.
  */
-import type { Peer } from "../rpc/peer.js";
+import type { Peer, RequestOptions } from "../rpc/peer.js";
 import type { JsonObject, RequestId } from "../protocol/jsonrpc.js";
 import type { Revision } from "../protocol/revisions.js";
 import type { HostProfile } from "../render/host.js";
@@ -40,6 +40,25 @@ export class HostSession {
 
   get initialized(): boolean {
     return this.revision !== undefined;
+  }
+
+  /**
+   * Hooks for the modern era (src/host/modern/): a 2026-07-28 request is served on a session of
+   * its own that shares the connection's peer. Legacy sessions are the defaults below.
+   */
+  /** Serves one modern request (or call) only: never itself an era choice, and its peer is not its own. */
+  get servesOneRequest(): boolean {
+    return false;
+  }
+
+  /** The session whose per-host upstream connections this one uses. */
+  get connectionScope(): HostSession {
+    return this;
+  }
+
+  /** Ask this host a question inline (legacy: a request to it; modern: an input request of its call). */
+  askInline(_questionId: string, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+    return this.peer.request(method, params, options);
   }
 
   profile(): HostProfile | undefined {

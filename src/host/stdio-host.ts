@@ -9,7 +9,7 @@ import { classify, ErrorCode, errorResponse, isRequest, isResponse, parseFrame, 
 import { defines } from "../protocol/revisions.js";
 import type { Gateway } from "./gateway.js";
 import { HostSession } from "./session.js";
-import { dispatch } from "./dispatch.js";
+import { serveRequest } from "./modern/serve.js";
 import { hostNotification } from "./host-notifications.js";
 import { backedUp, droppable, DropCounter, type Backlogged } from "./output-pressure.js";
 import type { Pressure } from "../rpc/pressure.js";
@@ -165,7 +165,7 @@ export async function serveStdio(
   const peer = new Peer(
     channel,
     {
-      request: (context) => dispatch(gateway, session!, context),
+      request: (context) => serveRequest(gateway, session!, context),
       notification: (notification) => hostNotification(gateway, session!, notification),
     },
     gateway.log.child({ host: "stdio" }),

@@ -15,15 +15,17 @@ import { downgradeContentBlock as downgradeBlock } from "./downgrade/content.js"
 import { omitLacking, type Kind } from "./downgrade/fields.js";
 import { RESULT_REWRITES } from "./downgrade/results.js";
 import { lookupTable } from "./lookup.js";
+import { withResultFields } from "./downgrade/result-type.js";
 
 /**
  * The result of a client request (`tools/list`, `tools/call`, `resources/*`, `prompts/*`, …)
- * as `revision` can carry it. Results of other methods come back as an unchanged copy.
+ * as `revision` can carry it, with the result fields its era requires (`resultType`, from
+ * 2026-07-28) and none it lacks. Results of other methods come back as a copy with those fields.
  */
 export function downgradeResult(method: string, result: JsonObject, revision: Revision): JsonObject {
   const rewrite = RESULT_REWRITES.get(method);
   const copy = structuredClone(result);
-  return rewrite ? rewrite(copy, revision) : copy;
+  return withResultFields(method, rewrite ? rewrite(copy, revision) : copy, revision);
 }
 
 /** One content block (tool result, prompt message) as `revision` can carry it. */

@@ -14,11 +14,11 @@ export const LEGACY_REVISIONS: readonly Revision[] = ["2024-11-05", "2025-03-26"
 /** What mcpx offers upstream and answers a host that asks for something it does not know. */
 export const LATEST_LEGACY: Revision = "2025-11-25";
 
-/** Revisions without a handshake: version and capabilities ride in every request (the modern era). */
-export const MODERN_REVISIONS: readonly Revision[] = ["2026-07-28"];
+/** Revisions without `initialize`: version and capabilities ride in every request's `_meta`. */
+export const MODERN_REVISIONS: readonly Revision[] = REVISIONS.filter((revision) => !LEGACY_REVISIONS.includes(revision));
 
-/** Revisions mcpx serves to hosts today. The modern era joins this list in its own issue. */
-export const SERVED_REVISIONS: readonly Revision[] = LEGACY_REVISIONS;
+/** Revisions mcpx serves to hosts: the legacy ones after `initialize`, the modern ones per request. */
+export const SERVED_REVISIONS: readonly Revision[] = REVISIONS;
 
 /** A feature is present from `since` and, if `until` is set, gone from `until` on. */
 interface Span {
@@ -106,17 +106,24 @@ export function isRevision(value: unknown): value is Revision {
 }
 
 /**
- * The revision to answer a host's `initialize` with: the one it asked for when mcpx serves it,
- * otherwise the newest legacy revision mcpx serves (the spec's counter-offer).
+ * The revision to answer a host's `initialize` with: the one it asked for when mcpx serves it
+ * with `initialize`, otherwise the newest legacy revision (the spec's counter-offer). A modern
+ * revision asked for in `initialize` is counter-offered too: that revision has no handshake, and
+ * `initialize` itself selects the legacy era.
  */
 export function negotiateForHost(requested: unknown): Revision {
-  if (isRevision(requested) && SERVED_REVISIONS.includes(requested)) return requested;
+  if (isRevision(requested) && SERVED_REVISIONS.includes(requested) && defines(requested, "initialize")) return requested;
   return LATEST_LEGACY;
 }
 
 /** The newest modern revision mcpx speaks among those a server says it supports. */
 export function modernFromUpstream(supported: readonly string[]): Revision | undefined {
   return [...MODERN_REVISIONS].reverse().find((revision) => supported.includes(revision));
+}
+
+/** May a modern request name this revision in its `_meta` (else -32022)? */
+export function servedModern(requested: unknown): requested is Revision {
+  return isRevision(requested) && MODERN_REVISIONS.includes(requested) && SERVED_REVISIONS.includes(requested);
 }
 
 /** Can mcpx, as a client, work with the revision an upstream answered `initialize` with? */

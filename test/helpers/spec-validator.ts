@@ -378,7 +378,10 @@ function validateMessage(
       if (!requestDefinition) {
         errors.push(`/result: "${requestMethod}" is not a request a ${revision} ${receiver} can send`);
       } else {
-        errors.push(...check(spec, resultDefinition(spec, requestDefinition), message.result, "/result", mode));
+        // 2026-07-28: tools/call, prompts/get and resources/read may answer InputRequiredResult instead.
+        const inputRequired = isObject(message.result) && message.result.resultType === "input_required" && "InputRequiredResult" in spec.defs;
+        const definition = inputRequired ? "InputRequiredResult" : resultDefinition(spec, requestDefinition);
+        errors.push(...check(spec, definition, message.result, "/result", mode));
       }
     }
   } else {

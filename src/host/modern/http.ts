@@ -1,0 +1,151 @@
+/**
+ * 2026-07-28 on `/mcp`: a POST without `Mcp-Session-Id` that speaks the modern era is served
+ * statelessly, one message per POST, on a conversation of its own that ends with the POST. Its
+ * headers must mirror its body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`: else 400
+ * -32020), its envelope must be whole (400 -32602) and of a revision mcpx serves (400 -32022,
+ * with the list), its method one the era has (404 -32601). No session is minted, no event ids
+ * are sent: a broken response stream loses its request (the host re-issues it).
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  ErrorCode,
+  errorResponse,
+  isObject,
+  isRequest,
+  isResponse,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../../protocol/jsonrpc.js";
+import { LEGACY_REVISIONS, isRevision } from "../../protocol/revisions.js";
+import { RpcError } from "../../protocol/errors.js";
+import { Peer } from "../../rpc/peer.js";
+import type { Gateway } from "../gateway.js";
+import { HostSession } from "../session.js";
+import { Exchange, HttpSessionChannel } from "../http-session-channel.js";
+import { hostNotification } from "../host-notifications.js";
+import { isModernRequest, META, readEnvelope } from "./envelope.js";
+import { HEADER_MISMATCH } from "./errors.js";
+import { MODERN_METHODS, serveRequest } from "./serve.js";
+
+/** Requests whose target is mirrored in `Mcp-Name`, and the param it mirrors. */
+const NAMED: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/** Is this session-less POST one of the modern era (its header or its body says so)? */
+export function isModernPost(request: IncomingMessage, messages: JsonRpcMessage[]): boolean {
+  const header = request.headers["mcp-protocol-version"];
+  if (typeof header === "string" && !(isRevision(header) && LEGACY_REVISIONS.includes(header))) return true;
+  return messages.some((message) => "method" in message && isModernRequest({ method: message.method, params: message.params }));
+}
+
+interface Refusal {
+  status: number;
+  id: RequestId | null;
+  error: JsonRpcErrorObject;
+}
+
+/** Why this POST is refused before it is served, or undefined. */
+function refusal(request: IncomingMessage, messages: JsonRpcMessage[], batch: boolean): Refusal | undefined {
+  const [message] = messages;
+  const id = message && isRequest(message) ? message.id : null;
+  const refuse = (status: number, code: number, text: string, data?: unknown): Refusal => ({
+    status,
+    id,
+    error: { code, message: text, ...(data !== undefined ? { data } : {}) },
+  });
+  if (batch || messages.length !== 1 || !message)
+    return refuse(400, ErrorCode.InvalidRequest, "Invalid Request: a 2026-07-28 POST carries exactly one JSON-RPC message");
+  if (isResponse(message)) return refuse(400, ErrorCode.InvalidRequest, "Invalid Request: a 2026-07-28 client sends no JSON-RPC responses");
+  const header = request.headers["mcp-protocol-version"];
+  if (typeof header !== "string" || header === "") return refuse(400, HEADER_MISMATCH, "Header mismatch: the MCP-Protocol-Version header is required");
+  if (!isRequest(message)) return undefined; // a notification: only the version header matters
+  const params = isObject(message.params) ? message.params : undefined;
+  const meta = params?._meta;
+  const version = isObject(meta) ? meta[META.protocolVersion] : undefined;
+  if (typeof version !== "string")
+    return refuse(400, ErrorCode.InvalidParams, `Invalid params: a 2026-07-28 request needs params._meta["${META.protocolVersion}"]`);
+  if (version !== header) {
+    return refuse(400, HEADER_MISMATCH, `Header mismatch: MCP-Protocol-Version ${JSON.stringify(header)} is not the request's ${JSON.stringify(version)}`);
+  }
+  try {
+    readEnvelope(params);
+  } catch (error) {
+    if (error instanceof RpcError) return { status: 400, id, error: error.toWire() };
+    throw error;
+  }
+  const method = request.headers["mcp-method"];
+  if (method !== message.method) {
+    return refuse(
+      400,
+      HEADER_MISMATCH,
+      `Header mismatch: Mcp-Method ${method === undefined ? "is missing" : `${JSON.stringify(method)} is not the body's ${JSON.stringify(message.method)}`}`,
+    );
+  }
+  const key = NAMED[message.method];
+  if (key) {
+    const name = decodeHeader(request.headers["mcp-name"]);
+    if (name === undefined || name !== params?.[key]) {
+      return refuse(400, HEADER_MISMATCH, `Header mismatch: Mcp-Name must carry params.${key} of ${message.method}`);
+    }
+  }
+  if (!MODERN_METHODS.has(message.method))
+    return refuse(404, ErrorCode.MethodNotFound, `Method not found: ${message.method} (not part of protocol revision ${version})`);
+  return undefined;
+}
+
+/** A mirrored header value: plain, or the `=?base64?…?=` sentinel form for what is not plain ASCII. */
+export function decodeHeader(value: string | string[] | undefined): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const sentinel = /^=\?base64\?(.*)\?=$/.exec(value);
+  if (!sentinel) return value;
+  try {
+    return Buffer.from(sentinel[1] ?? "", "base64").toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Serve one modern POST (already past Accept, Content-Type and size checks). */
+export function serveModernPost(
+  gateway: Gateway,
+  request: IncomingMessage,
+  response: ServerResponse,
+  messages: JsonRpcMessage[],
+  options: { batch: boolean; json: boolean },
+): void {
+  const refused = refusal(request, messages, options.batch);
+  if (refused) {
+    response.writeHead(refused.status, { "content-type": "application/json" });
+    response.end(JSON.stringify(errorResponse(refused.id, refused.error)));
+    return;
+  }
+  const id = `modern-${randomUUID()}`;
+  const log = gateway.log.child({ host: "http", request: id });
+  const channel = new HttpSessionChannel(log);
+  let base: HostSession | undefined;
+  const peer = new Peer(
+    channel,
+    {
+      request: (context) => serveRequest(gateway, base!, context),
+      notification: (notification) => hostNotification(gateway, base!, notification),
+    },
+    log,
+    "mcpx-",
+  );
+  base = new HostSession(peer, "http", id);
+  const [message] = messages;
+  if (!message || !isRequest(message)) {
+    response.writeHead(202).end();
+    channel.receive(messages, undefined);
+    void peer.close();
+    return;
+  }
+  const exchange = new Exchange(response, {}, { json: options.json });
+  response.once("close", () => {
+    // The stream broke before the answer: that cancels the request (no resumption in 2026).
+    if (!exchange.ended || exchange.waiting.size > 0) for (const open of channel.forget(exchange)) peer.abandon(open, "the host closed the connection");
+    void peer.close();
+  });
+  channel.receive(messages, exchange);
+}

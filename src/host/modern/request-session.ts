@@ -1,0 +1,63 @@
+/**
+ * A modern request's host: the per-request profile (revision and capabilities from its `_meta`)
+ * over the connection it came on. It lives as long as the request, or for a multi round-trip
+ * call as long as the call; it is never in the gateway's sessions (it hears no broadcasts).
+ */
+import { RpcError } from "../../protocol/errors.js";
+import { ErrorCode, type JsonObject } from "../../protocol/jsonrpc.js";
+import type { RequestOptions } from "../../rpc/peer.js";
+import { HostSession } from "../session.js";
+import type { Envelope } from "./envelope.js";
+
+let counter = 0;
+
+/** Where a modern call takes the questions asked of its host (see mrtr.ts). */
+export interface InputSink {
+  ask(questionId: string, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
+}
+
+export class ModernRequestSession extends HostSession {
+  /** Set while the request is a multi round-trip call that can carry questions. */
+  sink: InputSink | undefined;
+
+  constructor(
+    readonly base: HostSession,
+    envelope: Envelope,
+  ) {
+    super(base.peer, base.transport, `${base.id}~${++counter}`);
+    this.apply(envelope);
+  }
+
+  /** Take this request's envelope: what a retry declares replaces what the last round declared. */
+  apply(envelope: Envelope): void {
+    this.revision = envelope.revision;
+    this.capabilities = envelope.capabilities;
+    this.clientInfo = envelope.clientInfo;
+    this.logLevel = envelope.logLevel;
+  }
+
+  override get servesOneRequest(): boolean {
+    return true;
+  }
+
+  /**
+   * stdio: the process is one host, so a per-host server's connection is the process's.
+   * HTTP: there is no session, so the request (or call) gets its own, stopped with it.
+   */
+  override get connectionScope(): HostSession {
+    return this.transport === "stdio" ? this.base : this;
+  }
+
+  /** Without a `logLevel` in the request's `_meta`, no log message may be sent for it. */
+  override wantsLog(level: unknown): boolean {
+    return this.logLevel !== undefined && super.wantsLog(level);
+  }
+
+  override askInline(questionId: string, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+    if (!this.sink) {
+      // An RpcError: the host refused, so the question stays open for other answerers.
+      return Promise.reject(new RpcError(ErrorCode.InternalError, "a 2026-07-28 host is asked only on tools/call, prompts/get and resources/read"));
+    }
+    return this.sink.ask(questionId, method, params, options.signal);
+  }
+}
