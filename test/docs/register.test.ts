@@ -1,7 +1,8 @@
 /**
  * The elicitation register in docs/elicitation.md says, row by row, which tests prove it. A row
  * that names a test file that does not exist proves nothing: every name must be a real file,
- * and every row that is done or partial must name at least one.
+ * and every row that is done or partial must name at least one. The same holds for every test
+ * file any docs page names as its proof.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,5 +41,13 @@ describe("the elicitation register", () => {
   it.each(rows.map((row) => [row.id, row] as const))("%s names tests that exist", (_id, row) => {
     if (row.status.startsWith("done") || row.status.startsWith("partial")) expect(row.tests.length).toBeGreaterThan(0);
     for (const file of row.tests) expect(existsSync(join(ROOT, file)), `${row.id}: ${file}`).toBe(true);
+  });
+});
+
+describe("the docs", () => {
+  it.each(["security.md", "protocol.md", "configuration.md", "interface.md", "elicitation.md"])("%s names only test files that exist", (page) => {
+    const text = readFileSync(join(ROOT, "docs", page), "utf8");
+    const named = [...text.matchAll(/`(test\/[^`\s]+\.test\.ts)`/g)].map((match) => match[1]!);
+    for (const file of named) expect(existsSync(join(ROOT, file)), `${page}: ${file}`).toBe(true);
   });
 });
