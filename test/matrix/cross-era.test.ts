@@ -199,12 +199,16 @@ describe("the -32042 seam toward a modern host", () => {
     const host = hosts.modern;
     const result = await host.callTool("legacy__needs_url", { key: "matrix-modern" });
     expect(host.asked.map((ask) => ask.params.mode)).toEqual(["url"]);
+    const [request, ...more] = questionsOnTheWire(host);
+    expect(more).toEqual([]);
+    expect(request).toMatchObject({ method: "elicitation/create", params: { mode: "url", url: "https://example.com/connect?id=matrix-modern-1" } });
+    expect(request!.params).not.toHaveProperty("elicitationId");
     expect(JSON.stringify(host.asked[0]!.params)).toContain("https://example.com/connect?id=matrix-modern-1");
     expect(textOf(result)).toContain("matrix-modern");
     const errors = host.frames.filter(({ frame }) => frame.error !== undefined);
     expect(errors).toEqual([]);
     expect(JSON.stringify(host.frames)).not.toContain("-32042");
-  });
+  }, 10_000);
 });
 
 describe("frames mcpx sent the modern upstream", () => {
