@@ -46,7 +46,8 @@ const hosts = {} as Record<Era, Host>;
 
 /** Every host answers the same way, with its era in the answer so a misrouted one shows. */
 const answers = (era: Era) => ({
-  elicit: (params: Record<string, unknown>) => (params.mode === "url" ? { action: "accept" as const } : { action: "accept" as const, content: { name: `${era} host` } }),
+  elicit: (params: Record<string, unknown>) =>
+    params.mode === "url" ? { action: "accept" as const } : { action: "accept" as const, content: { name: `${era} host` } },
   sample: () => ({ role: "assistant" as const, content: { type: "text" as const, text: `hi from the ${era} host` }, model: "matrix-model" }),
   roots: () => ({ roots: [{ uri: `file:///${era}-host-roots` }] }),
 });
@@ -55,10 +56,7 @@ async function legacyHost(url: URL): Promise<Host> {
   const asked: Asked[] = [];
   const frames: Received[] = [];
   const answer = answers("legacy");
-  const client = new LegacyClient(
-    { name: "legacy-host", version: "1.0.0" },
-    { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } },
-  );
+  const client = new LegacyClient({ name: "legacy-host", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } });
   const note = (method: string, params: unknown): void => void asked.push({ method, params: params as Record<string, unknown> });
   client.setRequestHandler(ElicitRequestSchema, async (request) => (note(request.method, request.params), answer.elicit(request.params)));
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => (note(request.method, request.params), answer.sample()));
@@ -141,7 +139,9 @@ const TOOLS: Record<Era, Record<Kind, [string, Record<string, unknown>]>> = {
 /** How the host was asked, seen on its own wire: a request to it, or an input_required result. */
 function questionsOnTheWire(host: Host): Asked[] {
   if (host.era === "legacy") {
-    return host.frames.filter(({ frame }) => typeof frame.method === "string" && frame.id !== undefined).map(({ frame }) => ({ method: String(frame.method), params: frame.params as Record<string, unknown> }));
+    return host.frames
+      .filter(({ frame }) => typeof frame.method === "string" && frame.id !== undefined)
+      .map(({ frame }) => ({ method: String(frame.method), params: frame.params as Record<string, unknown> }));
   }
   return host.frames.flatMap(({ frame }) => {
     const result = frame.result as { resultType?: string; inputRequests?: Record<string, Asked> } | undefined;
@@ -214,7 +214,9 @@ describe("the -32042 seam toward a modern host", () => {
 describe("frames mcpx sent the modern upstream", () => {
   it("every one is valid 2026-07-28", () => {
     expect(existsSync(upstreamFrames)).toBe(true);
-    const lines = readFileSync(upstreamFrames, "utf8").split("\n").filter((line) => line.trim() !== "");
+    const lines = readFileSync(upstreamFrames, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "");
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
       const { message } = JSON.parse(line) as { message: unknown };
