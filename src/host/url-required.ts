@@ -145,9 +145,20 @@ async function completeOne(
   const record = broker.get(question.id);
   if (!record) throw ended(upstream, method, question.id, outcome.action === "decline" ? "declined" : "cancelled");
   if (outcome.action !== "accept") throw ended(upstream, method, record.id, how(record));
+  if (acceptedByHostWithoutCompletion(record, owner)) broker.complete(record.id, record.answer!.by);
   const finished = await broker.untilFinished(record.id, Date.parse(record.expiresAt), signal);
   if (finished.completion) return;
   throw ended(upstream, method, record.id, signal.aborted ? "cancelled (the call ended)" : "expired before it was completed");
+}
+
+/**
+ * A 2026-07-28 host hears no completion notification: it retries with `accept` once the person
+ * is done at the URL (MRTR), so its own accept is the interaction's end, as a person's "done" is.
+ */
+function acceptedByHostWithoutCompletion(record: QuestionRecord, owner: CallerContext): boolean {
+  const profile = owner.session?.profile();
+  if (!profile || defines(profile.revision, "elicitationComplete")) return false;
+  return record.completion === undefined && record.answer?.action === "accept" && record.answer.by === `host:${owner.session!.id}`;
 }
 
 function how(record: QuestionRecord): string {
