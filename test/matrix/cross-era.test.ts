@@ -58,9 +58,18 @@ async function legacyHost(url: URL): Promise<Host> {
   const answer = answers("legacy");
   const client = new LegacyClient({ name: "legacy-host", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } });
   const note = (method: string, params: unknown): void => void asked.push({ method, params: params as Record<string, unknown> });
-  client.setRequestHandler(ElicitRequestSchema, async (request) => (note(request.method, request.params), answer.elicit(request.params)));
-  client.setRequestHandler(CreateMessageRequestSchema, async (request) => (note(request.method, request.params), answer.sample()));
-  client.setRequestHandler(ListRootsRequestSchema, async (request) => (note(request.method, request.params), answer.roots()));
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    note(request.method, request.params);
+    return answer.elicit(request.params);
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    note(request.method, request.params);
+    return answer.sample();
+  });
+  client.setRequestHandler(ListRootsRequestSchema, async (request) => {
+    note(request.method, request.params);
+    return answer.roots();
+  });
   await client.connect(recording(new LegacyHttp(url), frames));
   return { era: "legacy", frames, asked, callTool: (name, args) => client.callTool({ name, arguments: args }), close: () => client.close() };
 }
@@ -78,8 +87,14 @@ async function modernHost(url: URL): Promise<Host> {
     note(request.method, request.params);
     return answer.elicit(request.params as Record<string, unknown>);
   });
-  client.setRequestHandler("sampling/createMessage", async (request) => (note(request.method, request.params), answer.sample()));
-  client.setRequestHandler("roots/list", async (request) => (note(request.method, request.params), answer.roots()));
+  client.setRequestHandler("sampling/createMessage", async (request) => {
+    note(request.method, request.params);
+    return answer.sample();
+  });
+  client.setRequestHandler("roots/list", async (request) => {
+    note(request.method, request.params);
+    return answer.roots();
+  });
   await client.connect(recording(new ModernHttp(url), frames));
   return { era: "modern", frames, asked, callTool: (name, args) => client.callTool({ name, arguments: args }), close: () => client.close() };
 }
