@@ -128,11 +128,11 @@ async function forward(
     else delete sent._meta;
   }
   // The host's retry of a call it was answered -32042 for: it waits for the same work.
-  const retryKey = callKey(method, params);
+  const retryKey = (): string => callKey(method, params);
   const parked = gateway.parked.take(session, retryKey);
   if (parked) {
     gateway.log.info("a host retried a call it was answered -32042 for; it waits for that call", { session: session.id, method, server: owned.server });
-    return parked.serve(context, () => gateway.parked.park(session, retryKey, parked));
+    return parked.serve(context, () => gateway.parked.park(session, retryKey(), parked));
   }
   const owner: CallerContext = { session, requestId: id, ...(method === "tools/call" ? { tool: owned.original } : {}) };
   const onProgress =
@@ -150,7 +150,7 @@ async function forward(
       upstream.call(method, sent, { owner, signal, ...(onProgress ? { onProgress } : {}) }),
     ),
   );
-  return call.serve(context, () => gateway.parked.park(session, retryKey, call));
+  return call.serve(context, () => gateway.parked.park(session, retryKey(), call));
 }
 
 /** An unknown tool or prompt, with the exposed names nearest to it (the names hosts see). */

@@ -60,11 +60,19 @@ export class Exchange {
       if (last) this.end();
       return true;
     }
+    const event = formatSse(JSON.stringify(message), { event: "message" });
+    if (!this.#streaming && last) {
+      // A lone answer: the whole stream (headers, its one event, its end) in one write.
+      this.#ended = true;
+      this.#startStream();
+      this.response.end(event);
+      return true;
+    }
     if (!this.#streaming) {
       this.#startStream();
       this.response.flushHeaders();
     }
-    this.response.write(formatSse(JSON.stringify(message), { event: "message" }));
+    this.response.write(event);
     if (last) this.end();
     return true;
   }

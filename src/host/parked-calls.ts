@@ -12,37 +12,45 @@ import type { HostSession } from "./session.js";
 const UNCLAIMED_MS = 10 * 60_000;
 
 export class ParkedCalls {
-  readonly #calls = new Map<string, { session: HostSession; call: ForwardedCall }>();
+  /** By session, so a session with nothing parked (nearly every call) costs no key at all. */
+  readonly #bySession = new Map<HostSession, Map<string, ForwardedCall>>();
 
   park(session: HostSession, key: string, call: ForwardedCall): void {
-    const slot = `${session.id}\u0000${key}`;
-    this.#calls.get(slot)?.call.abort("a newer call of the same request took its place");
-    this.#calls.set(slot, { session, call });
+    let calls = this.#bySession.get(session);
+    if (!calls) this.#bySession.set(session, (calls = new Map()));
+    calls.get(key)?.abort("a newer call of the same request took its place");
+    calls.set(key, call);
     // Done and never retried: let it go after a while.
     void call.outcome
       .catch(() => undefined)
       .then(() => {
         setTimeout(() => {
-          if (this.#calls.get(slot)?.call === call) this.#calls.delete(slot);
+          if (calls.get(key) === call) this.#remove(session, key);
         }, UNCLAIMED_MS).unref();
       });
   }
 
-  /** The parked call this request retries, taken out (the retry now serves it). */
-  take(session: HostSession, key: string): ForwardedCall | undefined {
-    const slot = `${session.id}\u0000${key}`;
-    const parked = this.#calls.get(slot);
-    this.#calls.delete(slot);
-    return parked?.call;
+  /** The parked call this request retries, taken out (the retry now serves it). `key` is only computed when the session has one parked. */
+  take(session: HostSession, key: () => string): ForwardedCall | undefined {
+    const calls = this.#bySession.get(session);
+    if (!calls) return undefined;
+    const slot = key();
+    const parked = calls.get(slot);
+    if (parked) this.#remove(session, slot);
+    return parked;
   }
 
   /** The host went away: its parked calls end (their questions close with them). */
   forget(session: HostSession): void {
-    for (const [slot, parked] of this.#calls) {
-      if (parked.session !== session) continue;
-      this.#calls.delete(slot);
-      parked.call.abort("the host that made the call went away");
-    }
+    const calls = this.#bySession.get(session);
+    this.#bySession.delete(session);
+    for (const call of calls?.values() ?? []) call.abort("the host that made the call went away");
+  }
+
+  #remove(session: HostSession, key: string): void {
+    const calls = this.#bySession.get(session);
+    calls?.delete(key);
+    if (calls?.size === 0) this.#bySession.delete(session);
   }
 }
 
