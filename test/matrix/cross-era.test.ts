@@ -3,7 +3,7 @@
  * `mcpx serve --http` with a legacy upstream (test/fixtures/asking-server.mjs, SDK 1.x) and a
  * modern one (test/fixtures/modern-server.mjs --modern-only, SDK 2.x), and two hosts connected
  * at once: an SDK 1.x host (2025-11-25, url-capable) and an SDK 2.x host with
- * `versionNegotiation: {mode: "auto"}` (2026-07-28). Each host answers in its own era's way
+ * `versionNegotiation: {mode: "auto"}` (2026-07-28), and beside them a raw 2025-06-18 host. Each host answers in its own era's way
  * (legacy: a server→host request; modern: an `input_required` result and a retry); roots are
  * mcpx's from the config and never asked of a host (design rule 10). Every frame mcpx sends to
  * a host, and every frame it sends the modern upstream, is validated against its revision.
@@ -17,6 +17,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotoc
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
+import { postStreaming, RawHttpHost } from "../helpers/raw-http.js";
 import { recording, type Received } from "../helpers/recording-transport.js";
 import { expectValidToClient, validateToServer } from "../helpers/spec-validator.js";
 
@@ -237,6 +238,34 @@ describe("frames mcpx sent the modern upstream", () => {
       const { message } = JSON.parse(line) as { message: unknown };
       const verdict = validateToServer("2026-07-28", message);
       expect(verdict, JSON.stringify(message)).toMatchObject({ valid: true });
+    }
+  });
+});
+
+describe("a 2025-06-18 host on the same mcpx, at the same time", () => {
+  it("answers a form from the legacy and from the modern upstream as an ordinary elicitation/create", async () => {
+    const host = new RawHttpHost(mcpx.url);
+    try {
+      await host.initialize("2025-06-18", { elicitation: {} });
+      for (const [id, upstreamEra] of [
+        [50, "legacy"],
+        [51, "modern"],
+      ] as const) {
+        const [tool, args] = TOOLS[upstreamEra].form;
+        const { stream } = await postStreaming(mcpx.url, { jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } }, host.headers());
+        const asked = await stream.waitFor((frame) => frame.method === "elicitation/create");
+        expectValidToClient("2025-06-18", asked);
+        const params = asked.params as Record<string, unknown>;
+        expect(params).not.toHaveProperty("mode");
+        expect(JSON.stringify(params)).toContain(upstreamEra);
+        const reply = await host.send({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "2025-06-18 host" } } });
+        expect(reply.status).toBe(202);
+        const answer = await stream.waitFor((frame) => frame.id === id);
+        expectValidToClient("2025-06-18", answer, "tools/call");
+        expect(answerSeen(upstreamEra, answer.result)).toEqual({ action: "accept", content: { name: "2025-06-18 host" } });
+      }
+    } finally {
+      host.close();
     }
   });
 });
