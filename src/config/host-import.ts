@@ -9,26 +9,10 @@ import { isObject } from "./check.js";
 import { type HostName, inputEnvName, timeoutSeconds, workspaceFolder } from "./host-formats.js";
 import { homedir } from "node:os";
 import { orderedEntries } from "./ordered.js";
+import { SERVER_KEYS } from "./server-keys.js";
 
-/** The server keys mcpx's own file has; anything else is dropped on import. */
-const MCPX_SERVER_KEYS = new Set([
-  "command",
-  "args",
-  "env",
-  "cwd",
-  "url",
-  "headers",
-  "type",
-  "transport",
-  "protocol",
-  "passthrough",
-  "sharing",
-  "timeoutSeconds",
-  "disabled",
-  "elicitation",
-  "roots",
-  "envFile",
-]);
+/** The server keys mcpx's own file has (and `envFile`, which it reads too); anything else is dropped on import. */
+const MCPX_SERVER_KEYS = new Set([...SERVER_KEYS, "envFile"]);
 
 export interface ImportedServers {
   /** mcpx server entries by (valid) name, in the host file's order. */

@@ -21,6 +21,7 @@ import { runsMcpx } from "./host-import.js";
 import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";
+import { SERVER_KEYS } from "./server-keys.js";
 import { readRoots } from "./roots.js";
 import type { Config, ElicitationMode, ProtocolChoice, ServerConfig, Sharing, TransportChoice } from "./types.js";
 
@@ -28,23 +29,6 @@ import type { Config, ElicitationMode, ProtocolChoice, ServerConfig, Sharing, Tr
 export const DEFAULTS_FILE = "<defaults>";
 
 const TOP_KEYS = ["$schema", "mcpServers", "elicitation", "roots", "http", "limits"];
-const SERVER_KEYS = [
-  "command",
-  "args",
-  "env",
-  "cwd",
-  "url",
-  "headers",
-  "type",
-  "transport",
-  "protocol",
-  "passthrough",
-  "sharing",
-  "timeoutSeconds",
-  "disabled",
-  "elicitation",
-  "roots",
-];
 // Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
 const STDIO_ONLY = ["args", "env", "envFile", "cwd"];
 const HTTP_ONLY = ["headers", "transport"];
