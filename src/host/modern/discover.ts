@@ -6,7 +6,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.js";
 import { REVISIONS, SERVED_REVISIONS } from "../../protocol/revisions.js";
 import { IMPLEMENTATION } from "../../version.js";
 import type { Gateway } from "../gateway.js";
-import { META } from "./envelope.js";
+import { META } from "../../protocol/modern.js";
 
 /** The same offer `initialize` makes, as 2026-07-28 states it (`resources.subscribe`: via subscriptions/listen). */
 export function modernCapabilities(): JsonObject {

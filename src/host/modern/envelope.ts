@@ -6,17 +6,9 @@
 import { isObject, type JsonObject, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { MODERN_REVISIONS, servedModern, type Revision } from "../../protocol/revisions.js";
 import { invalidParams } from "../../protocol/errors.js";
+import { META } from "../../protocol/modern.js";
 import { LOG_LEVELS, type LogLevel } from "../session.js";
 import { unsupportedVersion } from "./errors.js";
-
-export const META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
 
 export interface Envelope {
   revision: Revision;

@@ -25,7 +25,8 @@ import type { Gateway } from "../gateway.js";
 import { HostSession } from "../session.js";
 import { Exchange, HttpSessionChannel } from "../http-session-channel.js";
 import { hostNotification } from "../host-notifications.js";
-import { isModernRequest, META, readEnvelope } from "./envelope.js";
+import { META } from "../../protocol/modern.js";
+import { isModernRequest, readEnvelope } from "./envelope.js";
 import { HEADER_MISMATCH } from "./errors.js";
 import { MODERN_METHODS, serveRequest } from "./serve.js";
 

@@ -10,7 +10,8 @@ import type { IncomingContext } from "../../rpc/peer.js";
 import type { Gateway } from "../gateway.js";
 import { dispatch } from "../dispatch.js";
 import type { HostSession } from "../session.js";
-import { META, type Envelope } from "./envelope.js";
+import { META } from "../../protocol/modern.js";
+import type { Envelope } from "./envelope.js";
 import { ModernRequestSession } from "./request-session.js";
 
 /** Which filter flag lets each list-changed notification through. */
