@@ -5,29 +5,22 @@
  * server name, as a per-host server's connections are different hosts' (design rule 5).
  */
 import type { Upstream } from "../upstream/upstream.js";
+import { ByConnection } from "./by-connection.js";
 
 export class UrlQuestions {
-  readonly #byConnection = new Map<Upstream, Map<string, string>>();
+  readonly #questions = new ByConnection<string>();
 
   remember(upstream: Upstream, elicitationId: string, questionId: string): void {
-    let ids = this.#byConnection.get(upstream);
-    if (!ids) this.#byConnection.set(upstream, (ids = new Map()));
-    ids.set(elicitationId, questionId);
+    this.#questions.set(upstream, elicitationId, questionId);
   }
 
   /** The question an upstream's completion is about, once; unknown ids give undefined (spec: ignored). */
   take(upstream: Upstream, elicitationId: string): string | undefined {
-    const ids = this.#byConnection.get(upstream);
-    const questionId = ids?.get(elicitationId);
-    this.forget(upstream, elicitationId, questionId);
-    return questionId;
+    return this.#questions.take(upstream, elicitationId);
   }
 
   /** The question is finished one way or another: a later completion for it is ignored. */
   forget(upstream: Upstream, elicitationId: string, questionId: string | undefined): void {
-    const ids = this.#byConnection.get(upstream);
-    if (!ids || questionId === undefined || ids.get(elicitationId) !== questionId) return;
-    ids.delete(elicitationId);
-    if (ids.size === 0) this.#byConnection.delete(upstream);
+    if (questionId !== undefined && this.#questions.get(upstream, elicitationId) === questionId) this.#questions.delete(upstream, elicitationId);
   }
 }
