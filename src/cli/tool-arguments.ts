@@ -6,7 +6,7 @@
  */
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { CliError, Exit } from "./exit.js";
-import { coerceValue } from "./elicit/coerce.js";
+import { coerceValue, parseJsonObject } from "./elicit/coerce.js";
 import { fieldsOf } from "./elicit/fields.js";
 import { didYouMean, nearest } from "../util/nearest.js";
 
@@ -15,7 +15,7 @@ export type GivenArguments = { kind: "json"; value: JsonObject } | { kind: "pair
 export function parseGivenArguments(args: readonly string[]): GivenArguments {
   const first = args[0];
   if (args.length === 0 || (args.length === 1 && first!.trim() === "")) return { kind: "json", value: {} };
-  if (args.length === 1 && /^\s*[{[]/.test(first!)) return { kind: "json", value: parseJsonObject(first!) };
+  if (args.length === 1 && /^\s*[{[]/.test(first!)) return { kind: "json", value: parseJsonObject(first!, "the arguments") };
   const pairs: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const arg of args) {
     const equals = arg.indexOf("=");
@@ -25,17 +25,6 @@ export function parseGivenArguments(args: readonly string[]): GivenArguments {
     pairs[name] = arg.slice(equals + 1);
   }
   return { kind: "pairs", pairs: { ...pairs } };
-}
-
-function parseJsonObject(text: string): JsonObject {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`the arguments are not valid JSON: ${(error as Error).message}`, Exit.Usage);
-  }
-  if (!isObject(value)) throw new CliError("the arguments must be a JSON object", Exit.Usage);
-  return value;
 }
 
 /** `key=value` pairs typed by the tool's inputSchema; an error naming the argument when one cannot be. */

@@ -109,24 +109,16 @@ export class StdioChannel implements Channel, ReportsOversized {
     const child = this.#child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     this.#closing = true;
+    const exitsInGrace = (): Promise<boolean> =>
+      within(
+        this.#exited.then(() => true),
+        GRACE_MS,
+        false,
+      );
     child.stdin.end();
-    if (
-      await within(
-        this.#exited.then(() => true),
-        GRACE_MS,
-        false,
-      )
-    )
-      return;
+    if (await exitsInGrace()) return;
     signalGroup(child, "SIGTERM");
-    if (
-      await within(
-        this.#exited.then(() => true),
-        GRACE_MS,
-        false,
-      )
-    )
-      return;
+    if (await exitsInGrace()) return;
     signalGroup(child, "SIGKILL");
     await this.#exited;
   }

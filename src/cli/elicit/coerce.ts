@@ -10,7 +10,7 @@ import type { Field, FieldType } from "./fields.js";
 /** Content from `answer ID '{json}'` or `answer ID key=value ...`. */
 export function parseContent(args: string[], fields: Field[]): JsonObject {
   const first = args[0];
-  if (args.length === 1 && first !== undefined && first.trimStart().startsWith("{")) return parseJsonContent(first);
+  if (args.length === 1 && first !== undefined && first.trimStart().startsWith("{")) return parseJsonObject(first, "the answer");
   const byName = new Map(fields.map((field) => [field.name, field]));
   const content: JsonObject = {};
   for (const arg of args) {
@@ -29,14 +29,15 @@ export function parseContent(args: string[], fields: Field[]): JsonObject {
   return content;
 }
 
-function parseJsonContent(text: string): JsonObject {
+/** A JSON object given on the command line; `what` names it in the usage error ("the answer"). */
+export function parseJsonObject(text: string, what: string): JsonObject {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`the answer is not valid JSON: ${(error as Error).message}`, Exit.Usage);
+    throw new CliError(`${what} is not valid JSON: ${(error as Error).message}`, Exit.Usage);
   }
-  if (!isObject(value)) throw new CliError("the answer must be a JSON object", Exit.Usage);
+  if (!isObject(value)) throw new CliError(`${what} must be a JSON object`, Exit.Usage);
   return value;
 }
 
