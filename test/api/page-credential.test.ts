@@ -4,28 +4,16 @@
  * server on 127.0.0.1 (another port) carries any credential of this mcpx (browsers send
  * cookies for a host to every port of it), and the link's code cannot be used twice.
  */
-import { existsSync } from "node:fs";
+import { haveChromium, launchChromium } from "../helpers/browser.js";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askForm, openBroker, startUi, tempStateDir, type RunningUi } from "../helpers/questions-api.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`SKIPPED test/api/page-credential.test.ts: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+const chromiumHere = haveChromium("test/api/page-credential.test.ts");
 
-(haveChromium ? describe : describe.skip)("the page's credential and another local server", () => {
+(chromiumHere ? describe : describe.skip)("the page's credential and another local server", () => {
   const stateDir = tempStateDir();
   let ui: RunningUi;
   let browser: Browser;
@@ -43,7 +31,7 @@ if (!haveChromium) console.warn(`SKIPPED test/api/page-credential.test.ts: ${CHR
       } else response.writeHead(200, { "content-type": "text/plain" }).end("ok");
     });
     await new Promise<void>((resolve) => neighbour.listen(0, "127.0.0.1", resolve));
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

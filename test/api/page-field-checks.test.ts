@@ -2,28 +2,17 @@
  * The page checks a number's min/max before sending, and marks a refused field at its label:
  * headless Chromium, as in page.test.ts.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { haveChromium, launchChromium } from "../helpers/browser.js";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageLink } from "../../src/api/page-codes.js";
 import { startStoreServer, type StoreServer } from "../../src/api/store-server.js";
 import { silentLogger } from "../../src/util/log.js";
 import { askForm, tempStateDir } from "../helpers/questions-api.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const haveChromium = existsSync(CHROMIUM);
+const chromiumHere = haveChromium("test/api/page-field-checks.test.ts");
 
-(haveChromium ? describe : describe.skip)("the page's field checks", () => {
+(chromiumHere ? describe : describe.skip)("the page's field checks", () => {
   let server: StoreServer;
   let browser: Browser;
   let page: Page;
@@ -31,7 +20,7 @@ const haveChromium = existsSync(CHROMIUM);
 
   beforeAll(async () => {
     server = await startStoreServer({ host: "127.0.0.1", port: 0, stateDir: tempStateDir(), log: silentLogger });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await (await browser.newContext()).newPage();
     page.on("request", (request) => {
       if (request.url().endsWith("/answer")) answersSent.push(request.postData() ?? "");

@@ -3,31 +3,17 @@
  * questions appear live, forms generated from the schema send typed values, a URL is shown
  * but never fetched until the person clicks, and the three actions stay distinct.
  */
-import { existsSync } from "node:fs";
+import { haveChromium, launchChromium } from "../helpers/browser.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageLink } from "../../src/api/page-codes.js";
 import { startStoreServer, type StoreServer } from "../../src/api/store-server.js";
 import { silentLogger } from "../../src/util/log.js";
 import { ask, askForm, askUrl, openBroker, tempStateDir } from "../helpers/questions-api.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(`SKIPPED test/api/page.test.ts: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)`);
-}
+const chromiumHere = haveChromium("test/api/page.test.ts");
 
 const EVERY_KIND = {
   type: "object",
@@ -66,7 +52,7 @@ const EVERY_KIND = {
   required: ["name", "guests", "room"],
 };
 
-(haveChromium ? describe : describe.skip)("the question page in headless Chromium", () => {
+(chromiumHere ? describe : describe.skip)("the question page in headless Chromium", () => {
   const stateDir = tempStateDir();
   let server: StoreServer;
   let browser: Browser;
@@ -89,7 +75,7 @@ const EVERY_KIND = {
       response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>consent</title><p>done</p>");
     });
     await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext();
     page = await context.newPage();
     await page.goto(pageLink(server.token, server.url).href);

@@ -4,28 +4,16 @@
  * page that same `mcpx serve` prints (headless Chromium); the host's tool call completes with
  * that answer.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { haveChromium, launchChromium } from "../helpers/browser.js";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpxHttp, type RunningMcpx } from "../helpers/mcpx.js";
 import { askingStdio, httpHost, toolJson, type RecordingHost } from "../relay/support.js";
 import { brokerConfig } from "./support.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`SKIPPED test/broker-e2e/web-page.test.ts: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+const chromiumHere = haveChromium("test/broker-e2e/web-page.test.ts");
 
-(haveChromium ? describe : describe.skip)("a question answered on the page of mcpx serve --http", () => {
+(chromiumHere ? describe : describe.skip)("a question answered on the page of mcpx serve --http", () => {
   let mcpx: RunningMcpx & { url: URL };
   let host: RecordingHost;
   let browser: Browser;
@@ -33,7 +21,7 @@ if (!haveChromium) console.warn(`SKIPPED test/broker-e2e/web-page.test.ts: ${CHR
   beforeAll(async () => {
     mcpx = await startMcpxHttp(brokerConfig({ ask: askingStdio() }, { ttlSeconds: 60 }));
     host = await httpHost(mcpx.url, { capabilities: {} });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
