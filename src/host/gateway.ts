@@ -75,7 +75,7 @@ export class Gateway {
     return new Upstream(
       server,
       {
-        question: (upstream, context, candidates) => relayQuestion(this, upstream, context, candidates),
+        question: (upstream, context, candidates, inputKey) => relayQuestion(this, upstream, context, candidates, inputKey),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
         // The catalogue comes from the shared connection; a host's own one does not change it.
         changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),

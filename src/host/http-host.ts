@@ -19,6 +19,7 @@ import type { Gateway } from "./gateway.js";
 import { HostSession } from "./session.js";
 import { serveRequest } from "./modern/serve.js";
 import { isModernPost, serveModernPost } from "./modern/http.js";
+import { isModernRequest } from "./modern/envelope.js";
 import { hostNotification } from "./host-notifications.js";
 import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
@@ -160,7 +161,8 @@ export class HttpHost {
       messages.push(parsed.message);
     }
 
-    const initializing = messages.some((message) => isRequest(message) && message.method === "initialize");
+    // An initialize carrying the modern envelope is a 2026-07-28 request (of a method that era lacks), not a legacy opening.
+    const initializing = messages.some((message) => isRequest(message) && message.method === "initialize" && !isModernRequest(message));
     // Dual era: a session-less POST of the modern era is served statelessly.
     if (!initializing && !request.headers["mcp-session-id"] && isModernPost(request, messages)) {
       return serveModernPost(this.gateway, request, response, messages, { batch, json: jsonAccepted });

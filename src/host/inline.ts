@@ -62,7 +62,7 @@ export async function askHost({ question, owner, upstream, nameServer, signal, l
   log.info("asking the host that made the call", { session: owner.session.id });
   if (question.mode === "url" && typeof id === "string") delivered.remember(upstream, id, owner);
   const route = owner.requestId !== undefined ? { relatedRequestId: owner.requestId } : undefined;
-  const result = await owner.session.askInline(question.id, rendered.method, rendered.params, { ...(route ? { route } : {}), signal });
+  const result = await owner.session.askInline(question.inputKey ?? question.id, rendered.method, rendered.params, { ...(route ? { route } : {}), signal });
   const answer = answerFromHost(question, result);
   if (!("malformed" in answer)) return answer;
   if (signal.aborted) return "it was answered elsewhere first";

@@ -49,7 +49,13 @@ export interface QuestionRelay {
 
 const QUESTION_METHODS = ["elicitation/create", "sampling/createMessage"];
 
-export async function relayQuestion(gateway: QuestionRelay, upstream: Upstream, context: IncomingContext, candidates: Candidates): Promise<JsonObject> {
+export async function relayQuestion(
+  gateway: QuestionRelay,
+  upstream: Upstream,
+  context: IncomingContext,
+  candidates: Candidates,
+  inputKey?: string,
+): Promise<JsonObject> {
   const { request } = context;
   const connectionOwner = gateway.connectionOwner(upstream);
   if (request.method === "roots/list") return answerRoots(gateway.config, upstream, connectionOwner, gateway.log);
@@ -58,6 +64,7 @@ export async function relayQuestion(gateway: QuestionRelay, upstream: Upstream, 
     if (QUESTION_METHODS.includes(request.method)) throw invalidParams(`mcpx did not declare what this ${request.method} asks for`);
     throw methodNotFound(request.method);
   }
+  if (inputKey !== undefined) question.inputKey = inputKey;
   return askAndWait(gateway, upstream, context.signal, question, attribute(candidates, connectionOwner));
 }
 

@@ -56,8 +56,11 @@ export class HostSession {
     return this;
   }
 
-  /** Ask this host a question inline (legacy: a request to it; modern: an input request of its call). */
-  askInline(_questionId: string, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+  /**
+   * Ask this host a question inline (legacy: a request to it; modern: an input request of its
+   * call, under `inputKey`: the upstream's own key when it had one, else the question's id).
+   */
+  askInline(_inputKey: string, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
     return this.peer.request(method, params, options);
   }
 

@@ -23,6 +23,11 @@ export interface Question {
   params: JsonObject;
   /** Elicitation only. Absent means form, as the spec says for a request without `mode`. */
   mode?: ElicitationMode;
+  /**
+   * The key a 2026-07-28 upstream gave this input request in its `inputRequests`. A modern host
+   * asked it sees the same key, so what it knows of the server's questions holds through mcpx.
+   */
+  inputKey?: string;
 }
 
 const KINDS: Record<QuestionMethod, QuestionKind> = {

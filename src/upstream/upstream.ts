@@ -57,7 +57,8 @@ export type Candidates = CallOwner[];
 
 export interface UpstreamEvents {
   /** A request from the server (elicitation, sampling, roots: the gateway answers), with the calls it may belong to. */
-  question(upstream: Upstream, context: IncomingContext, candidates: Candidates): Promise<JsonObject>;
+  /** `inputKey`: the key of a 2026-07-28 server's input request (none for a legacy server's request). */
+  question(upstream: Upstream, context: IncomingContext, candidates: Candidates, inputKey?: string): Promise<JsonObject>;
   notification(upstream: Upstream, notification: JsonRpcNotification, candidates: Candidates): void;
   /** The catalogue or the state changed. */
   changed(upstream: Upstream, what: CatalogPart | "state"): void;
@@ -215,7 +216,7 @@ export class Upstream {
         const stop = options.signal ? AbortSignal.any([signal, options.signal, this.#stopper.signal]) : AbortSignal.any([signal, this.#stopper.signal]);
         const params = isObject(request.params) ? request.params : {};
         const asked = { jsonrpc: "2.0" as const, id: `input:${key}`, method: String(request.method), params };
-        return this.events.question(this, { request: asked, signal: stop, arrival: {} }, candidates);
+        return this.events.question(this, { request: asked, signal: stop, arrival: {} }, candidates, key);
       },
     });
   }

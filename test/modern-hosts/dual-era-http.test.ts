@@ -149,10 +149,19 @@ describe("2026-07-28 requests on /mcp, raw", () => {
   });
 
   it("methods 2026-07-28 removed are unknown methods (404, -32601)", async () => {
-    for (const method of ["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]) {
+    // An initialize that carries the modern envelope is a modern request: it opens no session.
+    for (const method of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]) {
       const reply = await modernPost(method, method === "logging/setLevel" ? { level: "info" } : method.startsWith("resources/") ? { uri: "memo://a" } : {});
+      expect(reply.headers.get("mcp-session-id")).toBeNull();
       expect({ method, status: reply.status, code: (reply.messages[0]?.error as { code?: number })?.code }).toEqual({ method, status: 404, code: -32601 });
     }
+  });
+
+  it("a resource nobody has is -32602 with its uri (2026-07-28 retired -32002)", async () => {
+    const uri = "memo://nobody-has-this";
+    const reply = await modernPost("resources/read", { uri }, { "mcp-name": uri });
+    expect(reply.messages[0]?.error).toMatchObject({ code: -32602, data: { uri } });
+    expectValidToClient(V, reply.messages[0], "resources/read");
   });
 
   it("a legacy request without a session is still told to initialize (400)", async () => {

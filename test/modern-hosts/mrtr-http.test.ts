@@ -22,7 +22,13 @@ const frames: Received[] = [];
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  const config = writeConfig({ mcpServers: { asking: nodeServer("asking-server.mjs", ["--stdio"]), twice: nodeServer("twice-asking-server.mjs") } });
+  const config = writeConfig({
+    mcpServers: {
+      asking: nodeServer("asking-server.mjs", ["--stdio"]),
+      twice: nodeServer("twice-asking-server.mjs"),
+      modern: nodeServer("modern-server.mjs", ["--stdio", "--modern-only"]),
+    },
+  });
   stateDir = config.env.MCPX_STATE_DIR!;
   mcpx = await startMcpxHttp(config);
 });
@@ -109,6 +115,21 @@ async function rawCall(id: number, params: Record<string, unknown>) {
   for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
   return reply.messages[0] as { result?: Record<string, unknown>; error?: { code: number; message: string } };
 }
+
+describe("MRTR on both sides", () => {
+  it("a modern upstream's input requests reach the modern host under the upstream's own keys, round after round", async () => {
+    const call = { name: "modern__ask_name", arguments: { rounds: 2 } };
+    const first = await rawCall(21, call);
+    expect(first.result).toMatchObject({ resultType: "input_required" });
+    expect(Object.keys(first.result?.inputRequests as object)).toEqual(["name1"]);
+    const answer = { action: "accept", content: { name: "octocat" } };
+    const second = await rawCall(22, { ...call, requestState: first.result?.requestState, inputResponses: { name1: answer } });
+    expect(Object.keys(second.result?.inputRequests as object)).toEqual(["name2"]);
+    const done = await rawCall(23, { ...call, requestState: second.result?.requestState, inputResponses: { name2: answer } });
+    expect(done.result).toMatchObject({ resultType: "complete" });
+    expect(textOf(done.result)).toBe('Hello, {"action":"accept","content":{"name":"octocat"}} after 2 round(s)');
+  });
+});
 
 describe("requestState", () => {
   it("a changed requestState, or one used for another request, is refused; the real one still completes the call", async () => {

@@ -52,9 +52,10 @@ class ModernCall implements InputSink {
     readonly binding: Binding,
   ) {}
 
-  ask(questionId: string, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
+  ask(inputKey: string, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
-      const key = questionId;
+      // Keys are unique within a round; one still open from elsewhere gets a fresh name.
+      const key = this.asks.has(inputKey) ? `${inputKey}~${randomUUID()}` : inputKey;
       const withdraw = (): void => {
         if (this.asks.delete(key)) reject(new RpcError(ErrorCode.InternalError, "the question was settled elsewhere"));
       };

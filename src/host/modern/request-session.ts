@@ -13,7 +13,7 @@ let counter = 0;
 
 /** Where a modern call takes the questions asked of its host (see mrtr.ts). */
 export interface InputSink {
-  ask(questionId: string, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
+  ask(inputKey: string, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
 }
 
 export class ModernRequestSession extends HostSession {
@@ -53,11 +53,11 @@ export class ModernRequestSession extends HostSession {
     return this.logLevel !== undefined && super.wantsLog(level);
   }
 
-  override askInline(questionId: string, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+  override askInline(inputKey: string, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
     if (!this.sink) {
       // An RpcError: the host refused, so the question stays open for other answerers.
       return Promise.reject(new RpcError(ErrorCode.InternalError, "a 2026-07-28 host is asked only on tools/call, prompts/get and resources/read"));
     }
-    return this.sink.ask(questionId, method, params, options.signal);
+    return this.sink.ask(inputKey, method, params, options.signal);
   }
 }

@@ -78,11 +78,16 @@ function withoutEnvelope(params: JsonObject): JsonObject {
   return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
 }
 
-/** -32042 is not of this era (reserved, never emitted in 2026-07-28). */
+/** Codes earlier revisions defined that 2026-07-28 reserves and never emits. */
 const URL_ELICITATION_REQUIRED = -32042;
+const RESOURCE_NOT_FOUND_BEFORE_2026 = ErrorCode.ResourceNotFound;
 
+/** An error as a 2026-07-28 host may be sent it: no retired codes. */
 function forModernHost(error: unknown): unknown {
-  if (!(error instanceof RpcError) || error.code !== URL_ELICITATION_REQUIRED) return error;
+  if (!(error instanceof RpcError)) return error;
+  // Resource not found is -32602 now (its data, the uri, kept); mcpx's own and a legacy upstream's -32002 alike.
+  if (error.code === RESOURCE_NOT_FOUND_BEFORE_2026) return new RpcError(ErrorCode.InvalidParams, error.message, error.data);
+  if (error.code !== URL_ELICITATION_REQUIRED) return error;
   return new RpcError(
     ErrorCode.InternalError,
     `${error.message} (the upstream asked for a URL to be opened, which mcpx could not relay to this request)`,
