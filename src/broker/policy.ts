@@ -132,6 +132,7 @@ export function defaultsOf(question: Question): JsonObject {
 export function modeDecision(mode: ElicitationMode): Decision | "error" | undefined {
   switch (mode) {
     case "ask":
+    case "host": // the calling host is asked; what it cannot take is cancelled (host/questions.ts)
       return undefined;
     case "auto":
       return { action: "cancel", by: "policy:auto", reason: "elicitation.mode is auto and no rule matched" };

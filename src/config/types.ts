@@ -15,7 +15,7 @@ export type ProtocolChoice = "auto" | Revision;
 export type Sharing = "shared" | "per-host";
 
 /** What mcpx does with a question nobody is around to answer. */
-export type ElicitationMode = "ask" | "auto" | "decline" | "error";
+export type ElicitationMode = "ask" | "host" | "auto" | "decline" | "error";
 
 /** A root as `roots/list` answers it. */
 export interface Root {

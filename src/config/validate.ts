@@ -36,7 +36,7 @@ const HTTP_ONLY = ["headers", "transport"];
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 const TRANSPORTS: readonly TransportChoice[] = ["auto", "streamable-http", "sse"];
 const PROTOCOLS: readonly ProtocolChoice[] = ["auto", ...REVISIONS];
-const MODES: readonly ElicitationMode[] = ["ask", "auto", "decline", "error"];
+const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
 const SHARING: readonly Sharing[] = ["shared", "per-host"];
 const POSITIVE = { above: 0 };
 

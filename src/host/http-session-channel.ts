@@ -10,7 +10,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Arrival, Channel, Route } from "../rpc/channel.js";
-import { ErrorCode, errorResponse, isResponse, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { ErrorCode, errorResponse, isResponse, type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { formatSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
 import { admitToStream, DropCounter } from "./output-pressure.js";
@@ -23,6 +23,11 @@ import { admitToStream, DropCounter } from "./output-pressure.js";
 export interface AnswerFraming {
   json: boolean;
   sse?: boolean;
+  /**
+   * The HTTP status of a POST whose only answer is this error, sent before anything else
+   * (2026-07-28 gives some errors their own status); undefined keeps 200.
+   */
+  errorStatus?: (error: JsonRpcErrorObject) => number | undefined;
 }
 
 /** One POST and the requests it is still answering. */
@@ -54,6 +59,13 @@ export class Exchange {
     const answers = isResponse(message) && message.id !== null && message.id !== undefined && this.waiting.has(message.id);
     if (answers) this.waiting.delete(message.id as RequestId);
     const last = answers && this.waiting.size === 0;
+    const status = last && !this.#streaming && this.#held.length === 0 && "error" in message ? this.framing.errorStatus?.(message.error) : undefined;
+    if (status !== undefined && !this.response.headersSent) {
+      this.#ended = true;
+      this.response.writeHead(status, { ...this.headers, "content-type": "application/json" });
+      this.response.end(JSON.stringify(message));
+      return true;
+    }
     if (!this.streams) {
       if (!answers) return false;
       this.#held.push(message);

@@ -12,6 +12,7 @@ import { BrokerError } from "../broker/errors.js";
 import type { QuestionRecord } from "../broker/types.js";
 import type { Question } from "../render/question.js";
 import { renderForHost } from "../render/render.js";
+import { missingCapabilities } from "../render/host.js";
 import type { Logger } from "../util/log.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { AskedHost, HostSession } from "./session.js";
@@ -30,6 +31,12 @@ export interface InlineRequest {
   delivered: DeliveredElicitations;
 }
 
+/** The host cannot be sent the question at all; `requiredCapabilities` when only its declaration lacked (render/host.ts). */
+export interface CannotTake {
+  cannotTake: string;
+  requiredCapabilities?: JsonObject;
+}
+
 /** The host could take the question, but not on the request it made (rendered for it all the same). */
 export interface Undeliverable {
   undeliverable: string;
@@ -37,19 +44,18 @@ export interface Undeliverable {
 }
 
 /**
- * Send the question to the calling host when it can take it. Resolves with the host's
- * answer, or with the reason the host cannot be asked; rejects when the host went away.
+ * Send the question to the calling host when it can take it. Resolves with the host's answer;
+ * with why it cannot be sent the question (`CannotTake`) or not on this call (`Undeliverable`);
+ * or with why its answer did not count (a string). Rejects when the host went away.
  */
-export async function askHost({ question, owner, upstream, nameServer, signal, log, delivered }: InlineRequest): Promise<AnswerInput | string | Undeliverable> {
+export async function askHost({ question, owner, upstream, nameServer, signal, log, delivered }: InlineRequest): Promise<AnswerInput | string | CannotTake | Undeliverable> {
   const profile = owner.session.profile();
-  if (!profile || owner.session.closed) return "the calling host has not finished initializing";
+  if (!profile || owner.session.closed) return { cannotTake: "the calling host has not finished initializing" };
   const rendered = renderForHost(question, profile, { nameServer });
   if (!rendered.sendable) {
-    log.info("the calling host cannot take this question; it waits for other answerers", {
-      session: owner.session.id,
-      reason: rendered.reason,
-    });
-    return rendered.reason;
+    log.info("the calling host cannot take this question", { session: owner.session.id, reason: rendered.reason });
+    const required = missingCapabilities(question, profile);
+    return { cannotTake: rendered.reason, ...(required ? { requiredCapabilities: required } : {}) };
   }
   const id = question.params.elicitationId;
   if (!owner.session.canCarryRequests(owner.requestId)) {

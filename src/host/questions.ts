@@ -127,17 +127,28 @@ async function waitForAnswer(
   // Whichever of these calls is waiting on it, its timeout must not run out while a person answers.
   const release = upstream.holdTimeout(attribution.calls);
   let notAsked: string | undefined;
+  const host = hostOf(attribution);
+  // elicitation.mode "host": the calling host is the only one asked; what it cannot take is over at once.
+  const hostOnly = gateway.config.elicitation.mode === "host";
+  const notForHost = (why: string, required?: JsonObject): void => {
+    notAsked = why;
+    if (!hostOnly) return;
+    const reason = `elicitation.mode is "host" and ${why}`;
+    log.info("the question cannot go to the calling host; it is cancelled", { reason });
+    if (required) host?.lacksCapabilities(required, `${question.method} from "${question.server}" needs a capability the host did not declare (${why})`);
+    broker.close(record.id, reason);
+  };
   try {
-    const host = hostOf(attribution);
     const route = routeOf(attribution);
     if (host && (route || host.transport === "stdio")) {
       const owner = { session: host, ...(route?.requestId !== undefined ? { requestId: route.requestId } : {}) };
       askHost({ question, owner, nameServer: !upstream.config.passthrough, signal: done.signal, log, delivered: gateway.delivered, upstream }).then(
         (answer) => {
           if (typeof answer === "string") notAsked = answer;
+          else if ("cannotTake" in answer) notForHost(answer.cannotTake, answer.requiredCapabilities);
           else if ("undeliverable" in answer) {
-            notAsked = answer.undeliverable;
-            blockedUrl(question, record, host, attribution, answer.params);
+            // A URL question may still reach the host, by -32042 on its call (design rule 7).
+            if (!blockedUrl(question, record, host, attribution, answer.params)) notForHost(answer.undeliverable);
           } else settleFromHost(broker, record, host, answer, log);
         },
         (error: unknown) => {
@@ -147,7 +158,9 @@ async function waitForAnswer(
         },
       );
     } else if (host) {
-      notAsked = "no call of the host's is open to carry the question";
+      notForHost("no call of the host's is open to carry the question");
+    } else if (hostOnly) {
+      notForHost("no single host it belongs to can be proven");
     } else {
       log.info("no single host it belongs to can be proven; it waits for people", { calls: attribution.calls.length });
       tellWhereItWaits(record, upstream, attribution.calls);
@@ -173,12 +186,14 @@ async function waitForAnswer(
  * Design rule 7, as a server: a URL question of this very call that a url-capable 2025-11-25
  * host could not be sent inline is handed to the call's forwarding, which answers the host's
  * request with -32042 (`forwarded-call.ts`). Never for form questions or other revisions.
+ * Whether it was handed on.
  */
-function blockedUrl(question: Question, record: QuestionRecord, host: HostSession, attribution: Attribution, params: JsonObject): void {
-  if (question.mode !== "url" || attribution.level !== "call" || !attribution.call.urlBlocked) return;
-  if (!host.revision || !defines(host.revision, "urlElicitationRequiredError")) return;
+function blockedUrl(question: Question, record: QuestionRecord, host: HostSession, attribution: Attribution, params: JsonObject): boolean {
+  if (question.mode !== "url" || attribution.level !== "call" || !attribution.call.urlBlocked) return false;
+  if (!host.revision || !defines(host.revision, "urlElicitationRequiredError")) return false;
   const { mode, elicitationId, url, message } = params;
   attribution.call.urlBlocked({ questionId: record.id, elicitation: { mode, elicitationId, url, message } as JsonObject });
+  return true;
 }
 
 /** Where the question came from, as far as it is proven. */

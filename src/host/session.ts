@@ -64,6 +64,13 @@ export class HostSession {
     return this.peer.request(method, params, options);
   }
 
+  /**
+   * A question of this host's call needs capabilities it did not declare, and nobody else may
+   * answer it (`elicitation.mode` "host"). A legacy host has no error for that: its question
+   * is cancelled, and the call goes on. A modern one's call fails with -32021 (modern/).
+   */
+  lacksCapabilities(_required: JsonObject, _why: string): void {}
+
   profile(): HostProfile | undefined {
     return this.revision ? { revision: this.revision, capabilities: this.capabilities } : undefined;
   }

@@ -79,3 +79,22 @@ export function canSample(host: HostProfile, params?: JsonObject): boolean {
 export function canListRoots(host: HostProfile): boolean {
   return declared(host.capabilities, "roots");
 }
+
+/**
+ * The client capabilities this host would have had to declare to be sent the question, when
+ * that is all it lacks (the `requiredCapabilities` of a 2026-07-28 `-32021`): `elicitation`
+ * (with `url` for a URL question) or `sampling` (with `tools` when the model is offered tools).
+ * Undefined when the host declared them, or when its revision, not its declaration, is why.
+ */
+export function missingCapabilities(question: { method: string; mode?: ElicitationMode; params: JsonObject }, host: HostProfile): JsonObject | undefined {
+  if (question.method === "sampling/createMessage") {
+    const tools = usesSamplingTools(question.params);
+    if (tools && !defines(host.revision, "samplingTools")) return undefined;
+    if (!declared(host.capabilities, "sampling")) return { sampling: tools ? { tools: {} } : {} };
+    return tools && !declared(host.capabilities.sampling, "tools") ? { sampling: { tools: {} } } : undefined;
+  }
+  const mode = question.mode ?? "form";
+  if (!defines(host.revision, "elicitation") || (mode === "url" && !defines(host.revision, "elicitationUrl"))) return undefined;
+  if (elicitationModes(host).has(mode)) return undefined;
+  return { elicitation: mode === "url" ? { url: {} } : defines(host.revision, "elicitationUrl") ? { form: {} } : {} };
+}

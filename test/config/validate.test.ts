@@ -293,7 +293,7 @@ describe("configFromObject: errors name the file and the key path", () => {
       'conf/mcpx.json: mcpServers.probe.protocol must be one of "auto", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28" (got "2025-01-01")',
     );
     expect(problem({ elicitation: { mode: "always" } })).toBe(
-      'conf/mcpx.json: elicitation.mode must be one of "ask", "auto", "decline", "error" (got "always")',
+      'conf/mcpx.json: elicitation.mode must be one of "ask", "host", "auto", "decline", "error" (got "always")',
     );
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canListRoots, canSample, elicitationModes } from "../../src/render/host.js";
+import { canListRoots, canSample, elicitationModes, missingCapabilities } from "../../src/render/host.js";
 import { host } from "./support.js";
 
 const modes = (...args: Parameters<typeof host>) => [...elicitationModes(host(...args))].sort();
@@ -59,5 +59,30 @@ describe("canListRoots", () => {
     expect(canListRoots(host("2024-11-05", { roots: {} }))).toBe(true);
     expect(canListRoots(host("2026-07-28", { roots: { listChanged: true } }))).toBe(true);
     expect(canListRoots(host("2025-11-25", {}))).toBe(false);
+  });
+});
+
+describe("missingCapabilities", () => {
+  const form = { method: "elicitation/create", params: { message: "m" } };
+  const url = { method: "elicitation/create", mode: "url" as const, params: { message: "m", url: "https://x" } };
+  const sampling = { method: "sampling/createMessage", params: { messages: [] } };
+  const withTools = { method: "sampling/createMessage", params: { messages: [], tools: [] } };
+
+  it("names what a modern host did not declare, and nothing when it did", () => {
+    expect(missingCapabilities(form, host("2026-07-28", {}))).toEqual({ elicitation: { form: {} } });
+    expect(missingCapabilities(form, host("2026-07-28", { elicitation: {} }))).toBeUndefined();
+    expect(missingCapabilities(url, host("2026-07-28", { elicitation: {} }))).toEqual({ elicitation: { url: {} } });
+    expect(missingCapabilities(form, host("2026-07-28", { elicitation: { url: {} } }))).toEqual({ elicitation: { form: {} } });
+    expect(missingCapabilities(sampling, host("2026-07-28", { elicitation: {} }))).toEqual({ sampling: {} });
+    expect(missingCapabilities(withTools, host("2026-07-28", {}))).toEqual({ sampling: { tools: {} } });
+    expect(missingCapabilities(withTools, host("2026-07-28", { sampling: {} }))).toEqual({ sampling: { tools: {} } });
+    expect(missingCapabilities(withTools, host("2026-07-28", { sampling: { tools: {} } }))).toBeUndefined();
+  });
+
+  it("is nothing when the revision, not the declaration, is why", () => {
+    expect(missingCapabilities(url, host("2025-06-18", { elicitation: {} }))).toBeUndefined();
+    expect(missingCapabilities(form, host("2025-03-26", {}))).toBeUndefined();
+    expect(missingCapabilities(withTools, host("2025-06-18", { sampling: {} }))).toBeUndefined();
+    expect(missingCapabilities(form, host("2025-06-18", {}))).toEqual({ elicitation: {} });
   });
 });

@@ -25,7 +25,7 @@ import type { Gateway } from "../gateway.js";
 import { HostSession } from "../session.js";
 import { Exchange, HttpSessionChannel } from "../http-session-channel.js";
 import { hostNotification } from "../host-notifications.js";
-import { META } from "../../protocol/modern.js";
+import { isModernErrorCode, META } from "../../protocol/modern.js";
 import { isModernRequest, readEnvelope } from "./envelope.js";
 import { HEADER_MISMATCH } from "./errors.js";
 import { MODERN_METHODS, serveRequest } from "./serve.js";
@@ -95,6 +95,12 @@ function refusal(request: IncomingMessage, messages: JsonRpcMessage[], batch: bo
   return undefined;
 }
 
+/** The 2026-07-28 errors that carry their own HTTP status: 400 for the era's own, 404 for an unknown method. */
+function modernErrorStatus(error: JsonRpcErrorObject): number | undefined {
+  if (isModernErrorCode(error.code)) return 400;
+  return error.code === ErrorCode.MethodNotFound ? 404 : undefined;
+}
+
 /** A mirrored header value: plain, or the `=?base64?…?=` sentinel form for what is not plain ASCII. */
 export function decodeHeader(value: string | string[] | undefined): string | undefined {
   if (typeof value !== "string") return undefined;
@@ -142,7 +148,7 @@ export function serveModernPost(
     void peer.close();
     return;
   }
-  const exchange = new Exchange(response, {}, { json: options.json });
+  const exchange = new Exchange(response, {}, { json: options.json, errorStatus: modernErrorStatus });
   response.once("close", () => {
     // The stream broke before the answer: that cancels the request (no resumption in 2026).
     if (!exchange.ended || exchange.waiting.size > 0) for (const open of channel.forget(exchange)) peer.abandon(open, "the host closed the connection");

@@ -73,9 +73,16 @@ class ModernCall implements InputSink {
     });
   }
 
+  /** The first outcome stands: a call failed early still hears its dispatch end. */
   settle(outcome: Outcome): void {
+    if (this.outcome) return;
     this.outcome = outcome;
     this.#notify();
+  }
+
+  fail(error: RpcError): void {
+    this.settle({ ok: false, error });
+    this.controller.abort();
   }
 
   /** The host's answers, by key; unknown keys are ignored (MRTR: SHOULD ignore). */

@@ -8,12 +8,15 @@ import { ErrorCode, type JsonObject } from "../../protocol/jsonrpc.js";
 import type { RequestOptions } from "../../rpc/peer.js";
 import { HostSession } from "../session.js";
 import type { Envelope } from "./envelope.js";
+import { MODERN_ERROR } from "../../protocol/modern.js";
 
 let counter = 0;
 
 /** Where a modern call takes the questions asked of its host (see mrtr.ts). */
 export interface InputSink {
   ask(inputKey: string, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
+  /** End the call with this error now (the upstream call is cancelled). */
+  fail(error: RpcError): void;
 }
 
 export class ModernRequestSession extends HostSession {
@@ -51,6 +54,11 @@ export class ModernRequestSession extends HostSession {
   /** Without a `logLevel` in the request's `_meta`, no log message may be sent for it. */
   override wantsLog(level: unknown): boolean {
     return this.logLevel !== undefined && super.wantsLog(level);
+  }
+
+  /** The spec's answer to a request that needs an undeclared capability: -32021, naming it. */
+  override lacksCapabilities(required: JsonObject, why: string): void {
+    this.sink?.fail(new RpcError(MODERN_ERROR.MissingRequiredClientCapability, `Missing required client capability: ${why}`, { requiredCapabilities: required }));
   }
 
   override askInline(inputKey: string, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
