@@ -48,7 +48,15 @@ export interface Undeliverable {
  * with why it cannot be sent the question (`CannotTake`) or not on this call (`Undeliverable`);
  * or with why its answer did not count (a string). Rejects when the host went away.
  */
-export async function askHost({ question, owner, upstream, nameServer, signal, log, delivered }: InlineRequest): Promise<AnswerInput | string | CannotTake | Undeliverable> {
+export async function askHost({
+  question,
+  owner,
+  upstream,
+  nameServer,
+  signal,
+  log,
+  delivered,
+}: InlineRequest): Promise<AnswerInput | string | CannotTake | Undeliverable> {
   const profile = owner.session.profile();
   if (!profile || owner.session.closed) return { cannotTake: "the calling host has not finished initializing" };
   const rendered = renderForHost(question, profile, { nameServer });

@@ -58,7 +58,9 @@ export class ModernRequestSession extends HostSession {
 
   /** The spec's answer to a request that needs an undeclared capability: -32021, naming it. */
   override lacksCapabilities(required: JsonObject, why: string): void {
-    this.sink?.fail(new RpcError(MODERN_ERROR.MissingRequiredClientCapability, `Missing required client capability: ${why}`, { requiredCapabilities: required }));
+    this.sink?.fail(
+      new RpcError(MODERN_ERROR.MissingRequiredClientCapability, `Missing required client capability: ${why}`, { requiredCapabilities: required }),
+    );
   }
 
   override askInline(inputKey: string, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
