@@ -80,10 +80,15 @@ export class HostSession {
    * no way to carry it. Never throws: a host that has gone simply misses it.
    */
   notify(method: string, params: JsonObject | undefined, route?: Route): void {
+    this.notifyOn(this.peer, method, params, route);
+  }
+
+  /** `notify`, on a given conversation (a modern call's retry comes on a connection of its own). */
+  protected notifyOn(peer: Peer, method: string, params: JsonObject | undefined, route?: Route): void {
     if (this.closed || !this.revision) return;
     if (!canCarryNotification(method, params ?? {}, this.revision)) return;
     const shaped = params === undefined ? undefined : downgradeNotification(method, params, this.revision);
-    void this.peer.notify(method, shaped && Object.keys(shaped).length ? shaped : undefined, route).catch(() => {});
+    void peer.notify(method, shaped && Object.keys(shaped).length ? shaped : undefined, route).catch(() => {});
   }
 
   /** Should a log message at `level` reach this host? */

@@ -116,6 +116,34 @@ async function rawCall(id: number, params: Record<string, unknown>) {
   return reply.messages[0] as { result?: Record<string, unknown>; error?: { code: number; message: string } };
 }
 
+describe("progress across rounds", () => {
+  it("progress after a retry goes on that retry's response, under its own progress token", async () => {
+    const call = { name: "twice__ask_twice", arguments: {} };
+    const meta = (token: string) => ({ ...envelope({ elicitation: {} }), progressToken: token });
+    const round = async (id: number, token: string, extra: Record<string, unknown> = {}) => {
+      const reply = await post(
+        mcpx.url,
+        { jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta(token), ...call, ...extra } },
+        { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": call.name },
+      );
+      for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
+      const progress = reply.messages.filter((frame) => frame.method === "notifications/progress").map((frame) => frame.params);
+      const answer = reply.messages.find((frame) => frame.id === id) as { result: Record<string, unknown> };
+      return { progress, result: answer.result };
+    };
+    const answer = { action: "accept", content: { answer: "yes" } };
+    const first = await round(31, "p1");
+    const [key1] = Object.keys(first.result.inputRequests as object);
+    const second = await round(32, "p2", { requestState: first.result.requestState, inputResponses: { [key1!]: answer } });
+    const [key2] = Object.keys(second.result.inputRequests as object);
+    const third = await round(33, "p3", { requestState: second.result.requestState, inputResponses: { [key2!]: answer } });
+    expect(third.result.resultType).toBe("complete");
+    expect(first.progress).toEqual([]);
+    expect(second.progress).toEqual([{ progressToken: "p2", progress: 1, total: 2, message: "answered 1" }]);
+    expect(third.progress).toEqual([{ progressToken: "p3", progress: 2, total: 2, message: "answered 2" }]);
+  });
+});
+
 describe("MRTR on both sides", () => {
   it("a modern upstream's input requests reach the modern host under the upstream's own keys, round after round", async () => {
     const call = { name: "modern__ask_name", arguments: { rounds: 2 } };

@@ -148,6 +148,7 @@ class ModernCalls {
 
   start(base: HostSession, envelope: Envelope, context: IncomingContext, params: JsonObject, binding: Binding): ModernCall {
     const session = new ModernRequestSession(base, envelope);
+    session.follow(context.request, base);
     const call = new ModernCall(session, binding);
     session.sink = call;
     this.#calls.set(call.id, call);
@@ -219,6 +220,7 @@ export async function serveRound(
   if (params.requestState !== undefined) {
     call = calls.resume(params.requestState, binding);
     call.session.apply(envelope); // this request's capabilities, not the last round's
+    call.session.follow(context.request, base);
     call.stopExpiry();
     call.answer(params.inputResponses);
   } else {

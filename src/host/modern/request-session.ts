@@ -4,8 +4,9 @@
  * call as long as the call; it is never in the gateway's sessions (it hears no broadcasts).
  */
 import { RpcError } from "../../protocol/errors.js";
-import { ErrorCode, type JsonObject } from "../../protocol/jsonrpc.js";
-import type { RequestOptions } from "../../rpc/peer.js";
+import { ErrorCode, isObject, type JsonObject, type JsonRpcRequest, type RequestId } from "../../protocol/jsonrpc.js";
+import type { Route } from "../../rpc/channel.js";
+import type { Peer, RequestOptions } from "../../rpc/peer.js";
 import { HostSession } from "../session.js";
 import type { Envelope } from "./envelope.js";
 import { MODERN_ERROR } from "../../protocol/modern.js";
@@ -29,6 +30,35 @@ export class ModernRequestSession extends HostSession {
   ) {
     super(base.peer, base.transport, `${base.id}~${++counter}`);
     this.apply(envelope);
+  }
+
+  /** The call's first request, and the one being answered now (a retry is a new request). */
+  #first: RequestId | undefined;
+  /** Set from the first retry on. */
+  #current: { id: RequestId; progressToken: unknown; peer: Peer } | undefined;
+
+  /**
+   * The request of the call that is open now: what the call sends its host (progress, log
+   * messages) goes on it, with its own progress token, not on the first round's, long answered.
+   */
+  follow(request: JsonRpcRequest, on: HostSession): void {
+    if (this.#first === undefined) {
+      this.#first = request.id;
+      return;
+    }
+    const meta = isObject(request.params?._meta) ? request.params._meta : undefined;
+    this.#current = { id: request.id, progressToken: meta?.progressToken, peer: on.peer };
+  }
+
+  override notify(method: string, params: JsonObject | undefined, route?: Route): void {
+    const current = this.#current;
+    if (!current || route?.relatedRequestId === undefined || route.relatedRequestId !== this.#first) return super.notify(method, params, route);
+    if (method === "notifications/progress") {
+      // The retry asked for no progress: there is no token to send it under.
+      if (typeof current.progressToken !== "string" && typeof current.progressToken !== "number") return;
+      params = { ...params, progressToken: current.progressToken };
+    }
+    this.notifyOn(current.peer, method, params, { relatedRequestId: current.id });
   }
 
   /** Take this request's envelope: what a retry declares replaces what the last round declared. */
