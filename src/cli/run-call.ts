@@ -5,6 +5,7 @@
  */
 import type { Config } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
+import { sendResolvingUrlRequired } from "../host/url-required.js";
 import { Broker } from "../broker/broker.js";
 import { QuestionStore } from "../broker/store.js";
 import { stateDir } from "../broker/state-dir.js";
@@ -46,7 +47,11 @@ export async function runCall(config: Config, callId: string): Promise<number> {
     if (!upstream) throw new GatewayError("UPSTREAM_UNAVAILABLE", `no server named "${call.server}" in ${config.file}`);
     await Promise.race([upstream.start(), stopped]);
     const args = typeByText ? typedArguments(upstream, call.tool, call.arguments) : call.arguments;
-    const calling = upstream.call("tools/call", { name: call.tool, arguments: args }, { owner: { tool: call.tool, callId }, signal: stopper.signal });
+    const owner = { tool: call.tool, callId };
+    // A -32042 answer becomes URL questions here too; once they are complete the call is sent again.
+    const calling = sendResolvingUrlRequired(gateway, upstream, owner, "tools/call", stopper.signal, () =>
+      upstream.call("tools/call", { name: call.tool, arguments: args }, { owner, signal: stopper.signal }),
+    );
     const result = await Promise.race([calling, stopped]);
     store.calls.finish(callId, { result });
     return 0;

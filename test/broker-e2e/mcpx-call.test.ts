@@ -66,6 +66,21 @@ describe("mcpx call off a terminal", () => {
     expect(JSON.parse(result.stdout)).toEqual({ action: "accept", content: { name: "Ada", age: 36 } });
   });
 
+  it("an upstream's -32042 is a URL question like any other: once it is done, the call is sent again and mcpx result has its result", async () => {
+    const run = await call("ask.needs_url", '{"key":"cli-url"}');
+    expect(run.code, run.stderr).toBe(75);
+    const document = JSON.parse(run.stdout) as InputRequired;
+    expect(document.questions).toHaveLength(1);
+    const [question] = document.questions;
+    expect(question).toMatchObject({ server: "ask", mode: "url", url: "https://example.com/connect?id=cli-url-1" });
+    // The person finished at the URL (this server never says so itself).
+    const done = await runMcpx(["elicit", "done", question!.id], config);
+    expect(done.code, done.stderr).toBe(0);
+    const result = await runMcpx(["result", document.callId], config);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ key: "cli-url", calls: 2, done: true });
+  });
+
   it("a call that asks nothing exits 0 with the result", async () => {
     const run = await call("ask.log", '{"levels":[]}');
     expect(run.code, run.stderr).toBe(0);
