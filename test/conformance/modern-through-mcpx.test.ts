@@ -1,0 +1,91 @@
+// The 2026-07-28 server scenarios of conformance 0.2.0-alpha.12 (`--requirements 2026-07-28`,
+// Node 22) run against `mcpx serve --http` in front of the modern conformance fixture
+// (test/fixtures/conformance-modern-server.mjs, SDK 2.x; passthrough, so names are unprefixed as
+// the suite expects), once with mcpx reaching the fixture over Streamable HTTP and once over
+// stdio. Every check that passes against the fixture directly must pass through mcpx: the
+// SUCCESS verdicts directly are a subset of those through mcpx (mcpx may pass more, e.g. a check
+// the fixture fails that mcpx answers itself). The direct baseline is
+// test/conformance-modern-direct.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Fixture,
+  MODERN_FIXTURE_PATH,
+  NOT_SCORED_SERVER_SCENARIOS_2026,
+  runServerSuite,
+  SERVER_SCENARIOS_2026,
+  startFixture,
+  SUITE_2026,
+  type SuiteResult,
+} from "../helpers/conformance.js";
+import { type RunningMcpx, startMcpxHttp, writeConfig } from "../helpers/mcpx.js";
+
+const SUITE_TIMEOUT_MS = 200_000;
+const ALL_SCENARIOS = [...SERVER_SCENARIOS_2026, ...NOT_SCORED_SERVER_SCENARIOS_2026];
+
+const successes = (suite: SuiteResult): string[] => suite.verdicts.filter((verdict) => verdict.endsWith(" SUCCESS"));
+
+/** The SUCCESS verdicts of `direct` missing from `through`, counted (a check id can repeat within a scenario). */
+function lostSuccesses(direct: SuiteResult, through: SuiteResult): string[] {
+  const left = new Map<string, number>();
+  for (const verdict of successes(through)) left.set(verdict, (left.get(verdict) ?? 0) + 1);
+  return successes(direct).filter((verdict) => {
+    const count = left.get(verdict) ?? 0;
+    left.set(verdict, count - 1);
+    return count <= 0;
+  });
+}
+
+describe.skipIf(SUITE_2026.unavailable !== undefined)(`conformance --requirements 2026-07-28 through mcpx: ${SUITE_2026.label}`, () => {
+  let fixture: Fixture | undefined;
+  let direct: SuiteResult;
+
+  beforeAll(async () => {
+    fixture = await startFixture("http", MODERN_FIXTURE_PATH);
+    direct = await runServerSuite(fixture.url, { requirements: "2026-07-28", runner: SUITE_2026 });
+  }, SUITE_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  const throughMcpx = (title: string, upstream: () => object): void => {
+    describe(title, () => {
+      let mcpx: (RunningMcpx & { url: URL }) | undefined;
+      let through: SuiteResult;
+
+      beforeAll(async () => {
+        mcpx = await startMcpxHttp(writeConfig({ mcpServers: { conf: { ...upstream(), passthrough: true } } }));
+        through = await runServerSuite(mcpx.url.href, { requirements: "2026-07-28", runner: SUITE_2026 });
+      }, SUITE_TIMEOUT_MS);
+
+      afterAll(async () => {
+        await mcpx?.close();
+      });
+
+      it("runs the 37 scored and 13 not-scored server scenarios", () => {
+        expect(Object.keys(through.scenarios).sort()).toEqual([...ALL_SCENARIOS].sort());
+      });
+
+      it("every check that passes directly passes through mcpx", () => {
+        expect(successes(direct).length).toBeGreaterThan(0);
+        // Each lost check with its scenario's failures through mcpx (cut short), to say why.
+        const why = lostSuccesses(direct, through).map((verdict) => {
+          const [scenario] = verdict.split(" ");
+          const failures = through.scenarios[scenario ?? ""]?.failures.join(" | ") ?? "(scenario missing)";
+          return `${verdict} -> ${failures.slice(0, 300)}`;
+        });
+        expect(why, mcpx?.stderr().slice(-3000)).toEqual([]);
+      });
+
+      it.each([...SERVER_SCENARIOS_2026])("%s: as many passes as directly, no more failures", (name) => {
+        const result = through.scenarios[name];
+        expect(result, `no checks.json for ${name}`).toBeDefined();
+        expect(result?.failures).toEqual(direct.scenarios[name]?.failures);
+        expect(result?.passed).toBeGreaterThanOrEqual(direct.scenarios[name]?.passed ?? 0);
+      });
+    });
+  };
+
+  throughMcpx("HTTP host, HTTP upstream", () => ({ url: fixture!.url }));
+  throughMcpx("HTTP host, stdio upstream", () => ({ command: process.execPath, args: [MODERN_FIXTURE_PATH, "--stdio"] }));
+});
