@@ -37,6 +37,8 @@ export interface Owned {
   server: string;
   /** The name (or URI) as the upstream knows it. */
   original: string;
+  /** A tool's input schema, as listed (2026-07-28 hosts mirror its `x-mcp-header` arguments in headers). */
+  inputSchema?: unknown;
 }
 
 export type ItemKind = "tool" | "prompt" | "resource" | "resourceTemplate";
@@ -194,7 +196,7 @@ export class Catalogue {
         drop("taken", takenMessage(owner.server, server, `that ${kind} name`), owner.server);
         continue;
       }
-      index.set(name, { server, original });
+      index.set(name, kind === "tool" ? { server, original, inputSchema: item.inputSchema } : { server, original });
       list.push(name === original ? item : { ...item, name });
     }
   }

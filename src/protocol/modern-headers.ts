@@ -43,6 +43,22 @@ function needsEncoding(value: string): boolean {
   return false;
 }
 
+/**
+ * A received header value: the Base64 sentinel decoded (strictly: the alphabet, padding to a
+ * multiple of four, and UTF-8), anything else literal. Undefined when a sentinel does not decode.
+ */
+export function readHeaderValue(value: string): string | undefined {
+  if (!(value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END) && value.length >= SENTINEL_START.length + SENTINEL_END.length)) return value;
+  const encoded = value.slice(SENTINEL_START.length, value.length - SENTINEL_END.length);
+  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return undefined;
+  try {
+    const bytes = Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 function base64(value: string): string {
   let binary = "";
   for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
@@ -51,12 +67,18 @@ function base64(value: string): string {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/**
- * `Mcp-Param-{Name}` for each property reached through `properties` alone that declares
- * `x-mcp-header`, when the call gives it a string, integer or boolean. A declaration that is
- * not a valid header name is skipped (the server rejects such a tool's schema anyway).
- */
+/** `Mcp-Param-{Name}` headers (see `paramValues`), encoded for the wire. */
 export function paramHeaders(schema: unknown, args: JsonObject): Record<string, string> {
+  return Object.fromEntries(Object.entries(paramValues(schema, args)).map(([header, value]) => [header, headerValue(value)]));
+}
+
+/**
+ * What each `Mcp-Param-{Name}` header (lower-cased) must say, before encoding: one for each
+ * property reached through `properties` alone that declares `x-mcp-header`, when the call
+ * gives it a string, integer or boolean. A declaration that is not a valid header name is
+ * skipped (the server rejects such a tool's schema anyway).
+ */
+export function paramValues(schema: unknown, args: JsonObject): Record<string, string> {
   const headers: Record<string, string> = {};
   const visit = (node: unknown, value: unknown): void => {
     if (!isObject(node) || !isObject(node.properties)) return;
@@ -66,7 +88,7 @@ export function paramHeaders(schema: unknown, args: JsonObject): Record<string, 
       const name = child["x-mcp-header"];
       if (typeof name === "string" && TOKEN.test(name)) {
         const text = primitive(inner);
-        if (text !== undefined) headers[`mcp-param-${name.toLowerCase()}`] = headerValue(text);
+        if (text !== undefined) headers[`mcp-param-${name.toLowerCase()}`] = text;
       }
       visit(child, inner);
     }

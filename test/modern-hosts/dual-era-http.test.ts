@@ -21,7 +21,11 @@ const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   const config = writeConfig({
-    mcpServers: { changing: nodeServer("changing-server.mjs"), asking: nodeServer("asking-server.mjs", ["--stdio"]) },
+    mcpServers: {
+      changing: nodeServer("changing-server.mjs"),
+      asking: nodeServer("asking-server.mjs", ["--stdio"]),
+      modern: nodeServer("modern-server.mjs", ["--stdio", "--modern-only"]),
+    },
   });
   mcpx = await startMcpxHttp(config);
 });
@@ -139,6 +143,19 @@ describe("2026-07-28 requests on /mcp, raw", () => {
     expect(error.code).toBe(-32022);
     expect(error.data).toEqual({ supported: ["2026-07-28"], requested: "2099-01-01" });
     expectValidToClient(V, reply.messages[0]);
+  });
+
+  it("Mcp-Param headers must mirror the x-mcp-header arguments (-32020, 400), plain or in a sentinel that decodes", async () => {
+    const call = { name: "modern__forecast", arguments: { region: "Nord West" } };
+    const sentinel = `=?base64?${Buffer.from("Nord West").toString("base64")}?=`;
+    for (const region of ["Nord West", sentinel]) {
+      const reply = await modernPost("tools/call", call, { "mcp-param-region": region });
+      expect({ region, status: reply.status, text: textOf(reply.messages[0]?.result) }).toEqual({ region, status: 200, text: "Sunny in Nord West" });
+    }
+    for (const region of ["", "Sued", "=?base64?Tm9yZCBXZXN?=", "=?base64?Tm9y!!ZCBXZXN0?="]) {
+      const reply = await modernPost("tools/call", call, { "mcp-param-region": region });
+      expect({ region, status: reply.status, code: (reply.messages[0]?.error as { code?: number })?.code }).toEqual({ region, status: 400, code: -32020 });
+    }
   });
 
   it("a Mcp-Name in the base64 sentinel form is understood", async () => {

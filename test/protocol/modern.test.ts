@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modernRequestHeaders } from "../../src/protocol/modern-headers.js";
+import { headerValue, modernRequestHeaders, readHeaderValue } from "../../src/protocol/modern-headers.js";
 import { inputResponse, readOutcome, withEnvelope } from "../../src/protocol/modern.js";
 import { expectValidToServer } from "../helpers/spec-validator.js";
 
@@ -33,6 +33,18 @@ describe("the 2026-07-28 request metadata headers", () => {
 
   it("are absent on a request without the envelope (a legacy request gets none)", () => {
     expect(modernRequestHeaders({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })).toEqual({});
+  });
+});
+
+describe("reading a received header value", () => {
+  it("decodes a well-formed Base64 sentinel, takes anything else literally, and refuses a sentinel that does not decode", () => {
+    expect(readHeaderValue(`=?base64?${Buffer.from("Hello").toString("base64")}?=`)).toBe("Hello");
+    expect(readHeaderValue(headerValue("wetter_ü"))).toBe("wetter_ü");
+    expect(readHeaderValue("SGVsbG8=")).toBe("SGVsbG8=");
+    expect(readHeaderValue("=?base64?SGVsbG8=")).toBe("=?base64?SGVsbG8=");
+    expect(readHeaderValue("=?base64?SGVsbG8?=")).toBeUndefined(); // padding missing
+    expect(readHeaderValue("=?base64?SGVs!!!bG8=?=")).toBeUndefined(); // not the alphabet
+    expect(readHeaderValue(`=?base64?${Buffer.from([0xff, 0xfe]).toString("base64")}?=`)).toBeUndefined(); // not UTF-8
   });
 });
 

@@ -26,6 +26,7 @@ import { HostSession } from "../session.js";
 import { Exchange, HttpSessionChannel } from "../http-session-channel.js";
 import { hostNotification } from "../host-notifications.js";
 import { isModernErrorCode, META } from "../../protocol/modern.js";
+import { paramValues, readHeaderValue } from "../../protocol/modern-headers.js";
 import { isModernRequest, readEnvelope } from "./envelope.js";
 import { HEADER_MISMATCH } from "./errors.js";
 import { MODERN_METHODS, serveRequest } from "./serve.js";
@@ -47,7 +48,7 @@ interface Refusal {
 }
 
 /** Why this POST is refused before it is served, or undefined. */
-function refusal(request: IncomingMessage, messages: JsonRpcMessage[], batch: boolean): Refusal | undefined {
+function refusal(gateway: Gateway, request: IncomingMessage, messages: JsonRpcMessage[], batch: boolean): Refusal | undefined {
   const [message] = messages;
   const id = message && isRequest(message) ? message.id : null;
   const refuse = (status: number, code: number, text: string, data?: unknown): Refusal => ({
@@ -90,6 +91,10 @@ function refusal(request: IncomingMessage, messages: JsonRpcMessage[], batch: bo
       return refuse(400, HEADER_MISMATCH, `Header mismatch: Mcp-Name must carry params.${key} of ${message.method}`);
     }
   }
+  if (message.method === "tools/call") {
+    const mismatch = paramHeaderMismatch(request, gateway.catalogue.tool(String(params?.name))?.inputSchema, params?.arguments);
+    if (mismatch) return refuse(400, HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
+  }
   if (!MODERN_METHODS.has(message.method))
     return refuse(404, ErrorCode.MethodNotFound, `Method not found: ${message.method} (not part of protocol revision ${version})`);
   return undefined;
@@ -103,14 +108,23 @@ function modernErrorStatus(error: JsonRpcErrorObject): number | undefined {
 
 /** A mirrored header value: plain, or the `=?base64?…?=` sentinel form for what is not plain ASCII. */
 export function decodeHeader(value: string | string[] | undefined): string | undefined {
-  if (typeof value !== "string") return undefined;
-  const sentinel = /^=\?base64\?(.*)\?=$/.exec(value);
-  if (!sentinel) return value;
-  try {
-    return Buffer.from(sentinel[1] ?? "", "base64").toString("utf8");
-  } catch {
-    return undefined;
+  return typeof value === "string" ? readHeaderValue(value) : undefined;
+}
+
+/**
+ * Why the `Mcp-Param-{Name}` headers do not mirror the arguments the tool's schema marks with
+ * `x-mcp-header` (each must be present, decode, and equal the argument), or undefined.
+ */
+function paramHeaderMismatch(request: IncomingMessage, schema: unknown, args: unknown): string | undefined {
+  if (!isObject(args)) return undefined;
+  for (const [header, expected] of Object.entries(paramValues(schema, args))) {
+    const sent = request.headers[header];
+    if (typeof sent !== "string") return `${header} is required: it mirrors an argument the tool marks with x-mcp-header`;
+    const value = readHeaderValue(sent);
+    if (value === undefined) return `${header} is not valid Base64 inside =?base64?…?=`;
+    if (value !== expected) return `${header} does not match the argument it mirrors`;
   }
+  return undefined;
 }
 
 /** Serve one modern POST (already past Accept, Content-Type and size checks). */
@@ -121,7 +135,7 @@ export function serveModernPost(
   messages: JsonRpcMessage[],
   options: { batch: boolean; json: boolean },
 ): void {
-  const refused = refusal(request, messages, options.batch);
+  const refused = refusal(gateway, request, messages, options.batch);
   if (refused) {
     response.writeHead(refused.status, { "content-type": "application/json" });
     response.end(JSON.stringify(errorResponse(refused.id, refused.error)));
