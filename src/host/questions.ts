@@ -31,7 +31,7 @@ import type { UrlQuestions } from "./url-questions.js";
 import { relayCompletionByPerson } from "./completion.js";
 import { defines } from "../protocol/revisions.js";
 import type { PendingQuestions } from "./pending-questions.js";
-import type { HostSession } from "./session.js";
+import type { CallerContext, HostSession } from "./session.js";
 
 /** What relaying a question needs of the gateway. */
 export interface QuestionRelay {
@@ -58,7 +58,13 @@ export async function relayQuestion(
 ): Promise<JsonObject> {
   const { request } = context;
   const connectionOwner = gateway.connectionOwner(upstream);
-  if (request.method === "roots/list") return answerRoots(gateway.config, upstream, connectionOwner, gateway.log);
+  if (request.method === "roots/list") {
+    // A 2026-07-28 server asks for roots within one request: they are that request's host's, when proven.
+    const call = inputKey === undefined ? undefined : callOf(attribute(candidates, connectionOwner));
+    if (!call?.session) return answerRoots(gateway.config, upstream, connectionOwner, gateway.log);
+    const route = call.requestId === undefined ? undefined : { relatedRequestId: call.requestId };
+    return answerRoots(gateway.config, upstream, call.session, gateway.log, { inputKey: inputKey!, ...(route ? { route } : {}) });
+  }
   const question = questionFromRequest(randomUUID(), upstream.name, request.method, request.params);
   if (!question) {
     if (QUESTION_METHODS.includes(request.method)) throw invalidParams(`mcpx did not declare what this ${request.method} asks for`);
@@ -194,6 +200,11 @@ function blockedUrl(question: Question, record: QuestionRecord, host: HostSessio
   const { mode, elicitationId, url, message } = params;
   attribution.call.urlBlocked({ questionId: record.id, elicitation: { mode, elicitationId, url, message } as JsonObject });
   return true;
+}
+
+/** The one call a question is proven to belong to, if it is. */
+function callOf(attribution: Attribution): CallerContext | undefined {
+  return attribution.level === "call" ? attribution.call : undefined;
 }
 
 /** Where the question came from, as far as it is proven. */

@@ -10,6 +10,9 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
 import { post } from "../helpers/raw-http.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
@@ -141,6 +144,43 @@ describe("progress across rounds", () => {
     expect(first.progress).toEqual([]);
     expect(second.progress).toEqual([{ progressToken: "p2", progress: 1, total: 2, message: "answered 1" }]);
     expect(third.progress).toEqual([{ progressToken: "p3", progress: 2, total: 2, message: "answered 2" }]);
+  });
+});
+
+describe("roots a 2026-07-28 upstream asks for within a call (no roots in the config)", () => {
+  it("are the calling modern host's: an input request of its call, answered by its retry", async () => {
+    const call = { name: "modern__list_roots", arguments: {} };
+    const reply = await post(
+      mcpx.url,
+      { jsonrpc: "2.0", id: 41, method: "tools/call", params: { _meta: envelope({ roots: {} }), ...call } },
+      { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": call.name },
+    );
+    const first = reply.messages[0] as { result: Record<string, unknown> };
+    expectValidToClient(V, first, "tools/call");
+    expect(first.result.inputRequests).toEqual({ q: { method: "roots/list", params: {} } });
+    const roots = { roots: [{ uri: "file:///modern-host/project" }] };
+    const done = await post(
+      mcpx.url,
+      {
+        jsonrpc: "2.0",
+        id: 42,
+        method: "tools/call",
+        params: { _meta: envelope({ roots: {} }), ...call, requestState: first.result.requestState, inputResponses: { q: roots } },
+      },
+      { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": call.name },
+    );
+    expect(JSON.parse(textOf((done.messages[0] as { result: unknown }).result))).toEqual(roots);
+  });
+
+  it("are a legacy host's, asked with roots/list on its call; a host without the capability gets none asked", async () => {
+    const client = new LegacyClient({ name: "legacy-host", version: "1.0.0" }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///legacy-host/project" }] }));
+    await client.connect(new LegacyHttp(mcpx.url));
+    closers.push(() => client.close());
+    const result = await client.callTool({ name: "modern__list_roots", arguments: {} });
+    expect(JSON.parse(textOf(result))).toEqual({ roots: [{ uri: "file:///legacy-host/project" }] });
+    const { result: none } = await rawCall(43, { name: "modern__list_roots", arguments: {} });
+    expect(JSON.parse(textOf(none))).toEqual({ roots: [] });
   });
 });
 
