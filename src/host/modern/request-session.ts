@@ -52,7 +52,10 @@ export class ModernRequestSession extends HostSession {
 
   override notify(method: string, params: JsonObject | undefined, route?: Route): void {
     const current = this.#current;
-    if (!current || route?.relatedRequestId === undefined || route.relatedRequestId !== this.#first) return super.notify(method, params, route);
+    if (!current || route?.relatedRequestId === undefined || route.relatedRequestId !== this.#first) {
+      super.notify(method, params, route);
+      return;
+    }
     if (method === "notifications/progress") {
       // The retry asked for no progress: there is no token to send it under.
       if (typeof current.progressToken !== "string" && typeof current.progressToken !== "number") return;
