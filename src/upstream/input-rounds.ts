@@ -8,7 +8,7 @@
  * it came, until the server answers `complete`, for at most `maxRounds` retries.
  */
 import { GatewayError } from "../protocol/errors.js";
-import type { JsonObject } from "../protocol/jsonrpc.js";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { inputResponse, readOutcome } from "../protocol/modern.js";
 
 export interface InputRounds {
@@ -26,9 +26,10 @@ export interface InputRounds {
 
 export async function withInputRounds(rounds: InputRounds): Promise<JsonObject> {
   const { method, server } = rounds;
-  // Answers and state belong to one retry only; what the caller passed is not this exchange's.
-  const { inputResponses: _responses, requestState: _state, ...base } = rounds.params;
-  let params: JsonObject = base;
+  // State belongs to one retry only. Answers the caller sent unasked go with the first request
+  // alone (the server uses or ignores them); each retry carries the answers to its own round.
+  const { inputResponses: given, requestState: _state, ...base } = rounds.params;
+  let params: JsonObject = isObject(given) ? { ...base, inputResponses: given } : base;
   for (let round = 0; ; round++) {
     const outcome = readOutcome(method, await rounds.send(params));
     if (outcome.kind === "complete") return outcome.result;

@@ -201,7 +201,7 @@ export class Upstream {
   call(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<JsonObject> {
     if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
     const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
-    if (!this.#modern) return this.#send(method, params, options, progressToken);
+    if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
     const local = this.#modernLocally(method, params);
     if (local) return local;
     if (!INPUT_REQUIRED_METHODS.includes(method)) return this.#send(method, params, options, progressToken).then((result) => this.#complete(method, result));
@@ -768,4 +768,11 @@ function clientCapabilities(revision: Revision): JsonObject {
     capabilities.elicitation = defines(revision, "elicitationUrl") ? { form: {}, url: {} } : {};
   }
   return capabilities;
+}
+
+/** A legacy server has no multi round-trip requests: a modern host's unasked answers are not for it. */
+function withoutInputFields(params: JsonObject | undefined): JsonObject | undefined {
+  if (params?.inputResponses === undefined && params?.requestState === undefined) return params;
+  const { inputResponses: _answers, requestState: _state, ...rest } = params;
+  return rest;
 }

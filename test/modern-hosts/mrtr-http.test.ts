@@ -185,6 +185,13 @@ describe("roots a 2026-07-28 upstream asks for within a call (no roots in the co
 });
 
 describe("MRTR on both sides", () => {
+  it("answers a modern host sends with its first request reach a modern upstream, which may use them at once", async () => {
+    const sampled = { role: "assistant", content: { type: "text", text: "hello, unasked" }, model: "m" };
+    const first = await rawCall(24, { name: "modern__sample", arguments: {}, inputResponses: { q: sampled } });
+    expect(first.result).toMatchObject({ resultType: "complete" });
+    expect(JSON.parse(textOf(first.result))).toEqual(sampled);
+  });
+
   it("a modern upstream's input requests reach the modern host under the upstream's own keys, round after round", async () => {
     const call = { name: "modern__ask_name", arguments: { rounds: 2 } };
     const first = await rawCall(21, call);

@@ -70,9 +70,14 @@ async function once(gateway: Gateway, base: HostSession, envelope: Envelope, con
   }
 }
 
-/** The params as an upstream may see them: the host's envelope and MRTR fields are between it and mcpx. */
+/**
+ * The params as an upstream may see them: the host's envelope and a retry's MRTR fields are
+ * between it and mcpx. Answers sent with a first request (no requestState) stay: a modern server
+ * may use them or ignore them, as on a direct connection.
+ */
 function withoutEnvelope(params: JsonObject): JsonObject {
-  const { inputResponses: _responses, requestState: _state, _meta, ...rest } = params;
+  const { inputResponses, requestState, _meta, ...own } = params;
+  const rest = requestState === undefined && isObject(inputResponses) ? { ...own, inputResponses } : own;
   if (!isObject(_meta)) return rest;
   const kept = Object.fromEntries(Object.entries(_meta).filter(([key]) => !key.startsWith("io.modelcontextprotocol/")));
   return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
