@@ -3,7 +3,7 @@
  */
 import { ErrorCode, isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { invalidParams, methodNotFound, RpcError } from "../protocol/errors.js";
-import { defines, negotiateForHost } from "../protocol/revisions.js";
+import { defines, MODERN_REVISIONS, negotiateForHost } from "../protocol/revisions.js";
 import { downgradeResult } from "../protocol/downgrade.js";
 import { lookupTable } from "../protocol/lookup.js";
 import type { IncomingContext } from "../rpc/peer.js";
@@ -17,6 +17,7 @@ import { LOG_LEVELS, type CallerContext, type HostSession, type LogLevel } from 
 import { ForwardedCall } from "./forwarded-call.js";
 import { callKey } from "./parked-calls.js";
 import { sendResolvingUrlRequired } from "./url-required.js";
+import type { Upstream } from "../upstream/upstream.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
 
@@ -145,12 +146,30 @@ async function forward(
           );
         }
       : undefined;
+  const clientCapabilities = answerableCapabilities(gateway, session, upstream);
   const call = new ForwardedCall(owner, owned.server, (signal) =>
     sendResolvingUrlRequired(gateway, upstream, owner, method, signal, () =>
-      upstream.call(method, sent, { owner, signal, ...(onProgress ? { onProgress } : {}) }),
+      upstream.call(method, sent, { owner, signal, ...(onProgress ? { onProgress } : {}), ...(clientCapabilities ? { clientCapabilities } : {}) }),
     ),
   );
   return call.serve(context, () => gateway.parked.park(session, retryKey(), call));
+}
+
+/**
+ * With `elicitation.mode` "host" only the calling host answers questions, so a modern host's
+ * request to a modern server declares what that host declared (and roots when the config has
+ * them: those are mcpx's to give), not all mcpx could take: the server asks only what can be
+ * answered, or answers -32021 itself. Undefined: mcpx's own declaration.
+ */
+function answerableCapabilities(gateway: Gateway, session: HostSession, upstream: Upstream): JsonObject | undefined {
+  if (gateway.config.elicitation.mode !== "host" || !session.revision || !MODERN_REVISIONS.includes(session.revision)) return undefined;
+  const { elicitation, sampling, roots } = session.capabilities;
+  const configuredRoots = upstream.config.roots ?? gateway.config.roots;
+  return {
+    ...(isObject(elicitation) ? { elicitation } : {}),
+    ...(isObject(sampling) ? { sampling } : {}),
+    ...(configuredRoots || isObject(roots) ? { roots: {} } : {}),
+  };
 }
 
 /** An unknown tool or prompt, with the exposed names nearest to it (the names hosts see). */

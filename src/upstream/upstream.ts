@@ -88,6 +88,11 @@ export interface CallOptions {
   owner?: CallOwner;
   signal?: AbortSignal;
   onProgress?: (params: JsonObject) => void;
+  /**
+   * What a 2026-07-28 server is told the client can do for this request, in place of what mcpx
+   * declares (the caller's own declaration, when only the caller can answer its questions).
+   */
+  clientCapabilities?: JsonObject;
 }
 
 /** The catalogue parts each list_changed notification re-reads; keyed by what the server sends. */
@@ -255,10 +260,10 @@ export class Upstream {
   }
 
   /** The 2026-07-28 `_meta` envelope on a request's params. */
-  #envelope(params: JsonObject | undefined): JsonObject {
+  #envelope(params: JsonObject | undefined, clientCapabilities: JsonObject = MODERN_CAPABILITIES): JsonObject {
     return withEnvelope(params, {
       protocolVersion: this.revision ?? MODERN_REVISIONS[0]!,
-      clientCapabilities: MODERN_CAPABILITIES,
+      clientCapabilities,
       clientInfo: { ...IMPLEMENTATION },
       ...(this.#logLevel === undefined ? {} : { logLevel: this.#logLevel }),
     });
@@ -273,7 +278,7 @@ export class Upstream {
       const meta = isObject(params?._meta) ? params._meta : {};
       sent = { ...params, _meta: { ...meta, progressToken } };
     }
-    if (this.#modern) sent = this.#envelope(sent);
+    if (this.#modern) sent = this.#envelope(sent, options.clientCapabilities);
     let id: RequestId | undefined;
     const forget = (): void => {
       if (id !== undefined) this.#calls.delete(id);

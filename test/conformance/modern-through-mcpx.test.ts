@@ -54,7 +54,11 @@ describe.skipIf(SUITE_2026.unavailable !== undefined)(`conformance --requirement
       let through: SuiteResult;
 
       beforeAll(async () => {
-        mcpx = await startMcpxHttp(writeConfig({ mcpServers: { conf: { ...upstream(), passthrough: true } } }));
+        // elicitation.mode "host": as on a direct connection, a question the host cannot take is
+        // not held for people (mcpx's default): a modern host gets -32021, which server-stateless
+        // checks for (docs/protocol.md, "Conformance").
+        const config = { mcpServers: { conf: { ...upstream(), passthrough: true } }, elicitation: { mode: "host" } };
+        mcpx = await startMcpxHttp(writeConfig(config));
         through = await runServerSuite(mcpx.url.href, { requirements: "2026-07-28", runner: SUITE_2026 });
       }, SUITE_TIMEOUT_MS);
 
