@@ -150,7 +150,7 @@ async function waitForAnswer(
       const owner = { session: host, ...(route?.requestId !== undefined ? { requestId: route.requestId } : {}) };
       askHost({ question, owner, nameServer: !upstream.config.passthrough, signal: done.signal, log, delivered: gateway.delivered, upstream }).then(
         (answer) => {
-          if (typeof answer === "string") notAsked = answer;
+          if (typeof answer === "string") notForHost(answer);
           else if ("cannotTake" in answer) notForHost(answer.cannotTake, answer.requiredCapabilities);
           else if ("undeliverable" in answer) {
             // A URL question may still reach the host, by -32042 on its call (design rule 7).

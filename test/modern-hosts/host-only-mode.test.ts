@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
+import { nodeServer, RawStdioHost, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
+import { firstText } from "../helpers/upstreams.js";
 import { post } from "../helpers/raw-http.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 
@@ -73,6 +74,21 @@ describe('elicitation.mode "host"', () => {
       expect(JSON.parse(text)).toEqual({ action: "cancel" });
     } finally {
       await client.close();
+    }
+  });
+
+  it("a legacy host whose inline answer the protocol does not allow: the question is cancelled at once", async () => {
+    const config = writeConfig({ mcpServers: { ask: nodeServer("asking-server.mjs", ["--stdio"]) }, elicitation: { mode: "host" } });
+    const host = new RawStdioHost(config);
+    try {
+      await host.initialize("2025-11-25", { elicitation: {} });
+      host.send({ jsonrpc: "2.0", id: "c1", method: "tools/call", params: { name: "ask__ask_form", arguments: { message: "Who?" } } });
+      const request = await host.waitFor((frame) => frame.method === "elicitation/create");
+      host.send({ jsonrpc: "2.0", id: request.id, result: { action: "bogus" } });
+      const answer = await host.waitFor((frame) => frame.id === "c1" && !("method" in frame));
+      expect(JSON.parse(firstText(answer))).toEqual({ action: "cancel" });
+    } finally {
+      await host.close();
     }
   });
 });
