@@ -7,35 +7,24 @@
  * watching the store (cheap: SQLite's data_version), within a fraction of a second.
  */
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import type { Question } from "../render/question.js";
 import type { Logger } from "../util/log.js";
-import { decideAudience } from "./audience.js";
-import type { QuestionStore } from "./store.js";
-import type { Action, Answer, Origin, QuestionRecord } from "./types.js";
-import { answerProblems } from "./validate-answer.js";
-import { BrokerError } from "./errors.js";
 import { processAlive } from "../util/process.js";
-import { systemClock, type Clock } from "./clock.js";
-import { sleep } from "../util/sleep.js";
-import { deliveryOf, type Delivery } from "./delivery.js";
+import { type AnswerInput, checkAnswer } from "./check-answer.js";
+import { type Clock, systemClock } from "./clock.js";
+import type { Delivery } from "./delivery.js";
+import { BrokerError } from "./errors.js";
+import { newQuestionRecord } from "./new-question.js";
+import { Retention } from "./retention.js";
+import type { QuestionStore } from "./store.js";
+import { Waiters, watchDelivery, watchFinish } from "./store-watch.js";
+import type { Origin, QuestionRecord } from "./types.js";
 
-const POLL_MS = 100;
-/** How long an answering surface waits for the waiting process to confirm delivery, and how often it looks. */
-const DELIVERY_WAIT_MS = 2_500;
-const DELIVERY_POLL_MS = 25;
 const SWEEP_MS = 5_000;
 /** How often settled questions and finished calls past retention are pruned. */
 const PRUNE_MS = 3_600_000;
 /** The longest delay setTimeout honours (a longer one fires at once); the sweep expires the rest. */
 const MAX_TIMER_MS = 2_147_483_647;
-
-export interface AnswerInput {
-  action: Action;
-  content?: JsonObject;
-}
 
 export interface AnswerOptions {
   /** Who is answering, for the record. */
@@ -49,8 +38,6 @@ export interface AnswerOptions {
   asGiven?: boolean;
 }
 
-type Waiter = (record: QuestionRecord) => void;
-
 export interface Housekeeping {
   /** How often to prune past retention (default hourly); tests make it short. */
   pruneEveryMs?: number;
@@ -59,19 +46,15 @@ export interface Housekeeping {
 export class Broker {
   /** Identifies this process's questions in the shared store. */
   readonly instance = randomUUID();
-  readonly #waiters = new Map<string, Set<Waiter>>();
   readonly #expiry = new Map<string, NodeJS.Timeout>();
-  #poller: NodeJS.Timeout | undefined;
+  readonly #waiters: Waiters;
   #stopped = false;
-  /** The store's data_version when the poller last looked (its own: others may poll `changed()`). */
-  #seenVersion = -1;
   #sweeper: NodeJS.Timeout | undefined;
   #pruner: NodeJS.Timeout | undefined;
-  /** A checkpoint after forgetting something could not finish (a reader was busy): try again. */
-  #compactOwed = false;
   readonly #listeners = new Set<(record: QuestionRecord) => void>();
 
   readonly #clock: Clock;
+  readonly #retention: Retention;
 
   constructor(
     readonly store: QuestionStore,
@@ -79,6 +62,8 @@ export class Broker {
     options: { clock?: Clock } = {},
   ) {
     this.#clock = options.clock ?? systemClock;
+    this.#retention = new Retention(store, log, this.#clock);
+    this.#waiters = new Waiters(store, (id) => this.#settled(id));
   }
 
   /**
@@ -97,13 +82,7 @@ export class Broker {
 
   /** Remove settled questions and finished calls (and their logs) older than `retentionDays`. */
   prune(retentionDays: number): void {
-    const before = this.#clock.now() - retentionDays * 86_400_000;
-    const pruned = this.store.prune(before);
-    const calls = this.store.calls.prune(before);
-    for (const id of calls) rmSync(join(dirname(this.store.path), "calls", `${id}.log`), { force: true });
-    if (pruned + calls.length === 0) return;
-    this.log.info("pruned old questions and calls", { questions: pruned, calls: calls.length, retentionDays });
-    this.#compact();
+    this.#retention.prune(retentionDays);
   }
 
   /** Close this process's pending questions (their waiter is going away) and stop. Idempotent; never throws. */
@@ -112,14 +91,13 @@ export class Broker {
     this.#stopped = true;
     clearInterval(this.#sweeper);
     clearInterval(this.#pruner);
-    clearInterval(this.#poller);
-    this.#poller = undefined;
+    this.#waiters.stop();
     for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();
     try {
       for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, "the mcpx process that was waiting on it stopped");
       // Answered but never handed over: nobody here will deliver them now.
-      this.#forgetHeldSecrets((owner) => owner === this.instance);
+      this.#retention.forgetHeldSecrets((owner) => owner === this.instance);
     } catch (error) {
       // A store already closed: its questions are settled by the next process's sweep.
       this.log.warn("could not settle this process's questions on the way out", { error });
@@ -134,27 +112,7 @@ export class Broker {
    */
   delivered(id: string): void {
     this.store.markDelivered(id);
-    if (!this.store.forgetPersonOnlyContent(id)) return;
-    this.log.debug("forgot a person-only answer's content after delivering it", { question: id });
-    this.#compact();
-  }
-
-  #forgetHeldSecrets(whose: (instance: string, pid: number) => boolean): void {
-    let forgot = 0;
-    for (const held of this.store.heldSecrets()) {
-      if (whose(held.instance, held.pid) && this.store.forgetPersonOnlyContent(held.id)) forgot += 1;
-    }
-    if (forgot > 0) {
-      this.log.info("forgot person-only answers that their waiting process can no longer deliver", { answers: forgot });
-      this.#compact();
-    } else if (this.#compactOwed) {
-      this.#compact();
-    }
-  }
-
-  /** Checkpoint the WAL into the file and truncate it; if a reader keeps it from finishing, retry at the next sweep. */
-  #compact(): void {
-    this.#compactOwed = !this.store.compact();
+    this.#retention.forgetDelivered(id);
   }
 
   /**
@@ -162,30 +120,7 @@ export class Broker {
    * answer and stored in the same transaction, so no surface ever sees the question pending.
    */
   open(question: Question, origin: Origin, ttlSeconds: number, preanswer?: AnswerInput & { by: string }): QuestionRecord {
-    const audience = decideAudience(question);
-    const now = this.#clock.now();
-    const params = question.params;
-    const record: QuestionRecord = {
-      id: question.id,
-      server: question.server,
-      kind: question.kind,
-      method: question.method,
-      message: typeof params.message === "string" ? params.message : describe(question),
-      params,
-      audience: audience.audience,
-      audienceReason: audience.reason,
-      createdAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + ttlSeconds * 1000).toISOString(),
-      state: "pending",
-      ownerPid: process.pid,
-      ownerInstance: this.instance,
-      ...(question.kind === "elicitation" ? { mode: question.mode ?? "form" } : {}),
-      ...(typeof params.url === "string" ? { url: params.url } : {}),
-      ...(isObject(params.requestedSchema) ? { requestedSchema: params.requestedSchema } : {}),
-      ...(origin.tool ? { tool: origin.tool } : {}),
-      ...(origin.hostSession ? { hostSession: origin.hostSession } : {}),
-      ...(origin.callId ? { callId: origin.callId } : {}),
-    };
+    const record = newQuestionRecord(question, origin, ttlSeconds, { instance: this.instance, now: this.#clock.now() });
     if (preanswer && this.#fits(record, preanswer)) {
       const answer = { action: preanswer.action, by: preanswer.by, ...(preanswer.content ? { content: preanswer.content } : {}) };
       // A person-only answer is handed straight to the upstream: its content is never written.
@@ -277,20 +212,9 @@ export class Broker {
     return completed;
   }
 
-  /**
-   * Resolve with the URL question's record once its interaction is finished (`completion`), or
-   * it was settled other than by accept, or `untilMs` (epoch) passed, or `signal` aborted:
-   * the caller reads which from the record. Sees other processes' writes within a poll.
-   */
-  async untilFinished(id: string, untilMs: number, signal?: AbortSignal): Promise<QuestionRecord> {
-    for (;;) {
-      const record = this.store.get(id);
-      if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
-      const refused = record.state !== "pending" && record.answer?.action !== "accept";
-      if (record.completion || refused || Date.now() >= untilMs || signal?.aborted) return record;
-      // Expiry of a pending one is this process's timer; the rest is a store write, seen by polling.
-      await idle(Math.min(POLL_MS, Math.max(1, untilMs - Date.now())), signal);
-    }
+  /** Resolve once the URL question's interaction is finished, or cannot be, or `untilMs` passed (`watchFinish`). */
+  untilFinished(id: string, untilMs: number, signal?: AbortSignal): Promise<QuestionRecord> {
+    return watchFinish(this.store, id, untilMs, signal);
   }
 
   /** The waiting call is gone: the question can no longer be answered usefully. */
@@ -306,34 +230,12 @@ export class Broker {
     const current = this.store.get(id);
     if (!current) return Promise.reject(new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`));
     if (current.state !== "pending") return Promise.resolve(current);
-    return new Promise((resolve) => {
-      let waiters = this.#waiters.get(id);
-      if (!waiters) this.#waiters.set(id, (waiters = new Set()));
-      waiters.add(resolve);
-      this.#poll();
-    });
+    return new Promise((resolve) => this.#waiters.add(id, resolve));
   }
 
-  /**
-   * Wait (at most `timeoutMs`) until the process waiting on this settled question has handed
-   * its answer over, or can no longer: the record then says `delivered` or `undeliverable`
-   * (`deliveryOf`). Still `pending` at the deadline means that process is alive but has not
-   * confirmed yet (busy, or stopped). Watches the store's data_version like `wait`.
-   */
-  async awaitDelivery(id: string, timeoutMs = DELIVERY_WAIT_MS): Promise<{ record: QuestionRecord; delivery: Delivery }> {
-    const deadline = Date.now() + timeoutMs;
-    let seen = -1;
-    let record = this.store.get(id);
-    for (;;) {
-      if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
-      const delivery = deliveryOf(record) ?? "pending";
-      if (delivery !== "pending" || Date.now() >= deadline) return { record, delivery };
-      await sleep(DELIVERY_POLL_MS);
-      // This process's own writes do not move data_version: when it is the waiting one, look anyway.
-      const version = this.store.dataVersion();
-      if (version !== seen || record.ownerInstance === this.instance) record = this.store.get(id);
-      seen = version;
-    }
+  /** Wait (at most `timeoutMs`) until the waiting process has handed this settled question's answer over, or can no longer (`watchDelivery`). */
+  awaitDelivery(id: string, timeoutMs?: number): Promise<{ record: QuestionRecord; delivery: Delivery }> {
+    return watchDelivery(this.store, this.instance, id, timeoutMs);
   }
 
   /** Be told of every question opened or settled in this process. */
@@ -349,7 +251,7 @@ export class Broker {
       if (owner.instance === this.instance || processAlive(owner.pid)) continue;
       for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, "the mcpx process that was waiting on it is gone");
     }
-    this.#forgetHeldSecrets((instance, pid) => instance !== this.instance && !processAlive(pid));
+    this.#retention.forgetHeldSecrets((instance, pid) => instance !== this.instance && !processAlive(pid));
   }
 
   #expire(id: string): void {
@@ -372,9 +274,7 @@ export class Broker {
     clearTimeout(this.#expiry.get(id));
     this.#expiry.delete(id);
     const record = this.store.get(id)!;
-    const waiters = this.#waiters.get(id);
-    this.#waiters.delete(id);
-    for (const waiter of waiters ?? []) waiter(record);
+    this.#waiters.release(id, record);
     this.#emit(record);
     return record;
   }
@@ -388,76 +288,9 @@ export class Broker {
       }
     }
   }
-
-  /** Watch the store for answers from other processes while anyone here is waiting. */
-  #poll(): void {
-    if (this.#poller) return;
-    this.#poller = setInterval(() => {
-      if (this.#waiters.size === 0) {
-        clearInterval(this.#poller);
-        this.#poller = undefined;
-        return;
-      }
-      const version = this.store.dataVersion();
-      if (version === this.#seenVersion) return;
-      this.#seenVersion = version;
-      for (const id of [...this.#waiters.keys()]) {
-        const record = this.store.get(id);
-        if (record?.state !== "pending") this.#settled(id);
-      }
-    }, POLL_MS);
-    this.#poller.unref();
-  }
-}
-
-/** Check an answer's shape for the question it answers. */
-export function checkAnswer(record: Pick<QuestionRecord, "kind" | "mode" | "requestedSchema">, input: AnswerInput): void {
-  if (!["accept", "decline", "cancel"].includes(input.action)) {
-    throw new BrokerError("INVALID_ANSWER", `action must be accept, decline or cancel, not ${JSON.stringify(input.action)}`);
-  }
-  if (input.action !== "accept") {
-    if (input.content !== undefined) throw new BrokerError("INVALID_ANSWER", `a ${input.action} carries no content`);
-    return;
-  }
-  if (record.kind === "elicitation" && record.mode === "url") {
-    if (input.content !== undefined && Object.keys(input.content).length > 0) {
-      throw new BrokerError("INVALID_ANSWER", "a URL question is accepted without content (accept means the person consents)");
-    }
-    return;
-  }
-  if (!input.content) throw new BrokerError("INVALID_ANSWER", "accepting this question needs content");
-  if (record.kind === "sampling" && !(isObject(input.content.content) && typeof input.content.model === "string")) {
-    throw new BrokerError("INVALID_ANSWER", 'a sampling answer is a CreateMessageResult: {"role":"assistant","content":{"type":"text","text":…},"model":…}');
-  }
-  if (record.kind === "elicitation" && record.requestedSchema) {
-    const problems = answerProblems(record.requestedSchema, input.content);
-    if (problems.length) throw new BrokerError("INVALID_ANSWER", `the answer does not fit the question: ${problems.join("; ")}`);
-  }
-}
-
-/** Like `sleep`, but it does not keep the process alive: a watch must not hold up exiting. */
-function idle(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 function alreadySettled(record: QuestionRecord): BrokerError {
   const by = record.answer ? ` (${record.answer.action} by ${record.answer.by} at ${record.answer.answeredAt})` : "";
   return new BrokerError("ALREADY_SETTLED", `question ${record.id} is already ${record.state}${by}; the first answer stands`);
 }
-
-function describe(question: Question): string {
-  if (question.kind === "sampling") return `${question.server} asks for a model completion`;
-  return `${question.server} asks a question`;
-}
-
-export type { Answer };

@@ -7,49 +7,18 @@
  * Settling is a compare-and-set on `state = 'pending'`, so when two surfaces answer at once,
  * exactly one wins and the other learns it lost.
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { closeSync, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
-import type { JsonObject } from "../protocol/jsonrpc.js";
-import { MIGRATIONS } from "./migrations.js";
 import { CallStore } from "./call-store.js";
 import { nativeModuleProblem } from "./native-module.js";
+import { openDatabase } from "./open-database.js";
+import { fromRow, insertParams, type QuestionRow, SELECT_QUESTIONS } from "./question-row.js";
 import { ensurePrivateDir, ensurePrivateFile } from "./state-dir.js";
 import type { Answer, QuestionRecord, QuestionState } from "./types.js";
 
 export const STORE_FILE = "mcpx.db";
-
-interface Row {
-  id: string;
-  server: string;
-  kind: string;
-  method: string;
-  mode: string | null;
-  message: string;
-  params_json: string;
-  url: string | null;
-  tool: string | null;
-  host_session: string | null;
-  call_id: string | null;
-  audience: string;
-  audience_reason: string;
-  created_ms: number;
-  expires_ms: number;
-  state: string;
-  owner_pid: number;
-  owner_instance: string;
-  action: string | null;
-  content_json: string | null;
-  answered_by: string | null;
-  answered_ms: number | null;
-  delivered_ms: number | null;
-  completed_ms: number | null;
-  completed_by: string | null;
-}
-
-const SELECT = `SELECT q.*, a.action, a.content_json, a.answered_by, a.answered_ms, a.delivered_ms
-                FROM questions q LEFT JOIN answers a ON a.question_id = q.id`;
 
 export class QuestionStore {
   readonly #db: Database.Database;
@@ -71,10 +40,10 @@ export class QuestionStore {
          VALUES (@id, @server, @kind, @method, @mode, @message, @params_json, @url, @tool, @host_session, @call_id,
            @audience, @audience_reason, @created_ms, @expires_ms, 'pending', @owner_pid, @owner_instance)`,
       ),
-      get: db.prepare(`${SELECT} WHERE q.id = ?`),
-      all: db.prepare(`${SELECT} ORDER BY q.created_ms, q.id`),
-      pending: db.prepare(`${SELECT} WHERE q.state = 'pending' ORDER BY q.created_ms, q.id`),
-      ofCall: db.prepare(`${SELECT} WHERE q.call_id = ? ORDER BY q.created_ms, q.id`),
+      get: db.prepare(`${SELECT_QUESTIONS} WHERE q.id = ?`),
+      all: db.prepare(`${SELECT_QUESTIONS} ORDER BY q.created_ms, q.id`),
+      pending: db.prepare(`${SELECT_QUESTIONS} WHERE q.state = 'pending' ORDER BY q.created_ms, q.id`),
+      ofCall: db.prepare(`${SELECT_QUESTIONS} WHERE q.call_id = ? ORDER BY q.created_ms, q.id`),
       setState: db.prepare(`UPDATE questions SET state = @state WHERE id = @id AND state = 'pending'`),
       answer: db.prepare(`INSERT INTO answers (question_id, action, content_json, answered_by, answered_ms) VALUES (?, ?, ?, ?, ?)`),
       overdue: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND expires_ms <= ?`),
@@ -104,14 +73,7 @@ export class QuestionStore {
     for (const file of [path, `${path}-wal`, `${path}-shm`]) ensurePrivateFile(file);
     try {
       if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
-      const db = new Database(path, { timeout: 5_000 });
-      whileBusy(() => db.pragma("journal_mode = WAL"));
-      db.pragma("foreign_keys = ON");
-      db.pragma("secure_delete = ON"); // per connection: every process that writes sets it
-      const check = whileBusy(() => db.pragma("quick_check", { simple: true }));
-      if (check !== "ok") throw new Error(`integrity check failed: ${String(check)}`);
-      whileBusy(() => migrate(db));
-      return new QuestionStore(path, db);
+      return new QuestionStore(path, openDatabase(path));
     } catch (error) {
       const native = nativeModuleProblem(error);
       if (native) throw new GatewayError("STORE_UNAVAILABLE", native, { path });
@@ -129,30 +91,12 @@ export class QuestionStore {
   }
 
   insert(record: QuestionRecord): void {
-    this.#statements.insert.run({
-      id: record.id,
-      server: record.server,
-      kind: record.kind,
-      method: record.method,
-      mode: record.mode ?? null,
-      message: record.message,
-      params_json: JSON.stringify(record.params),
-      url: record.url ?? null,
-      tool: record.tool ?? null,
-      host_session: record.hostSession ?? null,
-      call_id: record.callId ?? null,
-      audience: record.audience,
-      audience_reason: record.audienceReason,
-      created_ms: Date.parse(record.createdAt),
-      expires_ms: Date.parse(record.expiresAt),
-      owner_pid: record.ownerPid,
-      owner_instance: record.ownerInstance,
-    });
+    this.#statements.insert.run(insertParams(record));
   }
 
   /** Every question a `mcpx call` call asked, in order. */
   ofCall(callId: string): QuestionRecord[] {
-    return (this.#statements.ofCall.all(callId) as Row[]).map(fromRow);
+    return (this.#statements.ofCall.all(callId) as QuestionRow[]).map(fromRow);
   }
 
   /** Insert a question that is answered from the start (a policy rule answered it). */
@@ -166,12 +110,12 @@ export class QuestionStore {
   }
 
   get(id: string): QuestionRecord | undefined {
-    const row = this.#statements.get.get(id) as Row | undefined;
+    const row = this.#statements.get.get(id) as QuestionRow | undefined;
     return row ? fromRow(row) : undefined;
   }
 
   list(all = false): QuestionRecord[] {
-    return ((all ? this.#statements.all : this.#statements.pending).all() as Row[]).map(fromRow);
+    return ((all ? this.#statements.all : this.#statements.pending).all() as QuestionRow[]).map(fromRow);
   }
 
   /**
@@ -280,80 +224,4 @@ export class QuestionStore {
     this.#dataVersion = version;
     return changed;
   }
-}
-
-/**
- * Run `step`, retrying while another process holds the lock it needs. SQLite does not always
- * wait for itself: switching a fresh file to WAL while another connection does the same fails
- * at once with SQLITE_BUSY, whatever the busy timeout.
- */
-function whileBusy<T>(step: () => T): T {
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return step();
-    } catch (error) {
-      const code = (error as { code?: string }).code ?? "";
-      if (!code.startsWith("SQLITE_BUSY") || attempt >= 50) throw error;
-      Atomics.wait(pause, 0, 0, 10 + attempt * 10); // opening is synchronous; so is this short wait
-    }
-  }
-}
-
-function migrate(db: Database.Database): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    throw new Error(`it was written by a newer mcpx (schema ${version}; this mcpx knows ${MIGRATIONS.length})`);
-  }
-  if (version === MIGRATIONS.length) return;
-  // Re-read the version under the write lock: another process opening the same fresh store
-  // at the same moment may have run this migration while we waited for the lock.
-  const step = db.transaction((): boolean => {
-    const current = db.pragma("user_version", { simple: true }) as number;
-    if (current >= MIGRATIONS.length) return false;
-    db.exec(MIGRATIONS[current]!);
-    db.pragma(`user_version = ${current + 1}`);
-    return true;
-  });
-  while (step.immediate());
-}
-
-function fromRow(row: Row): QuestionRecord {
-  const params = JSON.parse(row.params_json) as JsonObject;
-  const record: QuestionRecord = {
-    id: row.id,
-    server: row.server,
-    kind: row.kind as QuestionRecord["kind"],
-    method: row.method,
-    message: row.message,
-    params,
-    audience: row.audience as QuestionRecord["audience"],
-    audienceReason: row.audience_reason,
-    createdAt: new Date(row.created_ms).toISOString(),
-    expiresAt: new Date(row.expires_ms).toISOString(),
-    state: row.state as QuestionState,
-    ownerPid: row.owner_pid,
-    ownerInstance: row.owner_instance,
-  };
-  if (row.mode) record.mode = row.mode as "form" | "url";
-  if (row.url) record.url = row.url;
-  if (row.tool) record.tool = row.tool;
-  if (row.host_session) record.hostSession = row.host_session;
-  if (row.call_id) record.callId = row.call_id;
-  if (record.mode === "form" && typeof params.requestedSchema === "object" && params.requestedSchema !== null) {
-    record.requestedSchema = params.requestedSchema as JsonObject;
-  }
-  if (row.completed_ms !== null && row.completed_by !== null) {
-    record.completion = { by: row.completed_by, completedAt: new Date(row.completed_ms).toISOString() };
-  }
-  if (row.delivered_ms !== null) record.deliveredAt = new Date(row.delivered_ms).toISOString();
-  if (row.action && row.answered_by && row.answered_ms !== null) {
-    record.answer = {
-      action: row.action as Answer["action"],
-      by: row.answered_by,
-      answeredAt: new Date(row.answered_ms).toISOString(),
-      ...(row.content_json ? { content: JSON.parse(row.content_json) as JsonObject } : {}),
-    };
-  }
-  return record;
 }

@@ -7,7 +7,8 @@
 import { isObject, type JsonObject, type RequestId } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/errors.js";
 import { createMessageResultProblem, elicitResultProblem } from "../protocol/host-results.js";
-import type { Broker, AnswerInput } from "../broker/broker.js";
+import type { Broker } from "../broker/broker.js";
+import type { AnswerInput } from "../broker/check-answer.js";
 import { BrokerError } from "../broker/errors.js";
 import type { QuestionRecord } from "../broker/types.js";
 import type { Question } from "../render/question.js";

@@ -15,7 +15,7 @@ import { questionFromRequest, type Question } from "../render/question.js";
 import { decideAudience } from "../broker/audience.js";
 import { matchRule, modeDecision, ruleAnswer, type Decision } from "../broker/policy.js";
 import { outcomeFor, USER_REJECTED } from "../broker/outcome.js";
-import { checkAnswer } from "../broker/broker.js";
+import { checkAnswer } from "../broker/check-answer.js";
 import type { Origin, QuestionRecord } from "../broker/types.js";
 import type { Candidates, Upstream } from "../upstream/upstream.js";
 import type { Logger } from "../util/log.js";

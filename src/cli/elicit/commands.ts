@@ -5,7 +5,8 @@
  * may be answered here.
  */
 import type { Command } from "commander";
-import { Broker, type AnswerInput } from "../../broker/broker.js";
+import { Broker } from "../../broker/broker.js";
+import type { AnswerInput } from "../../broker/check-answer.js";
 import { BrokerError } from "../../broker/errors.js";
 import { stateDir } from "../../broker/state-dir.js";
 import { QuestionStore } from "../../broker/store.js";
