@@ -5,7 +5,8 @@
 import type { Config, Sharing } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
-import type { LimitHit, Upstream } from "../upstream/upstream.js";
+import type { LimitHit } from "../upstream/oversized-messages.js";
+import type { Upstream } from "../upstream/upstream.js";
 import type { Aliased, Catalogue, Dropped } from "../host/catalogue.js";
 import { inert, inertJson } from "./inert.js";
 import { QuestionStore, STORE_FILE } from "../broker/store.js";

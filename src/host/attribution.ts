@@ -7,7 +7,7 @@
  * - nobody: people only (no host's agent tools), and the hosts whose calls may be waiting are
  *   told where the question is. Guessing would hand one client's prompt to another.
  */
-import type { Candidates } from "../upstream/upstream.js";
+import type { Candidates } from "../upstream/calls.js";
 import type { CallerContext, HostSession } from "./session.js";
 
 export type Attribution =

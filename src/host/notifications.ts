@@ -7,7 +7,8 @@
  * completion to the host that was asked, alone. Progress is routed by token in the peer.
  */
 import { isObject, type JsonObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
-import type { Candidates, Upstream } from "../upstream/upstream.js";
+import type { Candidates } from "../upstream/calls.js";
+import type { Upstream } from "../upstream/upstream.js";
 import type { Logger } from "../util/log.js";
 import { attribute, hostOf, routeOf } from "./attribution.js";
 import type { Catalogue } from "./catalogue.js";

@@ -17,7 +17,8 @@ import { matchRule, modeDecision, ruleAnswer, type Decision } from "../broker/po
 import { outcomeFor, USER_REJECTED } from "../broker/outcome.js";
 import { checkAnswer } from "../broker/check-answer.js";
 import type { Origin, QuestionRecord } from "../broker/types.js";
-import type { Candidates, Upstream } from "../upstream/upstream.js";
+import type { Candidates } from "../upstream/calls.js";
+import type { Upstream } from "../upstream/upstream.js";
 import type { Logger } from "../util/log.js";
 import type { Config } from "../config/types.js";
 import type { Broker } from "../broker/broker.js";

@@ -1,6 +1,8 @@
 /** What an upstream offers: its tools, resources, resource templates and prompts. */
-import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
-import { GatewayError } from "../protocol/errors.js";
+import { ErrorCode, isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { GatewayError, RpcError } from "../protocol/errors.js";
+import { lookupTable } from "../protocol/lookup.js";
+import type { Logger } from "../util/log.js";
 
 export interface Catalog {
   tools: JsonObject[];
@@ -21,7 +23,19 @@ export const CATALOG_PARTS: Record<CatalogPart, { method: string; key: string; c
   prompts: { method: "prompts/list", key: "prompts", capability: "prompts" },
 };
 
+/** The catalogue parts each list_changed notification re-reads; keyed by what the server sends. */
+export const REFRESHED_BY = lookupTable<CatalogPart[]>({
+  "notifications/tools/list_changed": ["tools"],
+  "notifications/prompts/list_changed": ["prompts"],
+  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
+});
+
 const MAX_PAGES = 1_000;
+
+/** The parts the server's capabilities offer, in catalogue order. */
+export function offeredParts(capabilities: JsonObject): CatalogPart[] {
+  return (Object.keys(CATALOG_PARTS) as CatalogPart[]).filter((part) => capabilities[CATALOG_PARTS[part].capability] !== undefined);
+}
 
 /** Follow `nextCursor` until the list ends. */
 export async function fetchAll(request: (method: string, params: JsonObject | undefined) => Promise<JsonObject>, part: CatalogPart): Promise<JsonObject[]> {
@@ -37,4 +51,32 @@ export async function fetchAll(request: (method: string, params: JsonObject | un
     if (typeof cursor !== "string" || cursor === "") return items;
   }
   throw new GatewayError("UPSTREAM_PROTOCOL", `${method} kept paginating past ${MAX_PAGES} pages`);
+}
+
+/** One part, whole; empty when the server does not implement its list method. */
+export async function fetchPart(
+  request: (method: string, params: JsonObject | undefined) => Promise<JsonObject>,
+  part: CatalogPart,
+  log: Logger,
+): Promise<JsonObject[]> {
+  try {
+    return await fetchAll(request, part);
+  } catch (error) {
+    // Many servers declare `resources` without implementing resources/templates/list: a part
+    // the server does not implement is empty, not a reason to lose the whole server.
+    if (!(error instanceof RpcError) || error.code !== ErrorCode.MethodNotFound) throw error;
+    log.debug("the server does not implement a list method; treating it as empty", { method: CATALOG_PARTS[part].method });
+    return [];
+  }
+}
+
+/** Every part the server's capabilities offer, read afresh. */
+export async function readCatalog(
+  request: (method: string, params: JsonObject | undefined) => Promise<JsonObject>,
+  capabilities: JsonObject,
+  log: Logger,
+): Promise<Catalog> {
+  const catalog = emptyCatalog();
+  for (const part of offeredParts(capabilities)) catalog[part] = await fetchPart(request, part, log);
+  return catalog;
 }

@@ -96,3 +96,21 @@ export async function readBounded(response: Response, limit: number): Promise<Bo
   }
   return { text: Buffer.concat(chunks).toString("utf8") };
 }
+
+/** Of an error response's body only the start is shown; more is not read. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+/** The start of an error response's body, for the error that reports it ("" when unreadable or too large). */
+export async function readErrorBody(response: Response): Promise<string> {
+  const read = await readBounded(response, ERROR_BODY_BYTES).catch(() => ({ text: "" }));
+  return "text" in read ? read.text : "";
+}
+
+/** A failed fetch in words, with its cause (the socket's own error) when it has one. */
+export function describeFetchError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}

@@ -10,6 +10,7 @@
 import { GatewayError } from "../protocol/errors.js";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { inputResponse, readOutcome } from "../protocol/modern.js";
+import type { IncomingContext } from "../rpc/peer.js";
 
 export interface InputRounds {
   server: string;
@@ -66,4 +67,25 @@ async function answerAll(rounds: InputRounds, requests: Record<string, JsonObjec
     stop.abort("another question of the same round failed");
     throw error;
   }
+}
+
+/** A modern result of a method that has no input rounds: complete, or a protocol error. */
+export function completeWithoutRounds(server: string, method: string, result: JsonObject): JsonObject {
+  const outcome = readOutcome(method, result);
+  if (outcome.kind === "complete") return outcome.result;
+  const why = outcome.kind === "invalid" ? outcome.why : `input_required, which ${method} may not answer`;
+  throw new GatewayError("UPSTREAM_PROTOCOL", `upstream "${server}" answered ${method} with ${why}`, { server });
+}
+
+/** A legacy server has no multi round-trip requests: a modern host's unasked answers are not for it. */
+export function withoutInputFields(params: JsonObject | undefined): JsonObject | undefined {
+  if (params?.inputResponses === undefined && params?.requestState === undefined) return params;
+  const { inputResponses: _answers, requestState: _state, ...rest } = params;
+  return rest;
+}
+
+/** An input request put as a legacy server's request would be, so that one path answers both. */
+export function inputQuestion(key: string, request: JsonObject, signal: AbortSignal): IncomingContext {
+  const params = isObject(request.params) ? request.params : {};
+  return { request: { jsonrpc: "2.0", id: `input:${key}`, method: String(request.method), params }, signal, arrival: {} };
 }

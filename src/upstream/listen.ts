@@ -10,7 +10,8 @@
  * changes may have been missed meanwhile; a server that refuses to listen is left alone.
  */
 import { RpcError } from "../protocol/errors.js";
-import { isObject, type JsonObject, type RequestId } from "../protocol/jsonrpc.js";
+import { isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
+import { META, withoutMetaKeys } from "../protocol/modern.js";
 import type { RequestOptions } from "../rpc/peer.js";
 import type { Logger } from "../util/log.js";
 import { sleep, within } from "../util/sleep.js";
@@ -125,4 +126,19 @@ export class Listen {
       void this.update().then(() => this.deps.reopened());
     });
   }
+}
+
+/**
+ * A notification from a modern server as hosts may see it: a listen stream's acknowledgement
+ * goes to `listen` (undefined back), and any other loses the subscription id that says which of
+ * mcpx's streams carried it (this connection's business, not the hosts').
+ */
+export function fromListenStream(received: JsonRpcNotification, listen: Listen | undefined): JsonRpcNotification | undefined {
+  if (!isObject(received.params)) return received;
+  const subscription = isObject(received.params._meta) ? received.params._meta[META.subscriptionId] : undefined;
+  if (received.method === "notifications/subscriptions/acknowledged") {
+    listen?.acknowledged(subscription, received.params);
+    return undefined;
+  }
+  return { ...received, params: withoutMetaKeys(received.params, [META.subscriptionId]) };
 }

@@ -11,49 +11,30 @@
 import type { ServerConfig } from "../config/types.js";
 import type { Arrival, Channel } from "../rpc/channel.js";
 import { Peer, type IncomingContext } from "../rpc/peer.js";
-import { ErrorCode, isObject, type JsonObject, type JsonRpcNotification, type RequestId } from "../protocol/jsonrpc.js";
-import { GatewayError, RpcError } from "../protocol/errors.js";
-import { lookupTable } from "../protocol/lookup.js";
-import { acceptableFromUpstream, defines, LATEST_LEGACY, MODERN_REVISIONS, modernFromUpstream, type Revision } from "../protocol/revisions.js";
-import {
-  INPUT_REQUIRED_METHODS,
-  isModernErrorCode,
-  META,
-  MODERN_ERROR,
-  readDiscover,
-  readOutcome,
-  supportedFromError,
-  withEnvelope,
-  withoutMetaKeys,
-} from "../protocol/modern.js";
-import { IMPLEMENTATION } from "../version.js";
-import type { Logger } from "../util/log.js";
-import { sleep } from "../util/sleep.js";
-import { CATALOG_PARTS, emptyCatalog, fetchAll, type Catalog, type CatalogPart } from "./catalog.js";
-import { legacySseChannel, stdioChannel, streamableHttpChannel } from "./connect.js";
-import { NotStreamableHttp, StreamableHttpChannel } from "./http-channel.js";
-import { StdioChannel } from "./stdio-channel.js";
-import { StderrTail } from "./stderr-tail.js";
-import { eraKey, forgetEra, knownEra, rememberEra } from "./era-cache.js";
-import { withInputRounds } from "./input-rounds.js";
-import { Listen } from "./listen.js";
 import type { OversizedMessage, ReportsOversized } from "../rpc/oversized.js";
 import type { Pressure } from "../rpc/pressure.js";
-import type { ReadLimits } from "./read-limits.js";
+import { ErrorCode, type JsonObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
+import { GatewayError, RpcError } from "../protocol/errors.js";
+import { defines, MODERN_REVISIONS, type Revision } from "../protocol/revisions.js";
+import { INPUT_REQUIRED_METHODS } from "../protocol/modern.js";
+import type { Logger } from "../util/log.js";
+import { emptyCatalog, fetchPart, offeredParts, readCatalog, REFRESHED_BY, type Catalog, type CatalogPart } from "./catalog.js";
+import { CallsInFlight, withProgressToken, type CallOptions, type Candidates } from "./calls.js";
+import { modernEnvelope } from "./client-capabilities.js";
+import type { ServerHello } from "./era-probe.js";
+import { openConnection, type Transport } from "./handshake.js";
+import { completeWithoutRounds, inputQuestion, withInputRounds, withoutInputFields } from "./input-rounds.js";
+import { fromListenStream, Listen } from "./listen.js";
+import { handleOversized, type LimitHit } from "./oversized-messages.js";
+import { RemovedMethods } from "./removed-methods.js";
+import { RestartBackoff } from "./restart-backoff.js";
+import { StderrTail } from "./stderr-tail.js";
+import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
+const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
 export type UpstreamState = "starting" | "ready" | "down" | "stopped" | "disabled";
-
-/** Whoever made a call through mcpx; opaque here, meaningful to the host layer. */
-export type CallOwner = object;
-
-/**
- * A request or notification from the server may belong to these calls: the one whose stream it
- * came on, or every call in flight when it came on no call's stream. Which of them it belongs to,
- * if any can be proven, is for the host layer to decide (design rule 5).
- */
-export type Candidates = CallOwner[];
 
 export interface UpstreamEvents {
   /** A request from the server (elicitation, sampling, roots: the gateway answers), with the calls it may belong to. */
@@ -74,48 +55,6 @@ export interface UpstreamLimits {
   pressure?: Pressure;
 }
 
-/** A limit this connection's messages went over, for `mcpx servers`. */
-export interface LimitHit {
-  /** The setting, e.g. `limits.maxUpstreamMessageBytes`, and its value. */
-  limit: string;
-  limitBytes: number;
-  /** Messages dropped for it, and the largest (at least; one cut off unread counts what was read). */
-  dropped: number;
-  largestBytes: number;
-}
-
-export interface CallOptions {
-  owner?: CallOwner;
-  signal?: AbortSignal;
-  onProgress?: (params: JsonObject) => void;
-  /**
-   * What a 2026-07-28 server is told the client can do for this request, in place of what mcpx
-   * declares (the caller's own declaration, when only the caller can answer its questions).
-   */
-  clientCapabilities?: JsonObject;
-}
-
-/** The catalogue parts each list_changed notification re-reads; keyed by what the server sends. */
-const REFRESH = lookupTable<CatalogPart[]>({
-  "notifications/tools/list_changed": ["tools"],
-  "notifications/prompts/list_changed": ["prompts"],
-  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
-});
-
-const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
-/** A stdio server that has not answered `server/discover` by then is taken for a legacy one (the spec's "reasonable timeout"). */
-const DISCOVER_PROBE_MS = 5_000;
-const DEFAULT_MAX_INPUT_ROUNDS = 8;
-/**
- * What mcpx declares to a 2026-07-28 server in every request: it can take every kind of
- * question (the broker holds what no host can answer), as it declares to legacy servers.
- */
-const MODERN_CAPABILITIES: JsonObject = { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } };
-/** The retry hint given while a start attempt is under way. */
-const START_UNDER_WAY_RETRY_MS = 1_000;
-/** An upstream that stayed up this long is healthy again: its next crash restarts quickly. */
-const STABLE_MS = 10_000;
-
 export class Upstream {
   state: UpstreamState = "starting";
   reason: string | undefined;
@@ -124,7 +63,7 @@ export class Upstream {
   capabilities: JsonObject = {};
   instructions: string | undefined;
   catalog: Catalog = emptyCatalog();
-  transport: "stdio" | "streamable-http" | "sse" | undefined;
+  transport: Transport | undefined;
   restarts = 0;
   /**
    * The last lines a stdio server wrote to stderr during its latest start (and run): what a
@@ -138,19 +77,14 @@ export class Upstream {
   /** This connection speaks the 2026-07-28 era (no session: the envelope rides in every request). */
   #modern = false;
   #listen: Listen | undefined;
-  /** The level hosts asked upstreams to log at; a modern server hears it in every request. */
-  #logLevel: string | undefined;
-  /** Upstream URIs hosts subscribed to; a modern server hears them on its listen stream (kept across restarts). */
-  readonly #resourceSubscriptions = new Set<string>();
+  /** The log level and resource subscriptions hosts set, for a modern server (kept across restarts). */
+  readonly #removed = new RemovedMethods();
   #stopping = false;
-  #attempt = 0;
-  #readyAt = 0;
+  readonly #backoff = new RestartBackoff();
   #progressCounter = 0;
   /** Exited after being ready, and not yet back or failed again: its catalogue is still the last one it listed. */
   #restarting = false;
-  /** When the next start attempt is due (epoch ms), while one is scheduled. */
-  #retryAt: number | undefined;
-  readonly #calls = new Map<RequestId, CallOwner>();
+  readonly #calls = new CallsInFlight();
   readonly #stopper = new AbortController();
   #firstStart: Promise<void> | undefined;
   #stopped: Promise<void> | undefined;
@@ -207,9 +141,11 @@ export class Upstream {
     if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
     const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
     if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
-    const local = this.#modernLocally(method, params);
+    const local = this.#removed.answer(method, params, () => this.#listen?.update() ?? Promise.resolve());
     if (local) return local;
-    if (!INPUT_REQUIRED_METHODS.includes(method)) return this.#send(method, params, options, progressToken).then((result) => this.#complete(method, result));
+    if (!INPUT_REQUIRED_METHODS.includes(method)) {
+      return this.#send(method, params, options, progressToken).then((result) => completeWithoutRounds(this.name, method, result));
+    }
     const candidates = options.owner ? [options.owner] : [];
     return withInputRounds({
       server: this.name,
@@ -218,91 +154,26 @@ export class Upstream {
       maxRounds: this.limits.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       send: (round) => this.#send(method, round, options, progressToken),
       ask: (key, request, signal) => {
-        const stop = options.signal ? AbortSignal.any([signal, options.signal, this.#stopper.signal]) : AbortSignal.any([signal, this.#stopper.signal]);
-        const params = isObject(request.params) ? request.params : {};
-        const asked = { jsonrpc: "2.0" as const, id: `input:${key}`, method: String(request.method), params };
-        return this.events.question(this, { request: asked, signal: stop, arrival: {} }, candidates, key);
+        const stop = AbortSignal.any([signal, ...(options.signal ? [options.signal] : []), this.#stopper.signal]);
+        return this.events.question(this, inputQuestion(key, request, stop), candidates, key);
       },
     });
   }
 
-  /**
-   * Methods 2026-07-28 removed, done the modern way on mcpx's side: `ping` has nothing to
-   * check without a session, the log level rides in each request's envelope, and resource
-   * subscriptions are the listen stream's. Undefined for a method that goes to the server.
-   */
-  #modernLocally(method: string, params: JsonObject | undefined): Promise<JsonObject> | undefined {
-    switch (method) {
-      case "ping":
-        return Promise.resolve({});
-      case "logging/setLevel":
-        this.#logLevel = typeof params?.level === "string" ? params.level : undefined;
-        return Promise.resolve({});
-      case "resources/subscribe":
-      case "resources/unsubscribe": {
-        const uri = params?.uri;
-        if (typeof uri !== "string") return Promise.reject(new RpcError(ErrorCode.InvalidParams, `Invalid params: ${method} needs a "uri"`));
-        if (method === "resources/subscribe") this.#resourceSubscriptions.add(uri);
-        else this.#resourceSubscriptions.delete(uri);
-        return (this.#listen?.update() ?? Promise.resolve()).then(() => ({}));
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  /** A modern result of a method that has no input rounds: complete, or a protocol error. */
-  #complete(method: string, result: JsonObject): JsonObject {
-    const outcome = readOutcome(method, result);
-    if (outcome.kind === "complete") return outcome.result;
-    const why = outcome.kind === "invalid" ? outcome.why : `input_required, which ${method} may not answer`;
-    throw new GatewayError("UPSTREAM_PROTOCOL", `upstream "${this.name}" answered ${method} with ${why}`, { server: this.name });
-  }
-
   /** The 2026-07-28 `_meta` envelope on a request's params. */
-  #envelope(params: JsonObject | undefined, clientCapabilities: JsonObject = MODERN_CAPABILITIES): JsonObject {
-    return withEnvelope(params, {
-      protocolVersion: this.revision ?? MODERN_REVISIONS[0]!,
-      clientCapabilities,
-      clientInfo: { ...IMPLEMENTATION },
-      ...(this.#logLevel === undefined ? {} : { logLevel: this.#logLevel }),
-    });
+  #envelope(params: JsonObject | undefined, clientCapabilities?: JsonObject): JsonObject {
+    return modernEnvelope(params, this.revision ?? MODERN_REVISIONS[0]!, clientCapabilities, this.#removed.logLevel);
   }
 
   /** One request to the server, as the host's call (its owner, cancellation, progress). */
   #send(method: string, params: JsonObject | undefined, options: CallOptions, progressToken: string | undefined): Promise<JsonObject> {
     const peer = this.#peer;
     if (!peer || this.state !== "ready") return Promise.reject(this.unavailable());
-    let sent = params;
-    if (progressToken !== undefined) {
-      const meta = isObject(params?._meta) ? params._meta : {};
-      sent = { ...params, _meta: { ...meta, progressToken } };
-    }
+    let sent = withProgressToken(params, progressToken);
     if (this.#modern) sent = this.#envelope(sent, options.clientCapabilities);
-    let id: RequestId | undefined;
-    const forget = (): void => {
-      if (id !== undefined) this.#calls.delete(id);
-    };
-    const result = peer.request(method, sent, {
-      timeoutMs: this.config.timeoutSeconds * 1000,
-      resetTimeoutOnProgress: true,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(progressToken !== undefined && options.onProgress ? { progressToken, onProgress: options.onProgress } : {}),
-      onId: (sentId) => {
-        id = sentId;
-        if (options.owner) this.#calls.set(sentId, options.owner);
-      },
+    return this.#calls.send(peer, method, sent, options, this.config.timeoutSeconds * 1000, progressToken).catch((error: unknown) => {
+      throw explainCallError(this.name, error);
     });
-    return result.then(
-      (value) => {
-        forget();
-        return value;
-      },
-      (error: unknown) => {
-        forget();
-        throw this.#explain(error);
-      },
-    );
   }
 
   /**
@@ -319,65 +190,21 @@ export class Upstream {
     await this.#peer?.notify(method, params);
   }
 
-  /**
-   * The calls a message may belong to: the call on whose HTTP stream it came (none when that
-   * is no call of a host's), else every call in flight on this connection.
-   */
+  /** The calls a message that arrived so may belong to (calls.ts). */
   candidates(arrival: Arrival): Candidates {
-    if (arrival.relatedRequestId !== undefined) {
-      const owner = this.#calls.get(arrival.relatedRequestId);
-      return owner ? [owner] : [];
-    }
-    return [...new Set(this.#calls.values())];
+    return this.#calls.candidates(arrival);
   }
 
   /** Suspend the timeouts of these calls while a question of theirs waits for an answer. */
   holdTimeout(owners: Candidates): () => void {
     const peer = this.#peer;
     if (owners.length === 0 || !peer) return () => {};
-    const releases = [...this.#calls].filter(([, candidate]) => owners.includes(candidate)).map(([id]) => peer.holdTimeout(id));
-    return () => {
-      for (const release of releases) release();
-    };
+    return this.#calls.holdTimeout(peer, owners);
   }
 
-  /**
-   * Why a call cannot go to this server now, and when to try again: `retryAfterMs` is the time
-   * until the next start attempt (about a second while a start is under way), absent when no
-   * restart is coming (stopped, disabled).
-   */
+  /** Why a call cannot go to this server now, and when to try again (upstream-errors.ts). */
   unavailable(): GatewayError {
-    const retryAfterMs = this.#retryAfterMs();
-    const why = this.reason ? `: ${this.reason}` : "";
-    const back = retryAfterMs === undefined ? "" : `; mcpx is restarting it, try again in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`;
-    const state = this.#restarting ? "restarting" : this.state;
-    return new GatewayError("UPSTREAM_UNAVAILABLE", `upstream "${this.name}" is ${state}${why}${back}`, {
-      server: this.name,
-      state,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  }
-
-  #retryAfterMs(): number | undefined {
-    if (this.state === "starting") return START_UNDER_WAY_RETRY_MS;
-    if (this.state !== "down" || this.#retryAt === undefined) return undefined;
-    return Math.max(0, this.#retryAt - Date.now());
-  }
-
-  #explain(error: unknown): unknown {
-    if (error instanceof GatewayError && error.code === "UPSTREAM_EXITED") {
-      return new GatewayError(
-        "UPSTREAM_EXITED",
-        `upstream "${this.name}" went away while the request was in flight (${error.message}); mcpx is restarting it`,
-        { server: this.name },
-      );
-    }
-    if (error instanceof GatewayError && (error.code === "UPSTREAM_TIMEOUT" || error.code === "UPSTREAM_PROTOCOL")) {
-      // The server named once, in front of what went wrong; the details (a limit hit, …) kept.
-      const message = error.message.startsWith(`upstream "${this.name}"`) ? error.message : `upstream "${this.name}": ${error.message}`;
-      return new GatewayError(error.code, message, { ...error.details, server: this.name });
-    }
-    return error;
+    return unavailableError({ server: this.name, state: this.state, restarting: this.#restarting, reason: this.reason, retryAt: this.#backoff.retryAt });
   }
 
   #setState(state: UpstreamState, reason: string | undefined): void {
@@ -396,8 +223,8 @@ export class Upstream {
       peer.onclose = (reason) => this.#lost(peer, reason);
       // Listening first: a change made while the catalogue is read is then heard, not missed.
       if (this.#modern) await this.#startListening(peer);
-      await this.#loadCatalog(peer);
-      this.#readyAt = Date.now();
+      this.catalog = await readCatalog(this.#lister(peer), this.capabilities, this.log);
+      this.#backoff.ready();
       this.#restarting = false;
       this.#setState("ready", undefined);
       this.log.info("upstream ready", {
@@ -424,93 +251,33 @@ export class Upstream {
     }
   }
 
-  async #open(): Promise<Peer> {
-    const { config, log } = this;
-    const limits: ReadLimits = {
-      maxMessageBytes: this.limits.maxUpstreamMessageBytes,
-      limitName: MESSAGE_LIMIT,
-      ...(this.limits.pressure ? { pressure: this.limits.pressure } : {}),
-    };
-    if (config.kind === "stdio") {
-      this.transport = "stdio";
-      return this.#handshake(stdioChannel(config, log, limits, (line) => this.stderrTail.push(line)));
-    }
-    if (config.transport === "sse") {
-      if (this.#pinned() === "modern") {
-        throw new GatewayError(
-          "UPSTREAM_PROTOCOL",
-          `protocol ${this.config.protocol} is configured, but the 2024-11-05 HTTP+SSE transport has no 2026-07-28 era; set transport to "streamable-http" or "auto"`,
-        );
-      }
-      this.transport = "sse";
-      return this.#handshake(legacySseChannel(config, log, limits));
-    }
-    this.transport = "streamable-http";
-    if (this.#probing()) {
-      // The modern attempt has a channel of its own: a legacy session starts afresh on another.
-      const channel = streamableHttpChannel(config, log, limits);
-      channel.modern = true;
-      channel.toolFor = (name) => this.catalog.tools.find((tool) => tool.name === name);
-      const peer = this.#peerOn(channel);
-      try {
-        await peer.start();
-        if (await this.#discover(peer)) return peer;
-      } catch (error) {
-        await peer.close().catch(() => {});
-        throw error;
-      }
-      await peer.close().catch(() => {});
-    }
-    try {
-      return await this.#handshake(streamableHttpChannel(config, log, limits));
-    } catch (error) {
-      if (!(error instanceof NotStreamableHttp) || config.transport !== "auto") throw error;
-      log.info("server refused Streamable HTTP; trying the 2024-11-05 HTTP+SSE transport", { status: error.status });
-      this.transport = "sse";
-      return this.#handshake(legacySseChannel(config, log, limits));
-    }
+  #open(): Promise<Peer> {
+    return openConnection({
+      config: this.config,
+      log: this.log,
+      startupTimeoutMs: this.limits.startupTimeoutMs,
+      signal: this.#stopper.signal,
+      readLimits: {
+        maxMessageBytes: this.limits.maxUpstreamMessageBytes,
+        limitName: MESSAGE_LIMIT,
+        ...(this.limits.pressure ? { pressure: this.limits.pressure } : {}),
+      },
+      peerOn: (channel) => this.#peerOn(channel),
+      onStderr: (line) => this.stderrTail.push(line),
+      toolFor: (name) => this.catalog.tools.find((tool) => tool.name === name),
+      trying: (transport) => {
+        this.transport = transport;
+      },
+      heard: (hello) => this.#heard(hello),
+    });
   }
 
-  /**
-   * A message from the server over the size limit was dropped. The call it answered fails now,
-   * rather than at its timeout; a request of the server's is refused; a notification is only logged.
-   */
-  #oversized(peer: Peer, channel: Channel, message: OversizedMessage): void {
-    this.#recordLimit(message);
-    const size = message.ended ? `of ${message.bytes} bytes` : `of more than ${message.limit} bytes`;
-    const over = `a message ${size}, over ${message.limitName} (${message.limit} bytes)`;
-    const details = { server: this.name, limit: message.limitName, limitBytes: message.limit, bytes: message.bytes };
-    if (message.kind === "request" && message.id !== undefined) {
-      this.log.warn("refused an oversized request from upstream", { ...details, id: message.id });
-      const error = { code: ErrorCode.InvalidRequest, message: `Request too large: ${over}; mcpx dropped it` };
-      channel.send({ jsonrpc: "2.0", id: message.id, error }).catch(() => {});
-      return;
-    }
-    // An answer whose id was not found: it can only be that of the one call in flight, if one is.
-    const id = message.kind === "notification" ? undefined : (message.id ?? (message.ended ? peer.soleOutstanding : undefined));
-    const failed =
-      id !== undefined &&
-      peer.fail(
-        id,
-        (method) =>
-          new GatewayError(
-            "UPSTREAM_PROTOCOL",
-            `upstream "${this.name}" answered ${method} with ${over}; mcpx dropped it (raise ${message.limitName} if answers this large are expected)`,
-            details,
-          ),
-      );
-    if (failed) this.log.warn("an answer from upstream was too large; its call failed", { ...details, id });
-    else this.log.warn("dropped an oversized message from upstream", { ...details, kind: message.kind, ...(id === undefined ? {} : { id }) });
-  }
-
-  #recordLimit(message: OversizedMessage): void {
-    let hit = this.limitsHit.find((entry) => entry.limit === message.limitName);
-    if (!hit) {
-      hit = { limit: message.limitName, limitBytes: message.limit, dropped: 0, largestBytes: 0 };
-      this.limitsHit.push(hit);
-    }
-    hit.dropped++;
-    hit.largestBytes = Math.max(hit.largestBytes, message.bytes);
+  #heard(hello: ServerHello): void {
+    this.revision = hello.revision;
+    this.capabilities = hello.capabilities;
+    this.serverInfo = hello.serverInfo;
+    this.instructions = hello.instructions;
+    this.#modern = hello.era === "modern";
   }
 
   #peerOn(channel: Channel & ReportsOversized): Peer {
@@ -523,159 +290,15 @@ export class Upstream {
       this.log,
     );
     channel.onjunk = (why) => this.log.warn("unreadable message from upstream", { why });
-    channel.onoversized = (message) => this.#oversized(peer, channel, message);
+    channel.onoversized = (message: OversizedMessage) => handleOversized(this.name, peer, channel, message, this.limitsHit, this.log);
     return peer;
   }
 
-  /** The era the config forces, if it forces one. */
-  #pinned(): "modern" | "legacy" | undefined {
-    const protocol = this.config.protocol;
-    if (protocol === "auto") return undefined;
-    return MODERN_REVISIONS.includes(protocol) ? "modern" : "legacy";
-  }
-
-  /** Try `server/discover` first: forced modern, or `auto` unless this server is known to be legacy. */
-  #probing(): boolean {
-    const pinned = this.#pinned();
-    if (pinned) return pinned === "modern";
-    return knownEra(eraKey(this.config)) !== "legacy";
-  }
-
-  /**
-   * The era probe, and the modern handshake when it succeeds: true once the connection speaks
-   * 2026-07-28; false when the server is a legacy one (`auto` only). A recognised modern error
-   * proves the server modern: no fallback then, the start fails with what it said. On stdio
-   * anything else, a timeout included, means legacy; on HTTP so does any answer (an error
-   * status, a JSON-RPC error that is not a modern one), but not a server that cannot be reached
-   * or does not answer at all.
-   */
-  async #discover(peer: Peer): Promise<boolean> {
-    const pinned = this.#pinned() === "modern";
-    const stdio = this.config.kind === "stdio";
-    const timeoutMs = pinned || !stdio ? this.limits.startupTimeoutMs : Math.min(this.limits.startupTimeoutMs, DISCOVER_PROBE_MS);
-    const envelope = withEnvelope(undefined, {
-      protocolVersion: this.#offeredModern(),
-      clientCapabilities: MODERN_CAPABILITIES,
-      clientInfo: { ...IMPLEMENTATION },
-    });
-    let result: JsonObject;
-    try {
-      result = await peer.request("server/discover", envelope, { timeoutMs, signal: this.#stopper.signal });
-    } catch (error) {
-      if (error instanceof RpcError && isModernErrorCode(error.code)) throw this.#modernRefusal(error);
-      const reached = error instanceof RpcError || (error instanceof GatewayError && error.details?.status !== undefined);
-      const legacy = stdio ? !peer.closed : reached;
-      if (pinned || !legacy) {
-        const why = error instanceof Error ? error.message : String(error);
-        throw new GatewayError("UPSTREAM_PROTOCOL", pinned ? `protocol ${this.config.protocol} is configured, but server/discover failed: ${why}` : why);
-      }
-      this.log.info("the server does not speak 2026-07-28 (server/discover failed); trying the legacy handshake", {
-        error: error instanceof Error ? error.message : String(error),
-      });
-      return false;
-    }
-    const discovered = readDiscover(result);
-    const revision = discovered && modernFromUpstream(discovered.supportedVersions);
-    if (!discovered || !revision) {
-      const said = discovered ? `supports ${discovered.supportedVersions.join(", ")}` : "answered server/discover with something that is not a DiscoverResult";
-      if (pinned) throw new GatewayError("UPSTREAM_PROTOCOL", `protocol ${this.config.protocol} is configured, but the server ${said}`);
-      this.log.info("the server's server/discover offers no revision of the 2026-07-28 era mcpx speaks; trying the legacy handshake", { said });
-      return false;
-    }
-    this.revision = revision;
-    this.capabilities = discovered.capabilities;
-    this.serverInfo = discovered.serverInfo;
-    this.instructions = discovered.instructions;
-    this.#modern = true;
-    if (!pinned) rememberEra(eraKey(this.config), "modern");
-    return true;
-  }
-
-  /** The modern revision asked for in the probe: the pinned one, else the newest mcpx speaks. */
-  #offeredModern(): Revision {
-    const protocol = this.config.protocol;
-    return protocol !== "auto" && MODERN_REVISIONS.includes(protocol) ? protocol : MODERN_REVISIONS.at(-1)!;
-  }
-
-  /** A modern server refused the probe: why, in words (and what it supports, for -32022). */
-  #modernRefusal(error: RpcError): GatewayError {
-    if (error.code === MODERN_ERROR.UnsupportedProtocolVersion) {
-      const supported = supportedFromError(error.data);
-      const list = supported?.length ? supported.join(", ") : "no version it named";
-      return new GatewayError("UPSTREAM_PROTOCOL", `the server speaks the 2026-07-28 era but supports ${list}, none of which mcpx speaks`, { supported });
-    }
-    return new GatewayError("UPSTREAM_PROTOCOL", `the server refused server/discover: ${error.message} (${error.code})`);
-  }
-
-  async #handshake(channel: Channel & ReportsOversized): Promise<Peer> {
-    const peer = this.#peerOn(channel);
-    const pinned = this.config.protocol === "auto" ? undefined : this.config.protocol;
-    const offered = pinned ?? LATEST_LEGACY;
-    const key = eraKey(this.config);
-    try {
-      await peer.start();
-      // On stdio the probe and the legacy handshake share the process, as the spec has it.
-      if (channel instanceof StdioChannel && this.#probing() && (await this.#discover(peer))) return peer;
-      const result = await peer
-        .request(
-          "initialize",
-          { protocolVersion: offered, capabilities: clientCapabilities(offered), clientInfo: { ...IMPLEMENTATION } },
-          { timeoutMs: this.limits.startupTimeoutMs, signal: this.#stopper.signal },
-        )
-        .catch((error: unknown) => {
-          // A server taken for legacy that answers like a modern one: probe again next time.
-          if (error instanceof RpcError && isModernErrorCode(error.code)) forgetEra(key);
-          throw error;
-        });
-      if (!acceptableFromUpstream(result.protocolVersion)) {
-        throw new GatewayError(
-          "UPSTREAM_PROTOCOL",
-          `the server answered protocol revision ${JSON.stringify(result.protocolVersion)}, which mcpx does not speak`,
-        );
-      }
-      if (pinned && result.protocolVersion !== pinned) {
-        throw new GatewayError("UPSTREAM_PROTOCOL", `protocol ${pinned} is configured, but the server answered ${result.protocolVersion}`);
-      }
-      this.revision = result.protocolVersion;
-      this.capabilities = isObject(result.capabilities) ? result.capabilities : {};
-      this.serverInfo = isObject(result.serverInfo) ? result.serverInfo : undefined;
-      this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
-      if (channel instanceof StreamableHttpChannel) channel.protocolVersion = this.revision;
-      if (!pinned) rememberEra(key, "legacy");
-      await peer.notify("notifications/initialized");
-      if (channel instanceof StreamableHttpChannel) channel.openListeningStream();
-      return peer;
-    } catch (error) {
-      await peer.close().catch(() => {});
-      throw error;
-    }
-  }
-
-  async #loadCatalog(peer: Peer): Promise<void> {
-    const catalog = emptyCatalog();
-    for (const part of Object.keys(CATALOG_PARTS) as CatalogPart[]) {
-      if (this.capabilities[CATALOG_PARTS[part].capability] === undefined) continue;
-      catalog[part] = await this.#fetch(peer, part);
-    }
-    this.catalog = catalog;
-  }
-
-  async #fetch(peer: Peer, part: CatalogPart): Promise<JsonObject[]> {
-    try {
-      return await fetchAll(
-        (method, params) =>
-          this.#modern
-            ? peer.request(method, this.#envelope(params), { timeoutMs: this.limits.startupTimeoutMs }).then((result) => this.#complete(method, result))
-            : peer.request(method, params, { timeoutMs: this.limits.startupTimeoutMs }),
-        part,
-      );
-    } catch (error) {
-      // Many servers declare `resources` without implementing resources/templates/list: a part
-      // the server does not implement is empty, not a reason to lose the whole server.
-      if (!(error instanceof RpcError) || error.code !== ErrorCode.MethodNotFound) throw error;
-      this.log.debug("the server does not implement a list method; treating it as empty", { method: CATALOG_PARTS[part].method });
-      return [];
-    }
+  /** How the catalogue is listed on this connection (a modern result must be complete). */
+  #lister(peer: Peer): (method: string, params: JsonObject | undefined) => Promise<JsonObject> {
+    const timeoutMs = this.limits.startupTimeoutMs;
+    if (!this.#modern) return (method, params) => peer.request(method, params, { timeoutMs });
+    return (method, params) => peer.request(method, this.#envelope(params), { timeoutMs }).then((result) => completeWithoutRounds(this.name, method, result));
   }
 
   async #refresh(parts: CatalogPart[]): Promise<void> {
@@ -683,7 +306,7 @@ export class Upstream {
     if (!peer || this.state !== "ready") return;
     for (const part of parts) {
       try {
-        this.catalog = { ...this.catalog, [part]: await this.#fetch(peer, part) };
+        this.catalog = { ...this.catalog, [part]: await fetchPart(this.#lister(peer), part, this.log) };
         this.events.changed(this, part);
       } catch (error) {
         this.log.warn("could not refresh the catalogue", { part, error });
@@ -696,9 +319,8 @@ export class Upstream {
     this.#listen = new Listen({
       request: (params, options) => peer.request("subscriptions/listen", this.#envelope(params), options),
       capabilities: () => this.capabilities,
-      resources: () => this.#resourceSubscriptions,
-      reopened: () =>
-        void this.#refresh((Object.keys(CATALOG_PARTS) as CatalogPart[]).filter((part) => this.capabilities[CATALOG_PARTS[part].capability] !== undefined)),
+      resources: () => this.#removed.resourceSubscriptions,
+      reopened: () => void this.#refresh(offeredParts(this.capabilities)),
       log: this.log,
       ackTimeoutMs: this.limits.startupTimeoutMs,
     });
@@ -719,18 +341,13 @@ export class Upstream {
     this.#restarting = true;
     this.#setState("down", reason.message);
     this.log.warn("upstream went away", { reason: reason.message });
-    if (Date.now() - this.#readyAt >= STABLE_MS) this.#attempt = 0;
+    this.#backoff.lost();
     this.#scheduleRestart();
   }
 
   #scheduleRestart(): void {
-    const delay = BACKOFF_MS[Math.min(this.#attempt, BACKOFF_MS.length - 1)] ?? 30_000;
-    this.#attempt++;
-    this.#retryAt = Date.now() + delay;
-    this.log.info("restarting upstream", { inMs: delay });
-    void sleep(delay, this.#stopper.signal).then(() => {
-      this.#retryAt = undefined;
-      if (this.#stopping) return;
+    this.#backoff.schedule(this.#stopper.signal, this.log, () => {
+      if (this.#stopping) return undefined;
       this.restarts++;
       return this.#connect();
     });
@@ -747,37 +364,13 @@ export class Upstream {
   }
 
   #serverNotification(received: JsonRpcNotification, arrival: Arrival): void {
-    let notification = received;
-    if (this.#modern && isObject(received.params)) {
-      const subscription = isObject(received.params._meta) ? received.params._meta[META.subscriptionId] : undefined;
-      if (received.method === "notifications/subscriptions/acknowledged") {
-        this.#listen?.acknowledged(subscription, received.params);
-        return;
-      }
-      // Which of mcpx's streams carried it is this connection's business, not the hosts'.
-      notification = { ...received, params: withoutMetaKeys(received.params, [META.subscriptionId]) };
-    }
-    const parts = REFRESH.get(notification.method);
+    const notification = this.#modern ? fromListenStream(received, this.#listen) : received;
+    if (!notification) return;
+    const parts = REFRESHED_BY.get(notification.method);
     if (parts) {
       void this.#refresh(parts);
       return;
     }
     this.events.notification(this, notification, this.candidates(arrival));
   }
-}
-
-/** What mcpx declares as a client, shaped for the revision it offers. */
-function clientCapabilities(revision: Revision): JsonObject {
-  const capabilities: JsonObject = { roots: { listChanged: true }, sampling: {} };
-  if (defines(revision, "elicitation")) {
-    capabilities.elicitation = defines(revision, "elicitationUrl") ? { form: {}, url: {} } : {};
-  }
-  return capabilities;
-}
-
-/** A legacy server has no multi round-trip requests: a modern host's unasked answers are not for it. */
-function withoutInputFields(params: JsonObject | undefined): JsonObject | undefined {
-  if (params?.inputResponses === undefined && params?.requestState === undefined) return params;
-  const { inputResponses: _answers, requestState: _state, ...rest } = params;
-  return rest;
 }

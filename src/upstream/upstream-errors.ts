@@ -1,0 +1,57 @@
+/**
+ * The errors a host sees from a call to an upstream, worded for it: why the server cannot take
+ * the call now and when to try again, and what went wrong with one in flight, the server named.
+ */
+import { GatewayError } from "../protocol/errors.js";
+
+/** The retry hint given while a start attempt is under way. */
+const START_UNDER_WAY_RETRY_MS = 1_000;
+
+export interface Availability {
+  server: string;
+  state: string;
+  /** Down but being restarted with its last catalogue: hosts are told "restarting". */
+  restarting: boolean;
+  reason: string | undefined;
+  /** When the next start attempt is due (epoch ms), if one is scheduled. */
+  retryAt: number | undefined;
+}
+
+/**
+ * Why a call cannot go to this server now, and when to try again: `retryAfterMs` is the time
+ * until the next start attempt (about a second while a start is under way), absent when no
+ * restart is coming (stopped, disabled).
+ */
+export function unavailableError(availability: Availability): GatewayError {
+  const { server, reason } = availability;
+  const retryAfterMs = retryAfter(availability);
+  const why = reason ? `: ${reason}` : "";
+  const back = retryAfterMs === undefined ? "" : `; mcpx is restarting it, try again in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`;
+  const state = availability.restarting ? "restarting" : availability.state;
+  return new GatewayError("UPSTREAM_UNAVAILABLE", `upstream "${server}" is ${state}${why}${back}`, {
+    server,
+    state,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+}
+
+function retryAfter({ state, retryAt }: Availability): number | undefined {
+  if (state === "starting") return START_UNDER_WAY_RETRY_MS;
+  if (state !== "down" || retryAt === undefined) return undefined;
+  return Math.max(0, retryAt - Date.now());
+}
+
+/** A call's failure, with the server named once in front of it. */
+export function explainCallError(server: string, error: unknown): unknown {
+  if (error instanceof GatewayError && error.code === "UPSTREAM_EXITED") {
+    return new GatewayError("UPSTREAM_EXITED", `upstream "${server}" went away while the request was in flight (${error.message}); mcpx is restarting it`, {
+      server,
+    });
+  }
+  if (error instanceof GatewayError && (error.code === "UPSTREAM_TIMEOUT" || error.code === "UPSTREAM_PROTOCOL")) {
+    // The details (a limit hit, …) are kept.
+    const message = error.message.startsWith(`upstream "${server}"`) ? error.message : `upstream "${server}": ${error.message}`;
+    return new GatewayError(error.code, message, { ...error.details, server });
+  }
+  return error;
+}
