@@ -2,7 +2,8 @@
  * The errors a host sees from a call to an upstream, worded for it: why the server cannot take
  * the call now and when to try again, and what went wrong with one in flight, the server named.
  */
-import { GatewayError } from "../protocol/errors.js";
+import { GatewayError, RpcError } from "../protocol/errors.js";
+import { MODERN_ERROR } from "../protocol/modern.js";
 
 /** The retry hint given while a start attempt is under way. */
 const START_UNDER_WAY_RETRY_MS = 1_000;
@@ -41,8 +42,18 @@ function retryAfter({ state, retryAt }: Availability): number | undefined {
   return Math.max(0, retryAt - Date.now());
 }
 
-/** A call's failure, with the server named once in front of it. */
+/**
+ * A call's failure, with the server named once in front of it. A 2026-07-28 server's header
+ * mismatch or unsupported version is about mcpx's request, not the host's: passed on as it is,
+ * it would tell the host its own request was wrong, so it becomes mcpx's protocol failure.
+ */
 export function explainCallError(server: string, error: unknown): unknown {
+  if (error instanceof RpcError && (error.code === MODERN_ERROR.HeaderMismatch || error.code === MODERN_ERROR.UnsupportedProtocolVersion)) {
+    return new GatewayError("UPSTREAM_PROTOCOL", `upstream "${server}" refused mcpx's request (${error.code}: ${error.message})`, {
+      server,
+      upstreamError: error.toWire(),
+    });
+  }
   if (error instanceof GatewayError && error.code === "UPSTREAM_EXITED") {
     return new GatewayError("UPSTREAM_EXITED", `upstream "${server}" went away while the request was in flight (${error.message}); mcpx is restarting it`, {
       server,
