@@ -25,6 +25,8 @@ export interface ModernHttpDeps {
 export class ModernHttpRequests {
   /** A modern request's own stop: cancelling it is closing its stream. */
   readonly #requests = new Map<RequestId, AbortController>();
+  /** Undo each open request's tie to the connection's closing (else one listener stays per request). */
+  readonly #untie = new WeakMap<AbortController, () => void>();
 
   constructor(private readonly deps: ModernHttpDeps) {}
 
@@ -41,14 +43,22 @@ export class ModernHttpRequests {
     const stop = new AbortController();
     const close = (): void => stop.abort();
     closing.addEventListener("abort", close, { once: true });
-    stop.signal.addEventListener("abort", () => closing.removeEventListener("abort", close), { once: true });
+    const untie = (): void => closing.removeEventListener("abort", close);
+    stop.signal.addEventListener("abort", untie, { once: true });
+    this.#untie.set(stop, untie);
     this.#requests.set(id, stop);
     return stop;
   }
 
+  /** The request is over (answered, failed, or never sent). */
+  #settle(id: RequestId, stop: AbortController | undefined): void {
+    if (stop && this.#requests.get(id) === stop) this.#requests.delete(id);
+    if (stop) this.#untie.get(stop)?.();
+  }
+
   /** The request could not be sent at all. */
   forget(id: RequestId): void {
-    this.#requests.delete(id);
+    this.#settle(id, this.#requests.get(id));
   }
 
   /**
@@ -72,9 +82,7 @@ export class ModernHttpRequests {
 
   async response(request: JsonRpcRequest, response: Response, stop: AbortController): Promise<void> {
     const { inbound } = this.deps.link;
-    const done = (): void => {
-      if (this.#requests.get(request.id) === stop) this.#requests.delete(request.id);
-    };
+    const done = (): void => this.#settle(request.id, stop);
     if (!response.ok) {
       const body = await readErrorBody(response);
       done();
