@@ -8,6 +8,7 @@
  * After the handshake a standing GET stream carries unrelated messages (http-listening-stream.ts).
  * Toward a 2026-07-28 server (`modern`) requests go the modern way (http-modern.ts).
  */
+import { setMaxListeners } from "node:events";
 import type { Arrival, Channel } from "../rpc/channel.js";
 import { isRequest, type JsonObject, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../protocol/jsonrpc.js";
 import { GatewayError } from "../protocol/errors.js";
@@ -52,6 +53,9 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     private readonly limits: ReadLimits,
   ) {
     const closed = (): boolean => this.#closed;
+    // Each request and stream in flight listens for the channel closing and lets go when done:
+    // many at once is concurrency, not the leak Node's listener warning is there to catch.
+    setMaxListeners(0, this.#aborter.signal);
     this.#link = {
       url,
       fetch: this.#http.fetch,
