@@ -25,6 +25,7 @@ import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
 import { bearerOf, type HostCredential } from "./host-credential.js";
 import { accepts, isJson } from "./media-types.js";
+import { readBody, sendError, unauthorized } from "./http-replies.js";
 import { slowClientBounds } from "../api/http.js";
 
 export const MCP_PATH = "/mcp";
@@ -308,36 +309,4 @@ export class HttpHost {
 /** Half the idle timeout (a session ends between 1 and 1.5 timeouts idle), at least 100 ms, at most a minute. */
 function sweepInterval(idleMs: number): number {
   return Math.min(MAX_SWEEP_MS, Math.max(100, idleMs / 2));
-}
-
-/** Read a body up to `limit` bytes; undefined when it is larger. */
-function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
-        return;
-      }
-      if (!over) chunks.push(chunk);
-    });
-    request.once("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
-    request.once("error", reject);
-  });
-}
-
-/** 401 with the Bearer challenge (RFC 6750; no OAuth metadata: mcpx issues no tokens) and a JSON-RPC error. */
-function unauthorized(request: IncomingMessage, response: ServerResponse, from: string): void {
-  const challenge = request.headers.authorization === undefined ? 'Bearer realm="mcpx"' : 'Bearer realm="mcpx", error="invalid_token"';
-  response.setHeader("www-authenticate", challenge);
-  sendError(response, 401, ErrorCode.InvalidRequest, `Unauthorized: send the host credential (from ${from}) as "Authorization: Bearer <token>"`);
-}
-
-export function sendError(response: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify(errorResponse(id, { code, message })));
 }
