@@ -77,6 +77,19 @@ describe('elicitation.mode "host"', () => {
     }
   });
 
+  it("on stdio too: a modern request without elicitation gets -32021 naming it", async () => {
+    const config = writeConfig({ mcpServers: { ask: nodeServer("asking-server.mjs", ["--stdio"]) }, elicitation: { mode: "host" } });
+    const host = new RawStdioHost(config);
+    try {
+      const meta = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {} };
+      const reply = await host.request(1, "tools/call", { _meta: meta, name: "ask__ask_form", arguments: { message: "Who?", schema: FORM } });
+      expectValidToClient(V, reply, "tools/call");
+      expect(reply.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    } finally {
+      await host.close();
+    }
+  });
+
   it("a legacy host whose inline answer the protocol does not allow: the question is cancelled at once", async () => {
     const config = writeConfig({ mcpServers: { ask: nodeServer("asking-server.mjs", ["--stdio"]) }, elicitation: { mode: "host" } });
     const host = new RawStdioHost(config);
