@@ -8,13 +8,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const MCPX_BIN = fileURLToPath(new URL('../../bin/mcpx.js', import.meta.url));
 
 /**
  * What mcpx runs for each scenario: one mcpx command, or a sequence of steps (each an mcpx
  * command that must succeed, or with `refused: true` one that must fail without reaching the
- * server). A function receives the harness's MCP_CONFORMANCE_CONTEXT.
+ * server), or `host`: a host driving `mcpx serve`. A function receives the harness's
+ * MCP_CONFORMANCE_CONTEXT.
  */
 const COMMANDS = {
   // Exit 0 only when the upstream completed the handshake and is ready.
@@ -35,8 +38,20 @@ const COMMANDS = {
     { args: ['call', 'scenario.test_mrtr_no_state', '{}'] },
     { args: ['call', 'scenario.test_mrtr_no_result_type', '{}'] },
   ],
-  // SEP-2243: Mcp-Method and Mcp-Name on every request, a tool name with a hyphen included.
-  'http-standard-headers': [{ args: ['call', 'scenario.test_headers', '{}'] }, { args: ['call', 'scenario.my-hyphenated-tool', '{}'] }],
+  // SEP-2243: Mcp-Method and Mcp-Name on every request, a tool name with a hyphen included;
+  // resources/read and prompts/get by a host through `mcpx serve` (the CLI has no command for them).
+  'http-standard-headers': [
+    { args: ['call', 'scenario.test_headers', '{}'] },
+    { args: ['call', 'scenario.my-hyphenated-tool', '{}'] },
+    {
+      host: async (client) => {
+        const { resources } = await client.listResources();
+        for (const resource of resources) await client.readResource({ uri: resource.uri });
+        const { prompts } = await client.listPrompts();
+        for (const prompt of prompts) await client.getPrompt({ name: prompt.name });
+      },
+    },
+  ],
   // SEP-2243: x-mcp-header arguments mirrored in Mcp-Param-* headers, with the arguments the
   // harness passes in its context; a null argument has no header.
   'http-custom-headers': (context) =>
@@ -109,8 +124,34 @@ function run(args) {
 }
 
 // Every step runs (the harness judges what reached the server); the first wrong outcome is the exit code.
+/** Run `mcpx serve` (stdio) with an SDK 1.x client as its host, and `drive` it; resolves with 0 or 1. */
+async function runHost(drive) {
+  const client = new Client({ name: 'mcpx-conformance-host', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MCPX_BIN, 'serve', '--config', config],
+    env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+    stderr: 'inherit',
+  });
+  try {
+    await client.connect(transport);
+    await drive(client);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`mcpx-client: host: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
 let exitCode = 0;
 for (const step of steps) {
+  if (step.host) {
+    const code = await runHost(step.host);
+    if (code !== 0 && exitCode === 0) exitCode = code;
+    continue;
+  }
   const code = await run(step.args);
   if (step.refused ? code === 0 : code !== 0) {
     process.stderr.write(`mcpx-client: mcpx ${step.args.join(' ')} ${step.refused ? 'succeeded but should have been refused' : `exited ${code}`}\n`);

@@ -204,7 +204,7 @@ export interface Fixture {
 
 export interface ClientScenarioResult {
   exitCode: number;
-  checks: Array<{ id: string; status: string; errorMessage?: string }>;
+  checks: Array<{ id: string; name: string; status: string; errorMessage?: string }>;
   /** The CLI's stderr (check table and verdict), followed by the client's own stderr.txt if any. */
   stderr: string;
 }
@@ -326,7 +326,7 @@ export async function runClientScenario(
     const run = await runCli(args, clientTimeoutMs + CLIENT_SCENARIO_TIMEOUT_MS, { isolateNetwork: privateNetworkAvailable(), runner });
     const [file] = await findChecksFiles(outDir);
     const checks = file
-      ? (await readChecks(file)).map(({ id, status, errorMessage }) => (errorMessage === undefined ? { id, status } : { id, status, errorMessage }))
+      ? (await readChecks(file)).map(({ id, name, status, errorMessage }) => (errorMessage === undefined ? { id, name, status } : { id, name, status, errorMessage }))
       : [];
     const clientStderr = file ? await readFile(path.join(path.dirname(file), "stderr.txt"), "utf8").catch(() => "") : "";
     const stderr = clientStderr ? `${run.stderr}\n--- client stderr ---\n${clientStderr}` : run.stderr;
