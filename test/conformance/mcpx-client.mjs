@@ -54,8 +54,7 @@ const COMMANDS = {
   ],
   // SEP-2243: x-mcp-header arguments mirrored in Mcp-Param-* headers, with the arguments the
   // harness passes in its context; a null argument has no header.
-  'http-custom-headers': (context) =>
-    (context?.toolCalls ?? []).map((call) => ({ args: ['call', `scenario.${call.name}`, JSON.stringify(call.arguments)] })),
+  'http-custom-headers': (context) => (context?.toolCalls ?? []).map((call) => ({ args: ['call', `scenario.${call.name}`, JSON.stringify(call.arguments)] })),
   // SEP-2243: the valid tool is kept; each tool with a bad x-mcp-header is left out of the
   // catalogue, so calling it fails in mcpx and never reaches the server.
   'http-invalid-tool-headers': [

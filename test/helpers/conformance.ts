@@ -326,7 +326,9 @@ export async function runClientScenario(
     const run = await runCli(args, clientTimeoutMs + CLIENT_SCENARIO_TIMEOUT_MS, { isolateNetwork: privateNetworkAvailable(), runner });
     const [file] = await findChecksFiles(outDir);
     const checks = file
-      ? (await readChecks(file)).map(({ id, name, status, errorMessage }) => (errorMessage === undefined ? { id, name, status } : { id, name, status, errorMessage }))
+      ? (await readChecks(file)).map(({ id, name, status, errorMessage }) =>
+          errorMessage === undefined ? { id, name, status } : { id, name, status, errorMessage },
+        )
       : [];
     const clientStderr = file ? await readFile(path.join(path.dirname(file), "stderr.txt"), "utf8").catch(() => "") : "";
     const stderr = clientStderr ? `${run.stderr}\n--- client stderr ---\n${clientStderr}` : run.stderr;

@@ -27,8 +27,16 @@ describe("x-mcp-header declarations", () => {
     ["non-ASCII", schema({ value: { type: "string", "x-mcp-header": "Région" } }), "is not a header name"],
     ["a control character", schema({ value: { type: "string", "x-mcp-header": "Region\t1" } }), "is not a header name"],
     ["declared twice", schema({ a: { type: "string", "x-mcp-header": "Zone" }, b: { type: "string", "x-mcp-header": "Zone" } }), "declared twice"],
-    ["declared twice in another case", schema({ a: { type: "string", "x-mcp-header": "MyField" }, b: { type: "string", "x-mcp-header": "myfield" } }), "declared twice"],
-    ["twice across nesting", schema({ a: { type: "string", "x-mcp-header": "Zone" }, o: { type: "object", properties: { b: { type: "string", "x-mcp-header": "ZONE" } } } }), "declared twice"],
+    [
+      "declared twice in another case",
+      schema({ a: { type: "string", "x-mcp-header": "MyField" }, b: { type: "string", "x-mcp-header": "myfield" } }),
+      "declared twice",
+    ],
+    [
+      "twice across nesting",
+      schema({ a: { type: "string", "x-mcp-header": "Zone" }, o: { type: "object", properties: { b: { type: "string", "x-mcp-header": "ZONE" } } } }),
+      "declared twice",
+    ],
     ["on a number", schema({ score: { type: "number", "x-mcp-header": "Score" } }), 'type "number"'],
     ["on an object", schema({ data: { type: "object", "x-mcp-header": "Data" } }), 'type "object"'],
     ["on an array", schema({ items: { type: "array", items: { type: "string" }, "x-mcp-header": "Items" } }), 'type "array"'],

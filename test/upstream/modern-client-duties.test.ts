@@ -49,7 +49,14 @@ async function modernServer(options: { refuseFirst?: boolean } = {}): Promise<{ 
       }
       const complete = { resultType: "complete", ttlMs: 0, cacheScope: "private" };
       if (message.method === "server/discover") {
-        reply(200, { result: { ...complete, supportedVersions: [VERSION], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "scripted", version: "1" } } } });
+        reply(200, {
+          result: {
+            ...complete,
+            supportedVersions: [VERSION],
+            capabilities: { tools: {} },
+            _meta: { "io.modelcontextprotocol/serverInfo": { name: "scripted", version: "1" } },
+          },
+        });
       } else if (message.method === "tools/list") {
         reply(200, { result: { ...complete, tools: TOOLS } });
       } else if (message.method === "tools/call") {
