@@ -97,6 +97,39 @@ export function paramValues(schema: unknown, args: JsonObject): Record<string, s
   return headers;
 }
 
+/** The property types `x-mcp-header` may annotate: those with one plain spelling (no `number`, whose text is ambiguous). */
+const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
+
+/**
+ * Why a tool's input schema declares `x-mcp-header` wrongly, or undefined when it does not
+ * (SEP-2243: a client MUST reject such a tool). Each declaration, on the properties that
+ * `paramValues` reads, must be a non-empty header-name token, unique regardless of case, on a
+ * property whose type is string, integer or boolean.
+ */
+export function headerDeclarationProblem(schema: unknown): string | undefined {
+  const seen = new Set<string>();
+  const visit = (node: unknown, path: string): string | undefined => {
+    if (!isObject(node) || !isObject(node.properties)) return undefined;
+    for (const [key, child] of Object.entries(node.properties)) {
+      if (!isObject(child)) continue;
+      const where = path ? `${path}.${key}` : key;
+      if (Object.hasOwn(child, "x-mcp-header")) {
+        const name = child["x-mcp-header"];
+        if (typeof name !== "string" || !TOKEN.test(name)) return `${where}: x-mcp-header ${JSON.stringify(name)} is not a header name`;
+        if (seen.has(name.toLowerCase())) return `${where}: x-mcp-header ${JSON.stringify(name)} is declared twice (names are case-insensitive)`;
+        seen.add(name.toLowerCase());
+        if (typeof child.type !== "string" || !HEADER_TYPES.has(child.type)) {
+          return `${where}: x-mcp-header is on a property of type ${JSON.stringify(child.type ?? null)}, not string, integer or boolean`;
+        }
+      }
+      const inner = visit(child, where);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  return visit(schema, "");
+}
+
 function primitive(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "true" : "false";

@@ -63,9 +63,17 @@ export async function discover(peer: Peer, context: HandshakeContext): Promise<b
   const pinned = pinnedEra(config) === "modern";
   const stdio = config.kind === "stdio";
   const timeoutMs = pinned || !stdio ? startupTimeoutMs : Math.min(startupTimeoutMs, DISCOVER_PROBE_MS);
+  const ask = (revision: Revision): Promise<JsonObject> =>
+    peer.request("server/discover", modernEnvelope(undefined, revision), { timeoutMs, signal: context.signal });
   let result: JsonObject;
   try {
-    result = await peer.request("server/discover", modernEnvelope(undefined, offeredModern(config)), { timeoutMs, signal: context.signal });
+    result = await ask(offeredModern(config)).catch((error: unknown) => {
+      // -32022 names what the server supports: a client retries once in one of those it speaks.
+      const retry = error instanceof RpcError ? retryRevision(config, error) : undefined;
+      if (!retry) throw error;
+      log.info("the server refused the offered revision; asking again in one it supports", { revision: retry });
+      return ask(retry);
+    });
   } catch (error) {
     if (error instanceof RpcError && isModernErrorCode(error.code)) throw modernRefusal(error);
     const reached = error instanceof RpcError || (error instanceof GatewayError && error.details?.status !== undefined);
@@ -102,6 +110,14 @@ export async function discover(peer: Peer, context: HandshakeContext): Promise<b
 function offeredModern(config: ServerConfig): Revision {
   const protocol = config.protocol;
   return protocol !== "auto" && MODERN_REVISIONS.includes(protocol) ? protocol : MODERN_REVISIONS.at(-1)!;
+}
+
+/** The revision to retry `server/discover` in after a -32022: one the server names and mcpx speaks (the pinned one when pinned). */
+function retryRevision(config: ServerConfig, error: RpcError): Revision | undefined {
+  if (error.code !== MODERN_ERROR.UnsupportedProtocolVersion) return undefined;
+  const supported = supportedFromError(error.data) ?? [];
+  const pinned = pinnedEra(config) === "modern" ? offeredModern(config) : undefined;
+  return pinned ? (supported.includes(pinned) ? pinned : undefined) : modernFromUpstream(supported);
 }
 
 /** A modern server refused the probe: why, in words (and what it supports, for -32022). */

@@ -23,6 +23,7 @@ import { CallsInFlight, withProgressToken, type CallOptions, type Candidates } f
 import { modernEnvelope } from "./client-capabilities.js";
 import type { ServerHello } from "./era-probe.js";
 import { openConnection, type Transport } from "./handshake.js";
+import { BadHeaderTools } from "./header-declarations.js";
 import { completeWithoutRounds, inputQuestion, withInputRounds, withoutInputFields } from "./input-rounds.js";
 import { fromListenStream, Listen } from "./listen.js";
 import { handleOversized, type LimitHit } from "./oversized-messages.js";
@@ -77,6 +78,8 @@ export class Upstream {
   /** This connection speaks the 2026-07-28 era (no session: the envelope rides in every request). */
   #modern = false;
   #listen: Listen | undefined;
+  /** The modern server's tools left out for their x-mcp-header declarations. */
+  readonly #badHeaderTools: BadHeaderTools;
   /** The log level and resource subscriptions hosts set, for a modern server (kept across restarts). */
   readonly #removed = new RemovedMethods();
   #stopping = false;
@@ -98,6 +101,7 @@ export class Upstream {
     readonly scope?: object,
   ) {
     if (config.disabled) this.state = "disabled";
+    this.#badHeaderTools = new BadHeaderTools(config.name, log);
   }
 
   get name(): string {
@@ -141,6 +145,8 @@ export class Upstream {
     if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
     const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
     if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
+    const refused = method === "tools/call" ? this.#badHeaderTools.refusal(params) : undefined;
+    if (refused) return Promise.reject(refused);
     const local = this.#removed.answer(method, params, () => this.#listen?.update() ?? Promise.resolve());
     if (local) return local;
     if (!INPUT_REQUIRED_METHODS.includes(method)) {
@@ -294,11 +300,15 @@ export class Upstream {
     return peer;
   }
 
-  /** How the catalogue is listed on this connection (a modern result must be complete). */
+  /** How the catalogue is listed on this connection (a modern result must be complete, its tools' x-mcp-header declarations right). */
   #lister(peer: Peer): (method: string, params: JsonObject | undefined) => Promise<JsonObject> {
     const timeoutMs = this.limits.startupTimeoutMs;
     if (!this.#modern) return (method, params) => peer.request(method, params, { timeoutMs });
-    return (method, params) => peer.request(method, this.#envelope(params), { timeoutMs }).then((result) => completeWithoutRounds(this.name, method, result));
+    return (method, params) =>
+      peer
+        .request(method, this.#envelope(params), { timeoutMs })
+        .then((result) => completeWithoutRounds(this.name, method, result))
+        .then((result) => (method === "tools/list" ? this.#badHeaderTools.filter(params, result) : result));
   }
 
   async #refresh(parts: CatalogPart[]): Promise<void> {

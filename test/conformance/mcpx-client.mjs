@@ -8,10 +8,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const MCPX_BIN = fileURLToPath(new URL('../../bin/mcpx.js', import.meta.url));
 
-/** What mcpx runs for each scenario. */
+/**
+ * What mcpx runs for each scenario: one mcpx command, or a sequence of steps (each an mcpx
+ * command that must succeed, or with `refused: true` one that must fail without reaching the
+ * server), or `host`: a host driving `mcpx serve`. A function receives the harness's
+ * MCP_CONFORMANCE_CONTEXT.
+ */
 const COMMANDS = {
   // Exit 0 only when the upstream completed the handshake and is ready.
   initialize: ['servers', '--json'],
@@ -20,6 +27,54 @@ const COMMANDS = {
   'sse-retry': ['call', 'scenario.test_reconnection', '{}'],
   // The mock elicits a form whose every field has a default; a policy rule accepts the defaults.
   'elicitation-sep1034-client-defaults': ['call', 'scenario.test_client_elicitation_defaults', '{}'],
+  // 2026-07-28 (SEP-2575): the mock refuses the first request with -32022 naming 2026-07-28;
+  // mcpx must retry in it, and every request carries the _meta envelope and the version header.
+  'request-metadata': ['servers', '--json'],
+  // SEP-2322: input_required answered (a policy rule accepts the form) and retried with the
+  // byte-exact requestState, none when none was given, a new id; other calls stay clean.
+  'sep-2322-client-request-state': [
+    { args: ['call', 'scenario.test_mrtr_echo_state', '{}'] },
+    { args: ['call', 'scenario.test_mrtr_unrelated', '{}'] },
+    { args: ['call', 'scenario.test_mrtr_no_state', '{}'] },
+    { args: ['call', 'scenario.test_mrtr_no_result_type', '{}'] },
+  ],
+  // SEP-2243: Mcp-Method and Mcp-Name on every request, a tool name with a hyphen included;
+  // resources/read and prompts/get by a host through `mcpx serve` (the CLI has no command for them).
+  'http-standard-headers': [
+    { args: ['call', 'scenario.test_headers', '{}'] },
+    { args: ['call', 'scenario.my-hyphenated-tool', '{}'] },
+    {
+      host: async (client) => {
+        const { resources } = await client.listResources();
+        for (const resource of resources) await client.readResource({ uri: resource.uri });
+        const { prompts } = await client.listPrompts();
+        for (const prompt of prompts) await client.getPrompt({ name: prompt.name });
+      },
+    },
+  ],
+  // SEP-2243: x-mcp-header arguments mirrored in Mcp-Param-* headers, with the arguments the
+  // harness passes in its context; a null argument has no header.
+  'http-custom-headers': (context) => (context?.toolCalls ?? []).map((call) => ({ args: ['call', `scenario.${call.name}`, JSON.stringify(call.arguments)] })),
+  // SEP-2243: the valid tool is kept; each tool with a bad x-mcp-header is left out of the
+  // catalogue, so calling it fails in mcpx and never reaches the server.
+  'http-invalid-tool-headers': [
+    { args: ['call', 'scenario.valid_tool', '{"region":"us-west1"}'] },
+    ...[
+      ['invalid_empty_header', '{"value":"x"}'],
+      ['invalid_object_header', '{"data":{}}'],
+      ['invalid_array_header', '{"items":["x"]}'],
+      ['invalid_null_header', '{"nil":null}'],
+      ['invalid_number_header', '{"score":1.5}'],
+      ['invalid_duplicate_same_case', '{"field1":"x","field2":"y"}'],
+      ['invalid_duplicate_diff_case', '{"field1":"x","field2":"y"}'],
+      ['invalid_space_in_name', '{"value":"x"}'],
+      ['invalid_colon_in_name', '{"value":"x"}'],
+      ['invalid_non_ascii_name', '{"value":"x"}'],
+      ['invalid_control_char_name', '{"value":"x"}'],
+    ].map(([tool, args]) => ({ args: ['call', `scenario.${tool}`, args], refused: true })),
+  ],
+  // SEP-2106: listing a tool whose schema has a network $ref must not fetch it.
+  'json-schema-ref-no-deref': ['tools', '--json'],
 };
 
 /** Extra `elicitation` settings for the scenarios that need them. */
@@ -27,29 +82,80 @@ const ELICITATION = {
   'elicitation-sep1034-client-defaults': {
     rules: [{ match: { server: 'scenario' }, action: 'acceptDefaults', reason: 'conformance: accept defaults' }],
   },
+  'sep-2322-client-request-state': {
+    rules: [{ match: { server: 'scenario', fields: ['confirmed'] }, action: 'accept', content: { confirmed: true }, reason: 'conformance: confirm' }],
+  },
 };
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const url = process.argv[process.argv.length - 1];
-const args = COMMANDS[scenario];
-if (!args || !url || !/^https?:\/\//.test(url)) {
+const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : undefined;
+const entry = typeof COMMANDS[scenario] === 'function' ? COMMANDS[scenario](context) : COMMANDS[scenario];
+if (!entry || !url || !/^https?:\/\//.test(url)) {
   process.stderr.write(`usage: MCP_CONFORMANCE_SCENARIO=<${Object.keys(COMMANDS).join('|')}> mcpx-client.mjs <url>\n`);
   process.exit(2);
 }
+const steps = typeof entry[0] === 'string' ? [{ args: entry }] : entry;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-conformance-client-'));
 const config = path.join(dir, 'mcpx.json');
 // The URL is used as given: the initialize and sse-retry mocks answer on any path.
 const elicitation = ELICITATION[scenario];
 writeFileSync(config, JSON.stringify({ mcpServers: { scenario: { url } }, ...(elicitation ? { elicitation } : {}) }, null, 2));
-const child = spawn(process.execPath, [MCPX_BIN, ...args, '--config', config], {
-  stdio: 'inherit',
-  env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
-});
+
+let current;
 // The harness enforces the time limit by signalling us; pass it on so mcpx is not orphaned.
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
-child.once('error', (error) => process.stderr.write(`mcpx-client: ${error.message}\n`));
-child.once('close', (code, signal) => {
-  rmSync(dir, { recursive: true, force: true });
-  process.exitCode = code ?? (signal ? 128 : 1);
-});
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => current?.kill(signal));
+
+/** Run one mcpx command; resolves with its exit code. */
+function run(args) {
+  return new Promise((resolve) => {
+    current = spawn(process.execPath, [MCPX_BIN, ...args, '--config', config], {
+      stdio: 'inherit',
+      env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+    });
+    current.once('error', (error) => {
+      process.stderr.write(`mcpx-client: ${error.message}\n`);
+      resolve(1);
+    });
+    current.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+// Every step runs (the harness judges what reached the server); the first wrong outcome is the exit code.
+/** Run `mcpx serve` (stdio) with an SDK 1.x client as its host, and `drive` it; resolves with 0 or 1. */
+async function runHost(drive) {
+  const client = new Client({ name: 'mcpx-conformance-host', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MCPX_BIN, 'serve', '--config', config],
+    env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+    stderr: 'inherit',
+  });
+  try {
+    await client.connect(transport);
+    await drive(client);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`mcpx-client: host: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
+let exitCode = 0;
+for (const step of steps) {
+  if (step.host) {
+    const code = await runHost(step.host);
+    if (code !== 0 && exitCode === 0) exitCode = code;
+    continue;
+  }
+  const code = await run(step.args);
+  if (step.refused ? code === 0 : code !== 0) {
+    process.stderr.write(`mcpx-client: mcpx ${step.args.join(' ')} ${step.refused ? 'succeeded but should have been refused' : `exited ${code}`}\n`);
+    if (exitCode === 0) exitCode = step.refused ? 1 : code;
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+process.exitCode = exitCode;

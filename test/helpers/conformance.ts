@@ -204,7 +204,7 @@ export interface Fixture {
 
 export interface ClientScenarioResult {
   exitCode: number;
-  checks: Array<{ id: string; status: string; errorMessage?: string }>;
+  checks: Array<{ id: string; name: string; status: string; errorMessage?: string }>;
   /** The CLI's stderr (check table and verdict), followed by the client's own stderr.txt if any. */
   stderr: string;
 }
@@ -301,7 +301,8 @@ export async function runServerSuite(
 }
 
 /**
- * Run `conformance client --command <command> --scenario <scenario>`: the harness starts a mock
+ * Run `conformance client --command <command> --scenario <scenario>` with `runner` (0.1.13 unless
+ * told; SUITE_2026 adds `--spec-version 2026-07-28`): the harness starts a mock
  * server and runs `command <mock-url>` through /bin/sh.
  *
  * The harness's mock servers call `listen(0)` without a host, so they bind ALL interfaces for
@@ -310,15 +311,24 @@ export async function runServerSuite(
  * only interface is loopback; where they are not (some CI containers) we fall back to running it
  * directly, accepting short-lived mock servers that only answer MCP test traffic.
  */
-export async function runClientScenario(scenario: string, command: string, options: { clientTimeoutMs?: number } = {}): Promise<ClientScenarioResult> {
+export async function runClientScenario(
+  scenario: string,
+  command: string,
+  options: { clientTimeoutMs?: number; runner?: ConformanceRunner } = {},
+): Promise<ClientScenarioResult> {
   // The harness's own limit on the client process (its default is 30 s); ours comes on top.
   const clientTimeoutMs = options.clientTimeoutMs ?? 30_000;
+  const runner = options.runner ?? SUITE_0_1_13;
+  // 0.2.x builds each mock for a spec revision: SUITE_2026 runs them as 2026-07-28 servers.
+  const specVersion = runner === SUITE_2026 ? ["--spec-version", "2026-07-28"] : [];
   return withTempDir(async (outDir) => {
-    const args = ["client", "--command", command, "--scenario", scenario, "--timeout", String(clientTimeoutMs), "-o", outDir];
-    const run = await runCli(args, clientTimeoutMs + CLIENT_SCENARIO_TIMEOUT_MS, { isolateNetwork: privateNetworkAvailable() });
+    const args = ["client", "--command", command, "--scenario", scenario, ...specVersion, "--timeout", String(clientTimeoutMs), "-o", outDir];
+    const run = await runCli(args, clientTimeoutMs + CLIENT_SCENARIO_TIMEOUT_MS, { isolateNetwork: privateNetworkAvailable(), runner });
     const [file] = await findChecksFiles(outDir);
     const checks = file
-      ? (await readChecks(file)).map(({ id, status, errorMessage }) => (errorMessage === undefined ? { id, status } : { id, status, errorMessage }))
+      ? (await readChecks(file)).map(({ id, name, status, errorMessage }) =>
+          errorMessage === undefined ? { id, name, status } : { id, name, status, errorMessage },
+        )
       : [];
     const clientStderr = file ? await readFile(path.join(path.dirname(file), "stderr.txt"), "utf8").catch(() => "") : "";
     const stderr = clientStderr ? `${run.stderr}\n--- client stderr ---\n${clientStderr}` : run.stderr;
