@@ -38,7 +38,7 @@ function needsEncoding(value: string): boolean {
   if (value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END)) return true;
   for (const char of value) {
     const code = char.codePointAt(0)!;
-    if (code !== 9 && (code < 0x20 || code > 0x7e)) return true;
+    if (code < 0x20 || code > 0x7e) return true; // a tab too: "safe ASCII" is the visible characters and space
   }
   return false;
 }

@@ -40,6 +40,8 @@ describe("reading a received header value", () => {
   it("decodes a well-formed Base64 sentinel, takes anything else literally, and refuses a sentinel that does not decode", () => {
     expect(readHeaderValue(`=?base64?${Buffer.from("Hello").toString("base64")}?=`)).toBe("Hello");
     expect(readHeaderValue(headerValue("wetter_ü"))).toBe("wetter_ü");
+    expect(headerValue("a\tb")).toBe(`=?base64?${Buffer.from("a\tb").toString("base64")}?=`);
+    expect(headerValue("a b")).toBe("a b");
     expect(readHeaderValue("SGVsbG8=")).toBe("SGVsbG8=");
     expect(readHeaderValue("=?base64?SGVsbG8=")).toBe("=?base64?SGVsbG8=");
     expect(readHeaderValue("=?base64?SGVsbG8?=")).toBeUndefined(); // padding missing
