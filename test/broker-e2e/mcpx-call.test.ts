@@ -73,7 +73,10 @@ describe("mcpx call off a terminal", () => {
     expect(document.questions).toHaveLength(1);
     const [question] = document.questions;
     expect(question).toMatchObject({ server: "ask", mode: "url", url: "https://example.com/connect?id=cli-url-1" });
-    // The person finished at the URL (this server never says so itself).
+    // The printed command is consent; it says how to mark the interaction finished, which this server never does itself.
+    const consent = await runShell(question!.respondWith, config, mcpxOnPath());
+    expect(consent.code, consent.stderr).toBe(0);
+    expect(consent.stdout).toContain(`mcpx elicit done ${question!.id}`);
     const done = await runMcpx(["elicit", "done", question!.id], config);
     expect(done.code, done.stderr).toBe(0);
     const result = await runMcpx(["result", document.callId], config);

@@ -191,7 +191,14 @@ async function settle(broker: Broker, record: QuestionRecord, input: AnswerInput
   const shown = shareable(answered).answer?.content;
   const content = shown ? ` ${inertJson(JSON.stringify(shown))}` : "";
   const what = `${input.action} for question ${inert(settled.id)} from "${inert(settled.server)}"${content}`;
-  if (delivery === "delivered") return write(`${input.action} sent for question ${inert(settled.id)} from "${inert(settled.server)}"${content}\n`);
+  if (delivery === "delivered") {
+    write(`${input.action} sent for question ${inert(settled.id)} from "${inert(settled.server)}"${content}\n`);
+    // Accepting a URL question is consent; a call may wait on the interaction's end as well.
+    if (input.action === "accept" && settled.mode === "url" && !answered.completion) {
+      write(`when you have finished at the URL and the server does not say so itself: mcpx elicit done ${inert(settled.id)}\n`);
+    }
+    return;
+  }
   if (delivery === "pending")
     return write(`${what} recorded; waiting for delivery (the mcpx process waiting on it, pid ${settled.ownerPid}, has not taken it yet)\n`);
   write(
