@@ -16,6 +16,9 @@ export interface Range {
   integer?: boolean;
 }
 
+/** A number that must be greater than zero. */
+export const POSITIVE: Range = { above: 0 };
+
 /** A key that was read past, and why. */
 export interface IgnoredKey {
   path: string;

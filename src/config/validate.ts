@@ -1,44 +1,21 @@
 /** Turns a parsed config document into the typed `Config`, checking every key on the way. */
-import { readFileSync } from "node:fs";
 import path from "node:path";
-import { REVISIONS } from "../protocol/revisions.js";
-import { Checker, type Fields, isObject } from "./check.js";
-import { parseDotenv } from "./dotenv.js";
+import { Checker, isObject, POSITIVE } from "./check.js";
+import { checkName, readServer } from "./server-entry.js";
 import type { Env } from "./env.js";
-import {
-  type HostName,
-  HOST_SERVER_KEYS,
-  HOST_SERVER_READS,
-  HOST_TOP_KEYS,
-  HOST_TOP_READS,
-  fileStyle,
-  hostReferences,
-  ignoredWarning,
-  type MissingInput,
-  timeoutSeconds,
-} from "./host-formats.js";
+import { HOST_TOP_KEYS, HOST_TOP_READS, fileStyle, hostReferences, ignoredWarning, type MissingInput } from "./host-formats.js";
 import { runsMcpx } from "./host-import.js";
 import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";
-import { SERVER_KEYS } from "./server-keys.js";
 import { readRoots } from "./roots.js";
-import type { Config, ElicitationMode, ProtocolChoice, ServerConfig, Sharing, TransportChoice } from "./types.js";
+import type { Config, ElicitationMode, ServerConfig } from "./types.js";
 
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
 const TOP_KEYS = ["$schema", "mcpServers", "elicitation", "roots", "http", "limits"];
-// Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
-const STDIO_ONLY = ["args", "env", "envFile", "cwd"];
-const HTTP_ONLY = ["headers", "transport"];
-
-const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
-const TRANSPORTS: readonly TransportChoice[] = ["auto", "streamable-http", "sse"];
-const PROTOCOLS: readonly ProtocolChoice[] = ["auto", ...REVISIONS];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
-const SHARING: readonly Sharing[] = ["shared", "per-host"];
-const POSITIVE = { above: 0 };
 
 /** A valid config, and what the person should hear about it once (ignored keys, servers left out). */
 export interface CheckedConfig {
@@ -175,129 +152,6 @@ export function defaultConfig(): Config {
   return configFromObject({}, DEFAULTS_FILE, {});
 }
 
-/** Server names become tool-name prefixes joined by `__`, so they must split back cleanly. */
-function checkName(check: Checker, name: string, at: KeyPath): void {
-  const bad = (why: string) => check.fail(at, `is not a valid server name: ${why}`);
-  if (name === "") bad("it is empty");
-  else if (!/^[A-Za-z0-9_-]+$/.test(name)) bad('use only letters, digits, "_" and "-"');
-  else if (name.includes("__")) bad('"__" is reserved: mcpx joins server and tool names with it');
-  else if (name.endsWith("_")) bad('it must not end with "_", which would blur the "__" that follows it');
-}
-
-function readServer(
-  check: Checker,
-  name: string,
-  value: unknown,
-  at: KeyPath,
-  baseDir: string,
-  defaultTimeout: number,
-  host: HostName | undefined,
-): ServerConfig | undefined {
-  const f = check.fields(value, at, [...SERVER_KEYS, ...HOST_SERVER_READS], HOST_SERVER_KEYS);
-  if (!f) return undefined;
-
-  const command = f.string("command");
-  if (f.has("url") && f.has("serverUrl")) check.fail(f.at, 'has both "url" and Windsurf\'s "serverUrl"; keep one');
-  const url = f.read("url", (v, p) => readUrl(check, v, p)) ?? f.read("serverUrl", (v, p) => readUrl(check, v, p));
-  const kind = serverKind(check, f);
-  if (kind) {
-    const foreign = kind === "stdio" ? HTTP_ONLY : STDIO_ONLY;
-    const needs = kind === "stdio" ? '"url"' : '"command"';
-    for (const key of foreign) if (f.has(key)) check.fail(f.path(key), `applies only to servers with a ${needs}`);
-  }
-
-  const elicitation = f.read("elicitation", (v, p) => {
-    const e = check.fields(v, p, ["ttlSeconds"]);
-    const ttlSeconds = e?.number("ttlSeconds", POSITIVE);
-    return ttlSeconds === undefined ? {} : { ttlSeconds };
-  });
-
-  const roots = f.read("roots", (v, p) => readRoots(check, v, p, baseDir));
-  const server: ServerConfig = {
-    name,
-    kind: kind ?? "stdio",
-    args: f.strings("args") ?? [],
-    // Set variables win over the envFile's, as in the hosts that read envFile.
-    env: { ...readEnvFile(check, f, baseDir), ...(f.stringMap("env") ?? {}) },
-    cwd: path.resolve(baseDir, f.string("cwd") ?? "."),
-    headers: f.stringMap("headers") ?? {},
-    transport: transportOf(check, f),
-    protocol: f.oneOf("protocol", PROTOCOLS) ?? "auto",
-    passthrough: f.boolean("passthrough") ?? false,
-    sharing: f.oneOf("sharing", SHARING) ?? "shared",
-    timeoutSeconds: f.number("timeoutSeconds", POSITIVE) ?? hostTimeout(f, host) ?? defaultTimeout,
-    disabled: f.boolean("disabled") ?? false,
-    elicitation: elicitation ?? {},
-    ...(roots ? { roots } : {}),
-  };
-  if (command !== undefined) server.command = command;
-  if (url !== undefined) server.url = url;
-  return server;
-}
-
-/** `stdio` for `command`, `http` for `url`; exactly one must be present, and `type` must agree. */
-function serverKind(check: Checker, f: Fields): ServerConfig["kind"] | undefined {
-  const type = typeOf(f, (key) => f.oneOf(key, TYPES));
-  const hasCommand = f.has("command");
-  const hasUrl = f.has("url") || f.has("serverUrl");
-  if (hasCommand && hasUrl) {
-    return check.fail(f.at, 'has both "command" and "url"; a server is either a local process or a remote endpoint');
-  }
-  if (!hasCommand && !hasUrl) {
-    return check.fail(f.at, 'needs either "command" (a local process) or "url" (a remote endpoint)');
-  }
-  const kind = hasCommand ? "stdio" : "http";
-  if (type !== undefined && (type === "stdio") !== (kind === "stdio")) {
-    check.fail(f.path(typeKey(f)), `is "${type}", which does not fit a server with ${hasCommand ? '"command"' : '"url"'}`);
-  }
-  return kind;
-}
-
-/** `transport` if given, else what the Claude-Desktop `type` implies, else `auto`. */
-function transportOf(check: Checker, f: Fields): TransportChoice {
-  const type = typeOf(f, (key) => (TYPES.includes(f.obj[key] as never) ? (f.obj[key] as (typeof TYPES)[number]) : undefined));
-  const implied: TransportChoice | undefined = type === "sse" ? "sse" : type === "http" || type === "streamable-http" ? "streamable-http" : undefined;
-  const explicit = f.oneOf("transport", TRANSPORTS);
-  if (explicit !== undefined && implied !== undefined && explicit !== implied) {
-    check.fail(f.path("transport"), `is "${explicit}", but "type" "${type}" means "${implied}"`);
-  }
-  return explicit ?? implied ?? "auto";
-}
-
-/** `type`, or the `transportType` older Cline files use instead. */
-function typeKey(f: Fields): "type" | "transportType" {
-  return !f.has("type") && f.has("transportType") ? "transportType" : "type";
-}
-
-/** The server's `type` read with `read`, Cline's "streamableHttp" taken as "streamable-http". */
-function typeOf<T>(f: Fields, read: (key: "type" | "transportType") => T): T | "streamable-http" {
-  const key = typeKey(f);
-  return f.obj[key] === "streamableHttp" ? "streamable-http" : read(key);
-}
-
-/** A host's `timeout` (Claude Code: milliseconds; Cline: seconds), when `timeoutSeconds` is not set. */
-function hostTimeout(f: Fields, host: HostName | undefined): number | undefined {
-  const value = f.number("timeout", POSITIVE);
-  return value === undefined ? undefined : timeoutSeconds(value, host);
-}
-
-/** Cursor's and VS Code's `envFile`: dotenv, relative to the config file's folder, read now. */
-function readEnvFile(check: Checker, f: Fields, baseDir: string): Record<string, string> {
-  const given = f.string("envFile");
-  if (given === undefined) return {};
-  const file = path.resolve(baseDir, given);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    check.fail(f.path("envFile"), `names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`);
-    return {};
-  }
-  const { vars, bad } = parseDotenv(text);
-  if (bad.length > 0) check.fail(f.path("envFile"), `names ${file}, whose line ${bad.join(", ")} is not NAME=value`);
-  return vars;
-}
-
 /** `http.auth`: exactly one of `token` and `tokenFile` (relative to the config's directory). */
 function readAuth(check: Checker, value: unknown, at: KeyPath, baseDir: string): Config["http"]["auth"] {
   const f = check.fields(value, at, ["token", "tokenFile"]);
@@ -310,18 +164,4 @@ function readAuth(check: Checker, value: unknown, at: KeyPath, baseDir: string):
   if (token !== undefined) return { token };
   if (tokenFile !== undefined) return { tokenFile: path.resolve(baseDir, tokenFile) };
   return undefined;
-}
-
-function readUrl(check: Checker, value: unknown, at: KeyPath): string | undefined {
-  if (typeof value !== "string" || value === "") return check.fail(at, "must be a non-empty string");
-  let protocol: string;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    return check.fail(at, `is not a valid URL (got ${JSON.stringify(value)})`);
-  }
-  if (protocol !== "http:" && protocol !== "https:") {
-    return check.fail(at, `must be an http:// or https:// URL (got ${JSON.stringify(value)})`);
-  }
-  return value;
 }
