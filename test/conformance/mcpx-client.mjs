@@ -122,7 +122,6 @@ function run(args) {
   });
 }
 
-// Every step runs (the harness judges what reached the server); the first wrong outcome is the exit code.
 /** Run `mcpx serve` (stdio) with an SDK 1.x client as its host, and `drive` it; resolves with 0 or 1. */
 async function runHost(drive) {
   const client = new Client({ name: 'mcpx-conformance-host', version: '1.0.0' });
@@ -144,6 +143,7 @@ async function runHost(drive) {
   }
 }
 
+// Every step runs (the harness judges what reached the server); the first wrong outcome is the exit code.
 let exitCode = 0;
 for (const step of steps) {
   if (step.host) {
