@@ -26,7 +26,7 @@ import type { Rule } from "../broker/policy.js";
 import { askHost, hostFailure, settleFromHost } from "./inline.js";
 import { attribute, hostOf, routeOf, type Attribution } from "./attribution.js";
 import { answerRoots } from "./roots.js";
-import { tellWhereItWaits } from "./unattributed.js";
+import { tellCallerItWaits, tellWhereItWaits } from "./where-it-waits.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { UrlQuestions } from "./url-questions.js";
 import { relayCompletionByPerson } from "./completion.js";
@@ -137,25 +137,31 @@ async function waitForAnswer(
   const host = hostOf(attribution);
   // elicitation.mode "host": the calling host is the only one asked; what it cannot take is over at once.
   const hostOnly = gateway.config.elicitation.mode === "host";
-  const notForHost = (why: string, required?: JsonObject): void => {
+  const route = routeOf(attribution);
+  const hostNotAsked = (why: string, required?: JsonObject): void => {
     notAsked = why;
-    if (!hostOnly) return;
+    if (!hostOnly) {
+      if (route) tellCallerItWaits(record, route, why);
+      return;
+    }
     const reason = `elicitation.mode is "host" and ${why}`;
     log.info("the question cannot go to the calling host; it is cancelled", { reason });
     if (required) host?.lacksCapabilities(required, `${question.method} from "${question.server}" needs a capability the host did not declare (${why})`);
     broker.close(record.id, reason);
   };
   try {
-    const route = routeOf(attribution);
     if (host && (route || host.transport === "stdio")) {
       const owner = { session: host, ...(route?.requestId !== undefined ? { requestId: route.requestId } : {}) };
       askHost({ question, owner, nameServer: !upstream.config.passthrough, signal: done.signal, log, delivered: gateway.delivered, upstream }).then(
         (answer) => {
-          if (typeof answer === "string") notForHost(answer);
-          else if ("cannotTake" in answer) notForHost(answer.cannotTake, answer.requiredCapabilities);
+          if (typeof answer === "string") {
+            // Its answer did not count (the host was told why) or another surface's came first.
+            if (hostOnly) hostNotAsked(answer);
+            else notAsked = answer;
+          } else if ("cannotTake" in answer) hostNotAsked(answer.cannotTake, answer.requiredCapabilities);
           else if ("undeliverable" in answer) {
             // A URL question may still reach the host, by -32042 on its call (design rule 7).
-            if (!blockedUrl(question, record, host, attribution, answer.params)) notForHost(answer.undeliverable);
+            if (!blockedUrl(question, record, host, attribution, answer.params)) hostNotAsked(answer.undeliverable);
           } else settleFromHost(broker, record, host, answer, log);
         },
         (error: unknown) => {
@@ -165,9 +171,9 @@ async function waitForAnswer(
         },
       );
     } else if (host) {
-      notForHost("no call of the host's is open to carry the question");
+      hostNotAsked("no call of the host's is open to carry the question");
     } else if (hostOnly) {
-      notForHost("no single host it belongs to can be proven");
+      hostNotAsked("no single host it belongs to can be proven");
     } else {
       log.info("no single host it belongs to can be proven; it waits for people", { calls: attribution.calls.length });
       tellWhereItWaits(record, upstream, attribution.calls);

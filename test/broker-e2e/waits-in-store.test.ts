@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RawStdioHost, type TempConfig } from "../helpers/mcpx.js";
+import { expectValidToClient } from "../helpers/spec-validator.js";
 import { startUi, type RunningUi } from "../helpers/questions-api.js";
 import { askingStdio, frameToolJson, isRequestFrame, stdioHost, toolJson, type RecordingHost } from "../relay/support.js";
 import { brokerConfig, elicit, pendingFrom, Rest, stateDirOf, storedQuestions, waitForQuestion } from "./support.js";
@@ -57,6 +58,15 @@ describe("a host that declared form elicitation but not url (2025-11-25, raw)", 
   it("is not sent the URL question; it waits, and `mcpx elicit accept` gives the upstream accept without content", async () => {
     host.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask__ask_url", arguments: { complete: false } } });
     const question = await waitForQuestion(config, (view) => view.state === "pending" && view.mode === "url");
+    // Told, on its call, that the call waits on a question it is not being asked, and where it is.
+    const notice = await host.waitFor((frame) => frame.method === "notifications/message");
+    expectValidToClient("2025-11-25", notice);
+    expect(notice.params).toMatchObject({
+      level: "warning",
+      logger: "mcpx",
+      data: { question: question.id, server: "ask", reason: expect.stringContaining("elicitation.url") },
+    });
+    expect((notice.params as { data: { message: string } }).data.message).toContain(`mcpx elicit show ${question.id}`);
 
     const run = await elicit(config, "accept", question.id);
     expect(run.code, run.stderr).toBe(0);

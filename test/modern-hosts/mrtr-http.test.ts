@@ -14,7 +14,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
-import { post } from "../helpers/raw-http.js";
+import { post, postStreaming } from "../helpers/raw-http.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { recording, type Received } from "../helpers/recording-transport.js";
 
@@ -226,6 +226,24 @@ describe("requestState", () => {
     // Single use: the round is over.
     const again = await rawCall(5, { ...call, requestState: state, inputResponses });
     expect(again.error).toMatchObject({ code: -32602 });
+  });
+
+  it("such a call, when its request set a log level, is told on its stream that it waits and where", async () => {
+    const meta = { ...envelope({}), "io.modelcontextprotocol/logLevel": "info" };
+    const { stream } = await postStreaming(
+      mcpx.url,
+      { jsonrpc: "2.0", id: 10, method: "tools/call", params: { _meta: meta, name: "asking__ask_form", arguments: { message: "told", schema: FORM } } },
+      { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "asking__ask_form" },
+    );
+    try {
+      const notice = await stream.waitFor((frame) => frame.method === "notifications/message");
+      expectValidToClient(V, notice);
+      const data = (notice.params as { data: { message: string; question: string; reason: string } }).data;
+      expect(data.reason).toContain('"elicitation"');
+      expect(data.message).toContain(`mcpx elicit show ${data.question}`);
+    } finally {
+      stream.close();
+    }
   });
 
   it("a question the host did not declare the capability for is not sent to it: the call waits in the broker", async () => {

@@ -1,0 +1,33 @@
+/**
+ * Telling a host that its call waits on a question it is not being asked: one nobody can be
+ * proven to own (design rule 5), or one its own call raised that it cannot take (it did not
+ * declare the capability, its revision cannot carry it). Either way it is a log message on the
+ * call's stream, the one way every revision lets a server say something mid-call without asking,
+ * and only when the host takes warnings (a 2026-07-28 host: when its request set a log level).
+ */
+import type { QuestionRecord } from "../broker/types.js";
+import type { Upstream } from "../upstream/upstream.js";
+import type { CallerContext } from "./session.js";
+
+export function tellWhereItWaits(record: QuestionRecord, upstream: Upstream, calls: CallerContext[]): void {
+  const shared = upstream.config.sharing === "shared";
+  const message =
+    `"${record.server}" asked a question while calls from more than one host were in flight, so mcpx cannot tell whose it is. ` +
+    `It waits for a person: \`mcpx elicit show ${record.id}\` or mcpx's web page.` +
+    (shared ? ` Give "${record.server}" "sharing": "per-host" in the mcpx config so its questions reach the host that asked.` : "");
+  for (const call of calls) warn(call, record, message);
+}
+
+/** The calling host cannot be asked (`why`): its call waits until someone else answers or the question expires. */
+export function tellCallerItWaits(record: QuestionRecord, call: CallerContext, why: string): void {
+  const message =
+    `"${record.server}" asked a question during this call that this host cannot be asked (${why}). ` +
+    `The call waits until it is answered elsewhere (\`mcpx elicit show ${record.id}\` or mcpx's web page) or expires at ${record.expiresAt}.`;
+  warn(call, record, message, why);
+}
+
+function warn(call: CallerContext, record: QuestionRecord, message: string, reason?: string): void {
+  if (!call.session || call.requestId === undefined || !call.session.wantsLog("warning")) return;
+  const data = { message, question: record.id, server: record.server, expiresAt: record.expiresAt, ...(reason ? { reason } : {}) };
+  call.session.notify("notifications/message", { level: "warning", logger: "mcpx", data }, { relatedRequestId: call.requestId });
+}
