@@ -30,6 +30,11 @@ export function attribute(candidates: Candidates, connectionOwner: HostSession |
   return { level: "none", calls };
 }
 
+/** The one call it belongs to, when proven. */
+export function callOf(attribution: Attribution): CallerContext | undefined {
+  return attribution.level === "call" ? attribution.call : undefined;
+}
+
 /** The host it belongs to, when proven. */
 export function hostOf(attribution: Attribution): HostSession | undefined {
   if (attribution.level === "call") return attribution.call.session;

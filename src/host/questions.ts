@@ -24,7 +24,7 @@ import type { Config } from "../config/types.js";
 import type { Broker } from "../broker/broker.js";
 import type { Rule } from "../broker/policy.js";
 import { askHost, hostFailure, settleFromHost } from "./inline.js";
-import { attribute, hostOf, routeOf, type Attribution } from "./attribution.js";
+import { attribute, callOf, hostOf, routeOf, type Attribution } from "./attribution.js";
 import { answerRoots } from "./roots.js";
 import { tellCallerItWaits, tellWhereItWaits } from "./where-it-waits.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
@@ -32,7 +32,7 @@ import type { UrlQuestions } from "./url-questions.js";
 import { relayCompletionByPerson } from "./completion.js";
 import { defines } from "../protocol/revisions.js";
 import type { PendingQuestions } from "./pending-questions.js";
-import type { CallerContext, HostSession } from "./session.js";
+import type { HostSession } from "./session.js";
 
 /** What relaying a question needs of the gateway. */
 export interface QuestionRelay {
@@ -209,15 +209,10 @@ function blockedUrl(question: Question, record: QuestionRecord, host: HostSessio
   return true;
 }
 
-/** The one call a question is proven to belong to, if it is. */
-function callOf(attribution: Attribution): CallerContext | undefined {
-  return attribution.level === "call" ? attribution.call : undefined;
-}
-
 /** Where the question came from, as far as it is proven. */
 function originOf(attribution: Attribution): Origin {
   const host = hostOf(attribution);
-  const call = attribution.level === "call" ? attribution.call : undefined;
+  const call = callOf(attribution);
   const tools = new Set(attribution.calls.map((candidate) => candidate.tool));
   const [tool] = tools;
   return {
