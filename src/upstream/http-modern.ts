@@ -25,8 +25,6 @@ export interface ModernHttpDeps {
 export class ModernHttpRequests {
   /** A modern request's own stop: cancelling it is closing its stream. */
   readonly #requests = new Map<RequestId, AbortController>();
-  /** Undo each open request's tie to the connection's closing (else one listener stays per request). */
-  readonly #untie = new WeakMap<AbortController, () => void>();
 
   constructor(private readonly deps: ModernHttpDeps) {}
 
@@ -43,17 +41,19 @@ export class ModernHttpRequests {
     const stop = new AbortController();
     const close = (): void => stop.abort();
     closing.addEventListener("abort", close, { once: true });
-    const untie = (): void => closing.removeEventListener("abort", close);
-    stop.signal.addEventListener("abort", untie, { once: true });
-    this.#untie.set(stop, untie);
+    stop.signal.addEventListener("abort", () => closing.removeEventListener("abort", close), { once: true });
     this.#requests.set(id, stop);
     return stop;
   }
 
-  /** The request is over (answered, failed, or never sent). */
+  /**
+   * The request is over (answered, failed, or never sent). Its stop is aborted: nothing is left
+   * to stop, and that unties it from the connection's closing (else one listener stays per request).
+   */
   #settle(id: RequestId, stop: AbortController | undefined): void {
-    if (stop && this.#requests.get(id) === stop) this.#requests.delete(id);
-    if (stop) this.#untie.get(stop)?.();
+    if (!stop) return;
+    if (this.#requests.get(id) === stop) this.#requests.delete(id);
+    stop.abort();
   }
 
   /** The request could not be sent at all. */
