@@ -35,7 +35,7 @@ export function headerValue(value: string): string {
 
 function needsEncoding(value: string): boolean {
   if (value === "" || value !== value.trim()) return true;
-  if (value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END)) return true;
+  if (inSentinelForm(value)) return true;
   for (const char of value) {
     const code = char.codePointAt(0)!;
     if (code < 0x20 || code > 0x7e) return true; // a tab too: "safe ASCII" is the visible characters and space
@@ -43,12 +43,18 @@ function needsEncoding(value: string): boolean {
   return false;
 }
 
+/** Wrapped as the Base64 sentinel is: a literal like that must itself be sent encoded. */
+function inSentinelForm(value: string): boolean {
+  return value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END);
+}
+
 /**
  * A received header value: the Base64 sentinel decoded (strictly: the alphabet, padding to a
  * multiple of four, and UTF-8), anything else literal. Undefined when a sentinel does not decode.
  */
 export function readHeaderValue(value: string): string | undefined {
-  if (!(value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END) && value.length >= SENTINEL_START.length + SENTINEL_END.length)) return value;
+  // The two ends must not overlap ("=?base64?=" is a literal).
+  if (!inSentinelForm(value) || value.length < SENTINEL_START.length + SENTINEL_END.length) return value;
   const encoded = value.slice(SENTINEL_START.length, value.length - SENTINEL_END.length);
   if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return undefined;
   try {
