@@ -46,6 +46,11 @@ async function modernCall(id: number, name: string, args: Record<string, unknown
   return { status: reply.status, message: reply.messages[0] as { result?: Record<string, unknown>; error?: { code: number; data?: unknown } } };
 }
 
+/** A raw host of its own `mcpx serve` on stdio, in host mode, with the 2025-era asking server. */
+function stdioHostInHostMode(): RawStdioHost {
+  return new RawStdioHost(writeConfig({ mcpServers: { ask: nodeServer("asking-server.mjs", ["--stdio"]) }, elicitation: { mode: "host" } }));
+}
+
 describe('elicitation.mode "host"', () => {
   it("a modern host without elicitation gets -32021 naming it, for a legacy upstream's mid-call elicitation", async () => {
     const { status, message } = await modernCall(1, "asking__ask_form", { message: "Who?", schema: FORM }, {});
@@ -78,8 +83,7 @@ describe('elicitation.mode "host"', () => {
   });
 
   it("on stdio too: a modern request without elicitation gets -32021 naming it", async () => {
-    const config = writeConfig({ mcpServers: { ask: nodeServer("asking-server.mjs", ["--stdio"]) }, elicitation: { mode: "host" } });
-    const host = new RawStdioHost(config);
+    const host = stdioHostInHostMode();
     try {
       const meta = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {} };
       const reply = await host.request(1, "tools/call", { _meta: meta, name: "ask__ask_form", arguments: { message: "Who?", schema: FORM } });
@@ -91,8 +95,7 @@ describe('elicitation.mode "host"', () => {
   });
 
   it("a legacy host whose inline answer the protocol does not allow: the question is cancelled at once", async () => {
-    const config = writeConfig({ mcpServers: { ask: nodeServer("asking-server.mjs", ["--stdio"]) }, elicitation: { mode: "host" } });
-    const host = new RawStdioHost(config);
+    const host = stdioHostInHostMode();
     try {
       await host.initialize("2025-11-25", { elicitation: {} });
       host.send({ jsonrpc: "2.0", id: "c1", method: "tools/call", params: { name: "ask__ask_form", arguments: { message: "Who?" } } });
