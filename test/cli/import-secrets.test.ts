@@ -77,11 +77,13 @@ describe("mcpx import and literal secrets", () => {
     expect(parseDotenv(readFileSync(envFile, "utf8")).vars).toEqual({ BRAVE_API_KEY: BRAVE, GITHUB_TOKEN: PAT });
     expect(result.stderr).toMatch(/moved 2 literal secrets/);
     // The config works as it did, with nothing in the environment: mcpx reads the .env.
-    const loaded = readConfig(to, {});
+    const loaded = readConfig(to, { MEMORY_TOKEN: "m" });
     expect(loaded.config.servers.find((s) => s.name === "brave-search")?.env).toMatchObject({ BRAVE_API_KEY: BRAVE, LOG_LEVEL: "debug" });
     expect(loaded.config.servers.find((s) => s.name === "github")?.headers).toEqual({ Authorization: `Bearer ${PAT}`, "X-Trace": "on" });
     // The environment wins over the file, as for a server's envFile.
-    expect(readConfig(to, { GITHUB_TOKEN: "other" }).config.servers.find((s) => s.name === "github")?.headers.Authorization).toBe("Bearer other");
+    expect(readConfig(to, { GITHUB_TOKEN: "other", MEMORY_TOKEN: "m" }).config.servers.find((s) => s.name === "github")?.headers.Authorization).toBe(
+      "Bearer other",
+    );
   });
 
   it("--move-secrets keeps what an existing .env has and picks a new name for a different value", async () => {
