@@ -17,12 +17,15 @@ export interface Carried {
   name: string;
   entry: Record<string, unknown>;
   source: string;
+  /** Its key in the source file (before a rename to a valid mcpx name). */
+  key: string;
 }
 
 export interface NotCarried {
   name: string;
   source: string;
   reasons: string[];
+  key: string;
 }
 
 export interface HostServers {
@@ -49,10 +52,11 @@ export function readHostServers(host: HostName, sources: string[], to: string, c
       notes.push(...imported.notes.map((note) => `${source}: ${note}`));
       for (const [name, entry] of imported.servers) {
         const reasons = imported.problems.get(name) ?? problemsOf(name, entry, to);
+        const key = imported.keys.get(name) ?? name;
         if (reasons.length > 0) {
-          if (!carried.has(name)) notCarried.set(name, { name, source, reasons });
+          if (!carried.has(name)) notCarried.set(name, { name, source, reasons, key });
         } else {
-          carried.set(name, { name, entry, source });
+          carried.set(name, { name, entry, source, key });
           notCarried.delete(name);
         }
       }

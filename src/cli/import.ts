@@ -46,7 +46,13 @@ export function importHost(given: string, options: ImportOptions): number {
  * Writes `carried` into the mcpx config `to` (for `import` and `install --replace`), with the
  * secret handling above. @returns whether the config holds them now (false: a dry run).
  */
-export function writeServers(host: HostName, sources: string[], to: string, carried: Carried[], options: { dryRun?: boolean; moveSecrets?: boolean }): boolean {
+export function writeServers(
+  host: HostName,
+  sources: string[],
+  to: string,
+  carried: Carried[],
+  options: { dryRun?: boolean; moveSecrets?: boolean /** How to do it again with --move-secrets. */; again?: string },
+): boolean {
   const before = readIfExists(to);
   let doc: unknown;
   try {
@@ -95,7 +101,7 @@ export function writeServers(host: HostName, sources: string[], to: string, carr
   const loose = tighten(to);
   process.stderr.write(
     `mcpx: ${to} holds ${moved} copied as written from ${sources.join(", ")} (the file is readable only by you):\n${describeSecrets(secrets)}\n` +
-      `mcpx: to keep them out of it, run again with --move-secrets: they go into ${envFile} (0600) and ${to} keeps \${...} references\n`,
+      `mcpx: to keep them out of it: ${options.again ?? "run again with --move-secrets"}; they go into ${envFile} (0600) and ${to} keeps \${...} references\n`,
   );
   if (loose) process.stderr.write(`mcpx: ${loose}\n`);
   return true;

@@ -22,6 +22,8 @@ export interface ImportedServers {
   notes: string[];
   /** Servers that cannot be carried as written (by name), with why. */
   problems: Map<string, string[]>;
+  /** Each server's key in the host's file (by name), which a rename may have changed. */
+  keys: Map<string, string>;
 }
 
 /**
@@ -33,7 +35,8 @@ export function importServers(doc: unknown, file: string, host: HostName, cwd: s
   const servers = new Map<string, Record<string, unknown>>();
   const notes: string[] = [];
   const problems = new Map<string, string[]>();
-  if (!isObject(doc)) return { servers, notes: [`${file}: not a JSON object; nothing imported`], problems };
+  const keys = new Map<string, string>();
+  if (!isObject(doc)) return { servers, notes: [`${file}: not a JSON object; nothing imported`], problems, keys };
   const scopes: [string, unknown][] = [[Object.hasOwn(doc, "mcpServers") ? "mcpServers" : "servers", doc.mcpServers ?? doc.servers]];
   // ~/.claude.json: the project's "local" servers, which win over the user's.
   const project = isObject(doc.projects) ? doc.projects[cwd] : undefined;
@@ -54,11 +57,12 @@ export function importServers(doc: unknown, file: string, host: HostName, cwd: s
       if (name !== given) notes.push(`${at}: renamed "${name}" (mcpx names use letters, digits, "_" and "-")`);
       const unresolved: string[] = [];
       servers.set(name, convertServer(entry, at, file, host, notes, unresolved));
+      keys.set(name, given);
       if (unresolved.length > 0) problems.set(name, [...new Set(unresolved)]);
       else problems.delete(name);
     }
   }
-  return { servers, notes, problems };
+  return { servers, notes, problems, keys };
 }
 
 function convertServer(
