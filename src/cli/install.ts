@@ -159,7 +159,11 @@ function restore(target: string, dryRun: boolean): number {
   const backups = backupsOf(target);
   const chosen = backups.reverse().find((file) => !runsMcpxIn(readFileSync(file, "utf8"), file));
   if (!chosen) {
-    throw new CliError(`no backup of ${target} without mcpx in it to restore (found ${backups.length} backup${backups.length === 1 ? "" : "s"})`, Exit.Error);
+    const hint = backups.length === 0 ? `; if mcpx install created it, remove the file or its mcpx entry` : "";
+    throw new CliError(
+      `no backup of ${target} without mcpx in it to restore (found ${backups.length} backup${backups.length === 1 ? "" : "s"})${hint}`,
+      Exit.Error,
+    );
   }
   const text = readFileSync(chosen, "utf8");
   const current = readIfExists(target);
