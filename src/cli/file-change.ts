@@ -2,10 +2,30 @@
  * Writing a config file the person already has: show the change as a diff, keep a backup
  * (`<file>.mcpx-backup-<timestamp>`) before touching it, and never write when nothing changes.
  */
-import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const CONTEXT = 3;
+
+/** The backups `writeWithBackup` made of `file`, oldest first. */
+export function backupsOf(file: string): string[] {
+  const prefix = `${path.basename(file)}.mcpx-backup-`;
+  const dir = path.dirname(file);
+  if (!existsSync(dir)) return [];
+  // By the UTC stamp, then by the "-N" of backups made within the same second.
+  const order = (name: string): [string, number] => {
+    const [stamp = "", n = "0"] = name.slice(prefix.length).split("-");
+    return [stamp, Number(n)];
+  };
+  return readdirSync(dir)
+    .filter((name) => name.startsWith(prefix))
+    .sort((a, b) => {
+      const [sa, na] = order(a);
+      const [sb, nb] = order(b);
+      return sa === sb ? na - nb : sa < sb ? -1 : 1;
+    })
+    .map((name) => path.join(dir, name));
+}
 
 /** The file's text, or "" when it does not exist yet. */
 export function readIfExists(file: string): string {
@@ -40,10 +60,12 @@ export function diff(file: string, before: string, after: string): string {
 }
 
 /**
- * Writes `text` to `file`, first copying an existing file to a fresh backup beside it.
+ * Writes `text` to `file`, first copying an existing file to a fresh backup beside it (the copy
+ * keeps the file's mode). A new file is created with `mode` (default: 0600, as the configs
+ * mcpx writes may hold credentials).
  * @returns the backup's path, or undefined when there was no file to back up.
  */
-export function writeWithBackup(file: string, text: string, now: Date = new Date()): string | undefined {
+export function writeWithBackup(file: string, text: string, now: Date = new Date(), mode = 0o600): string | undefined {
   let backup: string | undefined;
   if (existsSync(file)) {
     const stamp = now
@@ -63,6 +85,6 @@ export function writeWithBackup(file: string, text: string, now: Date = new Date
     mkdirSync(path.dirname(file), { recursive: true });
   }
   // In place (not rename): a symlinked dotfile stays a symlink, and the file keeps its mode.
-  writeFileSync(file, text);
+  writeFileSync(file, text, { mode });
   return backup;
 }

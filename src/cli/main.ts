@@ -106,7 +106,8 @@ program
   .option("--from <file>", "the host's config file (repeatable; default: where the host keeps it)", (v: string, all: string[] = []) => [...all, v])
   .option("--to <file>", "the mcpx config to write (default: ./mcpx.json; an existing one is backed up and kept otherwise)")
   .option("--dry-run", "print the change as a diff and write nothing")
-  .action((hostName: string, options: { from?: string[]; to?: string; dryRun?: boolean }) => {
+  .option("--move-secrets", "write literal secrets (API keys, tokens) to a 0600 .env beside the config and ${VAR} references into it")
+  .action((hostName: string, options: { from?: string[]; to?: string; dryRun?: boolean; moveSecrets?: boolean }) => {
     process.exitCode = importHost(hostName, options);
   });
 
@@ -118,9 +119,17 @@ program
   .option("--to <file>", "the host's config file (default: where the host keeps it)")
   .option("--name <name>", "the server name in the host's config (default: mcpx)")
   .option("--dry-run", "print the change as a diff and write nothing")
-  .action((hostName: string, options: { config?: string; to?: string; name?: string; dryRun?: boolean }) => {
-    process.exitCode = install(hostName, options);
-  });
+  .option("--replace", "move the host's servers into the mcpx config, so the host runs only mcpx (undo with --restore)")
+  .option("--move-secrets", "with --replace: literal secrets go to a 0600 .env beside the mcpx config, as with mcpx import")
+  .option("--restore", "put back the host's file as it was before mcpx was installed (from its backup)")
+  .action(
+    (
+      hostName: string,
+      options: { config?: string; to?: string; name?: string; dryRun?: boolean; replace?: boolean; moveSecrets?: boolean; restore?: boolean },
+    ) => {
+      process.exitCode = install(hostName, options);
+    },
+  );
 
 function parsePort(value: string): number {
   const port = Number(value);

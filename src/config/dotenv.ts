@@ -40,3 +40,11 @@ function parseValue(raw: string): string | undefined {
   }
   return raw.replace(/\s+#.*$/, "").trim();
 }
+
+/** One `NAME=value` line that `parseDotenv` reads back as exactly `value`. */
+export function dotenvLine(name: string, value: string): string {
+  if (/^[A-Za-z0-9_./:@+,%=~-]*$/.test(value)) return `${name}=${value}`;
+  if (!/['\r\n]/.test(value)) return `${name}='${value}'`;
+  const escaped = value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+  return `${name}="${escaped}"`;
+}

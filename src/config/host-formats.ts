@@ -12,10 +12,10 @@
  * `autoApprove`, `disabled`) and its forks (`alwaysAllow`).
  */
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import { isObject } from "./check.js";
 import type { Env, ReferenceResolver } from "./env.js";
+import { readHostReference } from "./host-references.js";
 import type { KeyPath } from "./keypath.js";
 
 export type HostName = "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "cline";
@@ -102,48 +102,46 @@ export interface MissingInput {
   description?: string;
 }
 
-/** The folder `${workspaceFolder}` means: the one holding `.vscode/`, `.cursor/` or `.windsurf/`, else the file's own. */
-export function workspaceFolder(file: string): string {
-  const dir = path.dirname(path.resolve(file));
-  return [".vscode", ".cursor", ".windsurf"].includes(path.basename(dir)) ? path.dirname(dir) : dir;
-}
-
 /**
- * Resolves the references hosts define. `${env:NAME}`, `${input:id}` and `${file:path}`
- * cannot be mistaken for mcpx's `${NAME}`, so they work in every file; the bare predefined
- * names (`${userHome}`, `${workspaceFolder}`, …) only in a host's file, where they win over a
- * same-named environment variable as they do in the host.
+ * Resolves the references hosts define (see `readHostReference`); a bare predefined name wins
+ * over a same-named environment variable in a host's file, as it does in the host.
  * @param missing called for each `${input:id}` with no `MCPX_INPUT_<ID>` set (resolved as "").
+ * @param unresolvable called for a reference that means nothing for this file (`${workspaceFolder}`
+ *   with no workspace): the server is disabled, not run on a guess.
  */
-export function hostReferences(file: string, style: FileStyle, env: Env, inputs: unknown, missing: (input: MissingInput) => void): ReferenceResolver {
-  const baseDir = path.dirname(path.resolve(file));
-  const workspace = workspaceFolder(file);
-  const predefined: Record<string, string> = {
-    userHome: homedir(),
-    workspaceFolder: workspace,
-    workspaceFolderBasename: path.basename(workspace),
-    cwd: process.cwd(),
-    pathSeparator: path.sep,
-    "/": path.sep,
-  };
+export function hostReferences(
+  file: string,
+  style: FileStyle,
+  env: Env,
+  inputs: unknown,
+  missing: (input: MissingInput) => void,
+  unresolvable: (at: KeyPath, problem: string) => void,
+): ReferenceResolver {
   return (body: string, at: KeyPath) => {
-    const colon = body.indexOf(":");
-    const [kind, rest] = colon > 0 ? [body.slice(0, colon), body.slice(colon + 1)] : [body, ""];
-    if (kind === "env" && rest !== "") {
-      const value = env[rest];
-      return value !== undefined ? { value } : { problem: `uses \${env:${rest}}, but the environment variable ${rest} is not set` };
+    const reference = readHostReference(body, file, style.hostFile);
+    switch (reference?.kind) {
+      case undefined:
+        return undefined;
+      case "env": {
+        const value = env[reference.name];
+        return value !== undefined ? { value } : { problem: `uses \${env:${reference.name}}, but the environment variable ${reference.name} is not set` };
+      }
+      case "input": {
+        const envName = inputEnvName(reference.id);
+        const value = env[envName];
+        if (value !== undefined) return { value };
+        const description = describeInput(inputs, reference.id);
+        missing({ at, server: String(at[1] ?? ""), id: reference.id, envName, ...(description ? { description } : {}) });
+        return { value: "" };
+      }
+      case "file":
+        return readReferencedFile(reference.given, reference.file);
+      case "value":
+        return { value: reference.value };
+      case "none":
+        unresolvable(at, reference.problem);
+        return { value: `\${${body}}` };
     }
-    if (kind === "input" && rest !== "") {
-      const envName = inputEnvName(rest);
-      const value = env[envName];
-      if (value !== undefined) return { value };
-      const description = describeInput(inputs, rest);
-      missing({ at, server: String(at[1] ?? ""), id: rest, envName, ...(description ? { description } : {}) });
-      return { value: "" };
-    }
-    if (kind === "file" && rest !== "") return readReferencedFile(rest, baseDir);
-    if (style.hostFile && colon === -1 && Object.hasOwn(predefined, body)) return { value: predefined[body] ?? "" };
-    return undefined;
   };
 }
 
@@ -154,8 +152,7 @@ function describeInput(inputs: unknown, id: string): string | undefined {
 }
 
 /** Windsurf's `${file:path}`: the file's text without its final newline. */
-function readReferencedFile(given: string, baseDir: string): { value: string } | { problem: string } {
-  const file = given.startsWith("~/") ? path.join(homedir(), given.slice(2)) : path.resolve(baseDir, given);
+function readReferencedFile(given: string, file: string): { value: string } | { problem: string } {
   try {
     return { value: readFileSync(file, "utf8").replace(/\r?\n$/, "") };
   } catch (err) {

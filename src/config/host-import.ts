@@ -2,12 +2,13 @@
  * A host's server entries rewritten as mcpx's own (for `mcpx import`): host spellings become
  * mcpx keys, what mcpx ignores is dropped and listed, and `${...}` references stay references
  * (so secrets in the environment stay out of the written file) except the host's predefined
- * folders, which become the absolute paths they meant for that host file.
+ * folders, which become the absolute paths they meant for that host file. References are read
+ * by `readHostReference`, as `mcpx serve` reads them, so both agree on every server.
  */
 import path from "node:path";
 import { isObject } from "./check.js";
-import { type HostName, inputEnvName, timeoutSeconds, workspaceFolder } from "./host-formats.js";
-import { homedir } from "node:os";
+import { type HostName, inputEnvName, timeoutSeconds } from "./host-formats.js";
+import { readHostReference } from "./host-references.js";
 import { orderedEntries } from "./ordered.js";
 import { SERVER_KEYS } from "./server-keys.js";
 
@@ -19,6 +20,10 @@ export interface ImportedServers {
   servers: Map<string, Record<string, unknown>>;
   /** What the person should know: renamed servers, dropped keys, variables to set. */
   notes: string[];
+  /** Servers that cannot be carried as written (by name), with why. */
+  problems: Map<string, string[]>;
+  /** Each server's key in the host's file (by name), which a rename may have changed. */
+  keys: Map<string, string>;
 }
 
 /**
@@ -29,7 +34,9 @@ export interface ImportedServers {
 export function importServers(doc: unknown, file: string, host: HostName, cwd: string): ImportedServers {
   const servers = new Map<string, Record<string, unknown>>();
   const notes: string[] = [];
-  if (!isObject(doc)) return { servers, notes: [`${file}: not a JSON object; nothing imported`] };
+  const problems = new Map<string, string[]>();
+  const keys = new Map<string, string>();
+  if (!isObject(doc)) return { servers, notes: [`${file}: not a JSON object; nothing imported`], problems, keys };
   const scopes: [string, unknown][] = [[Object.hasOwn(doc, "mcpServers") ? "mcpServers" : "servers", doc.mcpServers ?? doc.servers]];
   // ~/.claude.json: the project's "local" servers, which win over the user's.
   const project = isObject(doc.projects) ? doc.projects[cwd] : undefined;
@@ -48,18 +55,30 @@ export function importServers(doc: unknown, file: string, host: HostName, cwd: s
       }
       const name = serverName(given);
       if (name !== given) notes.push(`${at}: renamed "${name}" (mcpx names use letters, digits, "_" and "-")`);
-      servers.set(name, convertServer(entry, at, file, host, notes));
+      const unresolved: string[] = [];
+      servers.set(name, convertServer(entry, at, file, host, notes, unresolved));
+      keys.set(name, given);
+      if (unresolved.length > 0) problems.set(name, [...new Set(unresolved)]);
+      else problems.delete(name);
     }
   }
-  return { servers, notes };
+  return { servers, notes, problems, keys };
 }
 
-function convertServer(entry: Record<string, unknown>, at: string, file: string, host: HostName, notes: string[]): Record<string, unknown> {
+function convertServer(
+  entry: Record<string, unknown>,
+  at: string,
+  file: string,
+  host: HostName,
+  notes: string[],
+  unresolved: string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const dropped: string[] = [];
   const dir = path.dirname(file);
+  const rewrite = (value: unknown) => rewriteReferences(value, { file, notes, at, unresolved });
   for (const [key, raw] of orderedEntries(entry)) {
-    const value = rewriteReferences(raw, file, notes, at);
+    const value = rewrite(raw);
     if (key === "serverUrl" && !Object.hasOwn(entry, "url")) out.url = value;
     else if (key === "transportType" && !Object.hasOwn(entry, "type")) out.type = value;
     else if (key === "timeout" && typeof value === "number" && !Object.hasOwn(entry, "timeoutSeconds")) out.timeoutSeconds = timeoutSeconds(value, host);
@@ -72,26 +91,40 @@ function convertServer(entry: Record<string, unknown>, at: string, file: string,
   return out;
 }
 
-/** `${env:NAME}` becomes mcpx's `${NAME}`; the host's predefined folders become absolute paths. */
-function rewriteReferences(value: unknown, file: string, notes: string[], at: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, file, notes, at));
-  if (isObject(value)) return Object.fromEntries(orderedEntries(value).map(([k, v]) => [k, rewriteReferences(v, file, notes, at)]));
+interface Rewriting {
+  file: string;
+  notes: string[];
+  at: string;
+  /** Problems that keep the server out: a reference that means nothing for this file. */
+  unresolved: string[];
+}
+
+/**
+ * `${env:NAME}` becomes mcpx's `${NAME}`, `${file:path}` an absolute path (it was relative to
+ * the host's file, not to the one written), the host's predefined folders absolute paths.
+ */
+function rewriteReferences(value: unknown, r: Rewriting): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, r));
+  if (isObject(value)) return Object.fromEntries(orderedEntries(value).map(([k, v]) => [k, rewriteReferences(v, r)]));
   if (typeof value !== "string") return value;
-  const workspace = workspaceFolder(file);
-  const predefined: Record<string, string> = {
-    userHome: homedir(),
-    workspaceFolder: workspace,
-    workspaceFolderBasename: path.basename(workspace),
-    pathSeparator: path.sep,
-    "/": path.sep,
-  };
   return value.replace(/\$\{([^}]*)\}/g, (ref, body: string) => {
-    if (body.startsWith("env:")) return `\${${body.slice(4)}}`;
-    if (body.startsWith("input:")) {
-      notes.push(`${at}: uses ${ref}; set ${inputEnvName(body.slice(6))} for mcpx (it cannot prompt as VS Code does)`);
-      return ref;
+    const reference = readHostReference(body, r.file, true);
+    switch (reference?.kind) {
+      case undefined:
+        return ref;
+      case "env":
+        return `\${${reference.name}}`;
+      case "input":
+        r.notes.push(`${r.at}: uses ${ref}; set ${inputEnvName(reference.id)} for mcpx (it cannot prompt as VS Code does)`);
+        return ref;
+      case "file":
+        return `\${file:${reference.file}}`;
+      case "value":
+        return reference.value;
+      case "none":
+        r.unresolved.push(reference.problem);
+        return ref;
     }
-    return Object.hasOwn(predefined, body) ? (predefined[body] ?? ref) : ref;
   });
 }
 

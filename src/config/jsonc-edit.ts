@@ -51,6 +51,49 @@ export function setMember(text: string, container: string, key: string, value: u
   return out;
 }
 
+/** Returns `text` with the top-level `key` set to `value` (added after the last member when absent). */
+export function setTopMember(text: string, key: string, value: unknown, file: string): string {
+  if (text.trim() === "") return `${JSON.stringify({ [key]: value }, null, 2)}\n`;
+  parseJsonc(text, file);
+  const unit = indentUnit(text);
+  const scan = new Scanner(text);
+  const root = scan.objectAt(scan.skip(0));
+  if (!root) throw new ConfigError(`${file}: the document is not a JSON object`);
+  const existing = root.members.find((m) => m.key === key);
+  const out = existing
+    ? text.slice(0, existing.valueStart) + render(value, lineIndent(text, existing.keyStart), unit) + text.slice(existing.valueEnd)
+    : insert(text, root, key, value, unit);
+  parseJsonc(out, file);
+  return out;
+}
+
+/**
+ * Returns `text` without `container.key` (and the comma that joined it); unchanged when absent.
+ * A comment on the removed member's lines goes with it; every other byte stays.
+ */
+export function removeMember(text: string, container: string, key: string, file: string): string {
+  if (text.trim() === "") return text;
+  parseJsonc(text, file);
+  const scan = new Scanner(text);
+  const root = scan.objectAt(scan.skip(0));
+  const holder = root?.members.find((m) => m.key === container);
+  const inner = holder ? scan.objectAt(holder.valueStart) : undefined;
+  const index = inner?.members.findIndex((m) => m.key === key) ?? -1;
+  if (!inner || index === -1) return text;
+  const member = inner.members[index] as Member;
+  const next = inner.members[index + 1];
+  const previous = inner.members[index - 1];
+  let out: string;
+  if (next) out = text.slice(0, member.keyStart) + text.slice(next.keyStart);
+  else if (previous) {
+    // The last member: from the end of the one before it, so no comma is left dangling.
+    const rest = /^[ \t]*,?/.exec(text.slice(member.valueEnd))?.[0] ?? "";
+    out = text.slice(0, previous.valueEnd) + text.slice(member.valueEnd + rest.length);
+  } else out = `${text.slice(0, inner.open + 1)}${text.slice(inner.close)}`;
+  parseJsonc(out, file);
+  return out;
+}
+
 function insert(text: string, obj: ObjectSpan, key: string, value: unknown, unit: string): string {
   const first = obj.members[0];
   const outer = lineIndent(text, obj.open);

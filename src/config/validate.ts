@@ -3,6 +3,7 @@ import path from "node:path";
 import { Checker, isObject, POSITIVE } from "./check.js";
 import { checkName, readServer } from "./server-entry.js";
 import type { Env } from "./env.js";
+import { configEnv } from "./config-env.js";
 import { HOST_TOP_KEYS, HOST_TOP_READS, fileStyle, hostReferences, ignoredWarning, type MissingInput } from "./host-formats.js";
 import { runsMcpx } from "./host-import.js";
 import { substituteDocument } from "./host-substitute.js";
@@ -14,7 +15,7 @@ import type { Config, ElicitationMode, ServerConfig } from "./types.js";
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
-const TOP_KEYS = ["$schema", "mcpServers", "elicitation", "roots", "http", "limits"];
+const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "http", "limits"];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
 
 /** A valid config, and what the person should hear about it once (ignored keys, servers left out). */
@@ -38,12 +39,21 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
  * for what the host put in it: unknown keys are ignored with one warning, and a server that
  * cannot run is left out with its reason; mcpx's own file refuses unknown keys.
  */
-export function checkConfig(raw: unknown, file: string, env: Env = process.env): CheckedConfig {
+export function checkConfig(raw: unknown, file: string, given: Env = process.env): CheckedConfig {
   const fromFile = file !== DEFAULTS_FILE;
   const style = fileStyle(file, raw);
+  const { env, warnings: envWarnings } = configEnv(raw, file, given);
   const missingInputs: MissingInput[] = [];
+  const unresolvable: { at: KeyPath; problem: string }[] = [];
   const inputs = isObject(raw) ? raw.inputs : undefined;
-  const resolve = hostReferences(file, style, env, inputs, (missing) => missingInputs.push(missing));
+  const resolve = hostReferences(
+    file,
+    style,
+    env,
+    inputs,
+    (missing) => missingInputs.push(missing),
+    (at, problem) => unresolvable.push({ at, problem }),
+  );
   const { doc, leftOut } = substituteDocument(raw, env, file, resolve, style.hostFile);
   const check = new Checker(file, style.hostFile);
   const top = check.fields(doc, [], [...TOP_KEYS, ...HOST_TOP_READS], HOST_TOP_KEYS);
@@ -103,7 +113,7 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
 
   const roots = top?.read("roots", (v, at) => readRoots(check, v, at, baseDir));
   const servers: ServerConfig[] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = [...envWarnings];
   // VS Code calls it "servers"; with both, mcpServers is read.
   const serversKey = top?.has("mcpServers") || !top?.has("servers") ? "mcpServers" : "servers";
   if (serversKey === "mcpServers" && top?.has("servers")) {
@@ -130,6 +140,15 @@ export function checkConfig(raw: unknown, file: string, env: Env = process.env):
     const problems = style.hostFile ? serverCheck.take() : [];
     if (problems.length > 0) warnings.push(`${file}: left out server "${name}": ${problems.join("; ")}`);
     else if (server) servers.push(server);
+  }
+  // A reference that means nothing here (`${workspaceFolder}` with no workspace) disables its server: never a guess.
+  for (const { at, problem } of unresolvable) {
+    const server = servers.find((s) => s.name === at[1]);
+    if (at[0] !== serversKey) check.fail(at, problem);
+    else if (server) {
+      server.disabled = true;
+      warnings.push(`${file}: server "${server.name}" is disabled: it ${problem}`);
+    }
   }
   for (const missing of missingInputs) {
     const server = servers.find((s) => s.name === missing.server);
