@@ -5,7 +5,8 @@
  * `normalise.ts` reads them, so separators, case, accents and look-alike letters do not hide
  * a word. Pure.
  */
-import { runsOf, wordsOf } from "./normalise.js";
+import { withoutWarnings } from "./negation.js";
+import { runsOf, type Words, wordsOf } from "./normalise.js";
 
 export type Category = "password" | "code" | "credential" | "session" | "card" | "bank" | "identity" | "seed";
 
@@ -277,7 +278,7 @@ const TERMS: Term[] = [
  * Words that ask for consent. Latin ones match the start of a word (`approved`, `confirmDelete`);
  * phrases match consecutive words; the others match inside the text.
  */
-const CONSENT_PREFIXES = [
+export const CONSENT_PREFIXES = [
   "allow",
   "authori",
   "accept",
@@ -327,7 +328,7 @@ const CONSENT_WORDS = [
   "de acuerdo",
   "d'accord",
 ].map((text) => wordsOf(text).latin.join(""));
-const CONSENT_STEMS = ["同意", "允许", "允許", "确认", "確認", "許可", "承認", "続行", "동의", "허용", "확인", "계속"].map((text) =>
+export const CONSENT_STEMS = ["同意", "允许", "允許", "确认", "確認", "許可", "承認", "続行", "동의", "허용", "확인", "계속"].map((text) =>
   wordsOf(text).native.join(""),
 );
 
@@ -398,6 +399,14 @@ const YES_NO = new Set(
 /** The category of secret `text` names, if any. A label is a name, title or format; prose a message or description. */
 export function secretIn(text: string, as: "label" | "prose"): Category | undefined {
   const words = wordsOf(text);
+  const found = secretInWords(words, as);
+  if (found === undefined || as === "label") return found;
+  // A sentence that only warns about a secret ("never enter your password here") does not ask for it.
+  const asked = withoutWarnings(text, (clause) => secretInWords(clause, "prose"));
+  return asked === undefined ? found : secretInWords(asked, "prose");
+}
+
+function secretInWords(words: Words, as: "label" | "prose"): Category | undefined {
   const variants: Array<[string[], "native" | "latin"]> = [
     [words.native, "native"],
     [words.latin, "latin"],
