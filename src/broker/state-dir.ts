@@ -7,8 +7,7 @@
  * mcpx cannot make it private, and writing into it would share questions and answers (or hand
  * over files, when run with sudo) across users.
  */
-import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
@@ -95,7 +94,7 @@ function sweep(dir: string, say: Say): void {
         if (loose(stats) && chmodQuietly(path, 0o700)) tightened.push(`${relative(dir, path)} (${octal(stats)})`);
         if (depth < SWEEP_DEPTH) visit(path, depth + 1);
       } else if (stats.isFile() && loose(stats)) {
-        if (folder === dir && CREDENTIAL_FILES.has(name)) retireLeaked(path, stats, say);
+        if (folder === dir && CREDENTIAL_FILES.has(name)) retireLeaked(path, say);
         else if (chmodQuietly(path, 0o600)) tightened.push(`${relative(dir, path)} (${octal(stats)})`);
       }
     }
@@ -111,7 +110,8 @@ function sweep(dir: string, say: Say): void {
 
 /**
  * A credential file of ours that others could read or write may have leaked: it is removed,
- * and a new one is made where it is next needed. Said on stderr.
+ * and a new one is made where it is next needed (`token.ts`: created whole, first one wins).
+ * Said on stderr.
  */
 export function replaceIfLeaked(path: string, say: Say = onStderr): void {
   let stats: Stats;
@@ -120,22 +120,54 @@ export function replaceIfLeaked(path: string, say: Say = onStderr): void {
   } catch {
     return; // not there yet
   }
-  if (isOurs(stats) && stats.isFile() && loose(stats)) retireLeaked(path, stats, say);
+  if (isOurs(stats) && stats.isFile() && loose(stats)) retireLeaked(path, say);
 }
 
-function retireLeaked(path: string, stats: Stats, say: Say): void {
-  // Renamed away first, so when processes start together only one retires it (and says so).
-  const aside = `${path}.leaked-${process.pid}-${randomBytes(4).toString("hex")}`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return; // another process got there first
+function retireLeaked(path: string, say: Say): void {
+  // Under a lock, and checked again under it: processes starting together decide on what they
+  // saw a moment ago, and the fresh credential another one just made must never be retired.
+  withLock(`${path}.replacing`, () => {
+    let stats: Stats;
+    try {
+      stats = lstatSync(path);
+    } catch {
+      return; // already retired
+    }
+    if (!isOurs(stats) || !stats.isFile() || !loose(stats)) return;
+    rmSync(path, { force: true });
+    say(
+      `${path} was open to other users (mode ${octal(stats)}), so it may have leaked: it is replaced with a new one. ` +
+        "A running mcpx serve or ui keeps the old one until it restarts.",
+    );
+  });
+}
+
+/** How long to wait for another process's lock, and when one is left by a process that died. */
+const LOCK_WAIT_MS = 5_000;
+const LOCK_STEP_MS = 10;
+
+/** Run `work` holding a lock directory (mkdir is atomic); a lock older than the wait is taken over. */
+function withLock(lock: string, work: () => void): void {
+  const until = Date.now() + LOCK_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock, { mode: 0o700 });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (Date.now() > until) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      Atomics.wait(pause, 0, 0, LOCK_STEP_MS);
+    }
   }
-  rmSync(aside, { force: true });
-  say(
-    `${path} was open to other users (mode ${octal(stats)}), so it may have leaked: it is replaced with a new one. ` +
-      "A running mcpx serve or ui keeps the old one until it restarts.",
-  );
+  try {
+    work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 function isOurs(stats: Stats): boolean {
