@@ -256,6 +256,8 @@ describe("a message that asks for a secret: every field is the person's", () => 
     ["Enter the 6-digit code we sent to your phone", /one-time/],
     ["Your MFA code, please", /one-time/],
     ["Type the verification code from the e-mail", /one-time/],
+    ["Enter the code from the SMS", /one-time/],
+    ["Type the code we texted you", /one-time/],
     ["What is your PIN?", /one-time/],
     ["Please enter your password", /a password/],
     ["Bitte geben Sie Ihr Passwort ein", /a password/],
@@ -535,6 +537,8 @@ describe("negations of a secret in the message", () => {
     "No worries paste your API key",
     "Nothing to fear, we do not log it: type your password",
     "We could not verify you so enter your password",
+    "The code is not your password; enter the code from the SMS",
+    "Do not send the OTP to anyone else, type it below",
     "Please enter your password. We never share it.",
   ])("%j still asks for a secret: every field is the person's", (message) => {
     const decision = decideAudience(asked(message, { value: { type: "string" }, other: { type: "string" } }));
