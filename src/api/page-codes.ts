@@ -6,9 +6,10 @@
  * A code is `<issuedAt>.<nonce>.<mac>`, the MAC an HMAC-SHA256 under the API token (the
  * user's, in the state dir) over the port it is for, the time and the nonce. So any mcpx
  * process of the user can mint one for a running instance (`mcpx link`) without talking to
- * it, and the instance checks it without a shared list. It is good for one port, for
- * CODE_TTL_MS, once (the instance remembers the codes it redeemed until they expire), and
- * never for an instance started after it was minted (a restart does not revive a used code).
+ * it, and the instance checks it without a list of codes minted. It is good for one port, for
+ * CODE_TTL_MS, once, and never for an instance started after it was minted. "Once" holds
+ * across instances: the codes redeemed are kept in the store until they expire, so a quick
+ * restart (inside the clock allowance) does not revive a used code.
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { secretsEqual } from "../host/host-credential.js";
@@ -33,13 +34,18 @@ function mac(apiToken: string, port: number, issuedAt: string, nonce: string): s
   return createHmac("sha256", apiToken).update(`mcpx page code v1\n${port}\n${issuedAt}\n${nonce}`).digest("base64url");
 }
 
+/** Where the codes already used are kept: the store (`UsedPageCodes`), shared by every instance on the state dir. */
+export interface UsedCodes {
+  /** True the first time `nonce` is claimed, until `expiresMs`. */
+  claim(nonce: string, expiresMs: number, now: number): boolean;
+}
+
 export class PageCodes {
-  /** Redeemed codes' nonces, with when they would have expired anyway. */
-  readonly #used = new Map<string, number>();
   readonly #startedAt: number;
 
   constructor(
     private readonly apiToken: string,
+    private readonly used: UsedCodes,
     now: number = Date.now(),
   ) {
     this.#startedAt = now;
@@ -53,13 +59,6 @@ export class PageCodes {
     if (!secretsEqual(mac(this.apiToken, port, issuedAt, nonce), given)) return false;
     const issued = Number(issuedAt);
     if (issued < this.#startedAt - SKEW_MS || issued > now + SKEW_MS || now - issued > CODE_TTL_MS) return false;
-    this.#forgetExpired(now);
-    if (this.#used.has(nonce)) return false;
-    this.#used.set(nonce, issued + CODE_TTL_MS);
-    return true;
-  }
-
-  #forgetExpired(now: number): void {
-    for (const [nonce, expires] of this.#used) if (expires < now) this.#used.delete(nonce);
+    return this.used.claim(nonce, issued + CODE_TTL_MS, now);
   }
 }

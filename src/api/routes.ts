@@ -57,7 +57,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
   const tokenFile = options.tokenFile ?? join(dirname(broker.store.path), TOKEN_FILE);
   const events = new QuestionEvents(broker, log);
   const auth: ApiAuth = { apiToken: token, sessions: new PageSessions(), ...(options.hostCredential ? { hostCredential: options.hostCredential } : {}) };
-  const codes = new PageCodes(token);
+  const codes = new PageCodes(token, broker.store.usedPageCodes);
 
   const routes = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> => {
     if (url.pathname !== "/v1" && !url.pathname.startsWith("/v1/")) {

@@ -1,13 +1,16 @@
 /**
  * Who may answer a question: a person only, or an agent too. Some questions must never be
  * answered by a model: a URL to open, a secret (a password, a one-time code, a key or token, a
- * session cookie, a card, bank or identity number, a seed phrase), a consent. Read from the
- * whole question: each field's name, title, description, format and `writeOnly`, the
- * choices of a lone field, and the message. When in doubt, a person (design rule 9).
+ * session cookie, a card, bank or identity number, a seed phrase), a consent (a lone yes/no, a
+ * yes/no worded as approval or under a message asking for it, a message asking to approve an
+ * irreversible act, whatever else the form holds). Read from the whole question: each field's
+ * name, title, description, format and `writeOnly`, the choices of a yes/no, and the message.
+ * When in doubt, a person (design rule 9).
  * Pure: decided from the question alone, with the reason shown wherever the question is.
  */
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import type { Question } from "../render/question.js";
+import { approvalIn, irreversibleIn } from "./consent-words.js";
 import { CATEGORY_NAMES, consentIn, isYesNo, secretIn } from "./sensitive-words.js";
 import type { Audience } from "./types.js";
 
@@ -43,9 +46,16 @@ export function decideAudience(question: Question): AudienceDecision {
     const every = names.length > 0 ? ", so every field of it is for a person" : "";
     found.push({ fields: names, reason: `the message asks for ${CATEGORY_NAMES[asked]}${every}` });
   }
+  const act = irreversibleIn(prose);
+  if (act !== undefined) {
+    const every = names.length > 0 ? ", so every field of it is for a person" : "";
+    found.push({ fields: names, reason: `the message asks to approve an irreversible act (it reads "${act}"), a consent only a person may give${every}` });
+  }
   if (names.length <= 1) {
     const consent = loneConsent(names[0], names[0] === undefined ? undefined : properties[names[0]]!, prose);
     if (consent) found.push(consent);
+  } else {
+    found.push(...consentAmongOthers(properties, prose));
   }
 
   if (found.length === 0) return { audience: "agent", reason: "nothing in it needs a person", sensitiveFields: [] };
@@ -95,6 +105,28 @@ function loneConsent(name: string | undefined, schema: JsonObject | undefined, p
   if (isYesNoField(schema!)) return { fields: [name], reason: `a lone yes/no ("${name}") is consent, which only a person may give${asks}` };
   if (wording !== undefined) return { fields: [name], reason: `a lone field ("${name}") asking for consent, which only a person may give${asks}` };
   return undefined;
+}
+
+/**
+ * In a form of several fields, consent is still the question's (issue 13): a yes/no worded as
+ * approval (`confirm`, "I agree to the terms"), or any yes/no under a message asking for
+ * approval ("Allow access to your calendar?"), is the person's. Other yes/no fields
+ * ("Vegetarian") stay an agent's, so a form is not a consent merely for holding a boolean.
+ */
+function consentAmongOthers(properties: Record<string, JsonObject>, prose: string): Finding[] {
+  const asked = approvalIn(prose);
+  const found: Finding[] = [];
+  for (const [name, schema] of Object.entries(properties)) {
+    if (!isYesNoField(schema)) continue;
+    const labels = [name, schema.title, schema.description, ...choicesOf(schema).flat()].filter((text): text is string => typeof text === "string");
+    const wording = labels.map(approvalIn).find((each) => each !== undefined);
+    if (wording !== undefined) {
+      found.push({ fields: [name], reason: `the yes/no "${name}" asks for consent (it reads "${wording}"), which only a person may give` });
+    } else if (asked !== undefined) {
+      found.push({ fields: [name], reason: `the yes/no "${name}" answers a message asking for consent (it reads "${asked}"), which only a person may give` });
+    }
+  }
+  return found;
 }
 
 function isYesNoField(schema: JsonObject): boolean {

@@ -54,4 +54,10 @@ export const MIGRATIONS: readonly string[] = [
   // person saying it is done), beside its answer (which, for a URL question, is only consent).
   `ALTER TABLE questions ADD COLUMN completed_ms INTEGER;
    ALTER TABLE questions ADD COLUMN completed_by TEXT;`,
+  // 5: the web page's one-time codes already used, until they would have expired anyway, so no
+  // instance on this state dir (a restarted one included) takes one twice.
+  `CREATE TABLE used_page_codes (
+     nonce TEXT PRIMARY KEY,
+     expires_ms INTEGER NOT NULL
+   );`,
 ];

@@ -5,7 +5,8 @@
  * `normalise.ts` reads them, so separators, case, accents and look-alike letters do not hide
  * a word. Pure.
  */
-import { runsOf, wordsOf } from "./normalise.js";
+import { withoutWarnings } from "./negation.js";
+import { runsOf, type Words, wordsOf } from "./normalise.js";
 
 export type Category = "password" | "code" | "credential" | "session" | "card" | "bank" | "identity" | "seed";
 
@@ -136,7 +137,28 @@ const TERMS: Term[] = [
     "одноразов",
     "пин-код",
   ]),
-  ...terms("code", "word", true, ["otp", "hotp", "pin", "mfa", "2fa", "tfa", "digit code", "code we sent", "code sent", "authenticator app"]),
+  ...terms("code", "word", true, [
+    "otp",
+    "hotp",
+    "pin",
+    "mfa",
+    "2fa",
+    "tfa",
+    "digit code",
+    "code we sent",
+    "code sent",
+    "authenticator app",
+    "code we texted",
+    "code we emailed",
+    "code from the sms",
+    "code from your sms",
+    "code in the sms",
+    "code from the text",
+    "code from the email",
+    "code in your email",
+    "code from your phone",
+    "code from the app",
+  ]),
   ...terms("code", "word", false, ["tan"]),
   ...terms("code", "whole", false, ["code"]),
   // Keys, tokens and secrets.
@@ -277,7 +299,7 @@ const TERMS: Term[] = [
  * Words that ask for consent. Latin ones match the start of a word (`approved`, `confirmDelete`);
  * phrases match consecutive words; the others match inside the text.
  */
-const CONSENT_PREFIXES = [
+export const CONSENT_PREFIXES = [
   "allow",
   "authori",
   "accept",
@@ -327,7 +349,7 @@ const CONSENT_WORDS = [
   "de acuerdo",
   "d'accord",
 ].map((text) => wordsOf(text).latin.join(""));
-const CONSENT_STEMS = ["同意", "允许", "允許", "确认", "確認", "許可", "承認", "続行", "동의", "허용", "확인", "계속"].map((text) =>
+export const CONSENT_STEMS = ["同意", "允许", "允許", "确认", "確認", "許可", "承認", "続行", "동의", "허용", "확인", "계속"].map((text) =>
   wordsOf(text).native.join(""),
 );
 
@@ -398,6 +420,14 @@ const YES_NO = new Set(
 /** The category of secret `text` names, if any. A label is a name, title or format; prose a message or description. */
 export function secretIn(text: string, as: "label" | "prose"): Category | undefined {
   const words = wordsOf(text);
+  const found = secretInWords(words, as);
+  if (found === undefined || as === "label") return found;
+  // A sentence that only warns about a secret ("never enter your password here") does not ask for it.
+  const asked = withoutWarnings(text, (clause) => secretInWords(clause, "prose"));
+  return asked === undefined ? found : secretInWords(asked, "prose");
+}
+
+function secretInWords(words: Words, as: "label" | "prose"): Category | undefined {
   const variants: Array<[string[], "native" | "latin"]> = [
     [words.native, "native"],
     [words.latin, "latin"],

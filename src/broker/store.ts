@@ -12,6 +12,7 @@ import { closeSync, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
 import { CallStore } from "./call-store.js";
+import { UsedPageCodes } from "./used-page-codes.js";
 import { nativeModuleProblem } from "./native-module.js";
 import { openDatabase } from "./open-database.js";
 import { fromRow, insertParams, type QuestionRow, SELECT_QUESTIONS } from "./question-row.js";
@@ -26,6 +27,8 @@ export class QuestionStore {
   #dataVersion = -1;
   /** Calls made by `mcpx call`, in the same file. */
   readonly calls: CallStore;
+  /** The web page's one-time codes already used, in the same file. */
+  readonly usedPageCodes: UsedPageCodes;
 
   private constructor(
     readonly path: string,
@@ -33,6 +36,7 @@ export class QuestionStore {
   ) {
     this.#db = db;
     this.calls = new CallStore(db);
+    this.usedPageCodes = new UsedPageCodes(db);
     this.#statements = {
       insert: db.prepare(
         `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session, call_id,

@@ -6,12 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir, ensurePrivateFile } from "./state-dir.js";
+import { ensurePrivateDir, ensurePrivateFile, REQUEST_STATE_KEY_FILE, replaceIfLeaked, TOKEN_FILE } from "./state-dir.js";
 
-export const TOKEN_FILE = "api-token";
-
-/** The key that signs the `requestState` mcpx gives modern hosts (an HMAC key; never leaves the state dir). */
-export const REQUEST_STATE_KEY_FILE = "request-state-key";
+export { REQUEST_STATE_KEY_FILE, TOKEN_FILE };
 
 export function apiToken(dir: string): string {
   return privateSecret(dir, TOKEN_FILE);
@@ -26,8 +23,9 @@ export function requestStateKey(dir: string): Buffer {
 function privateSecret(dir: string, file: string): string {
   ensurePrivateDir(dir);
   const path = join(dir, file);
-  // One left readable by others is made private (it may have leaked: delete it to get a new one);
-  // one another user owns is refused, since that user could know it.
+  // One left readable by others may have leaked: it is replaced (and the person told why). One
+  // another user owns is refused, since that user could know it.
+  replaceIfLeaked(path);
   ensurePrivateFile(path);
   const existing = readToken(path);
   if (existing) return existing;

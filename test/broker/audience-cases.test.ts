@@ -256,6 +256,8 @@ describe("a message that asks for a secret: every field is the person's", () => 
     ["Enter the 6-digit code we sent to your phone", /one-time/],
     ["Your MFA code, please", /one-time/],
     ["Type the verification code from the e-mail", /one-time/],
+    ["Enter the code from the SMS", /one-time/],
+    ["Type the code we texted you", /one-time/],
     ["What is your PIN?", /one-time/],
     ["Please enter your password", /a password/],
     ["Bitte geben Sie Ihr Passwort ein", /a password/],
@@ -394,6 +396,161 @@ describe("consent: a lone yes/no is the person's, whatever its wording", () => {
   });
 });
 
+/**
+ * Issue 13 item 2: consent is a property of the question, not of a form having one field. A
+ * yes/no worded as consent, a yes/no under a message asking for consent, and a message asking
+ * to approve an irreversible act are the person's however many other fields sit beside them.
+ */
+describe("consent among other fields", () => {
+  const OTHER = { reason: { type: "string" } };
+
+  it('the issue\'s case: "Delete the production database?" with a confirm boolean and another field', () => {
+    const decision = decideAudience(asked("Delete the production database?", { confirm: { type: "boolean" }, ...OTHER }));
+    expect(decision.audience, decision.reason).toBe("person");
+    expect(decision.sensitiveFields).toContain("confirm");
+    expect(decision.reason).toMatch(/consent|irreversible/);
+  });
+
+  it.each([
+    "confirm",
+    "approve",
+    "approved",
+    "consent",
+    "agree",
+    "agreeToTerms",
+    "allow",
+    "allowAccess",
+    "authorize",
+    "authorise",
+    "acceptTerms",
+    "permit",
+    "grantAccess",
+    "acknowledge",
+    "proceed",
+    "confirmDelete",
+    "zustimmen",
+    "подтвердить",
+  ])("a boolean named %s beside a neutral message and another field", (name) => {
+    const decision = decideAudience(asked("Please fill in the form", { [name]: { type: "boolean" }, ...OTHER }));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: [name] });
+    expect(decision.reason).toContain(`"${name}"`);
+    expect(decision.reason).toMatch(/consent/);
+  });
+
+  it.each<[string, JsonObject]>([
+    ["a title", { type: "boolean", title: "I agree to the terms" }],
+    ["a description", { type: "boolean", description: "Tick to approve the transfer" }],
+    ["yes/no choices titled as approval", { type: "string", enum: ["y", "n"], enumNames: ["Approve", "Reject"] }],
+  ])("a yes/no with a neutral name worded as consent by %s", (_how, schema) => {
+    expect(decideAudience(asked("Please fill in the form", { value: schema, ...OTHER }))).toMatchObject({ audience: "person", sensitiveFields: ["value"] });
+  });
+
+  it.each([
+    "Delete the production database?",
+    "Allow access to your calendar?",
+    "Do you authorise the payment?",
+    "Are you sure?",
+    "Approve the deployment?",
+    "Proceed with the deletion?",
+    "Grant write access?",
+    "同意しますか",
+  ])("a yes/no with a neutral name under the message %j", (message) => {
+    const decision = decideAudience(asked(message, { value: { type: "boolean" }, ...OTHER }));
+    expect(decision.audience, decision.reason).toBe("person");
+    expect(decision.sensitiveFields).toContain("value");
+  });
+
+  it.each([
+    "Delete the production database?",
+    "Drop the table users?",
+    "Permanently erase every file in /srv?",
+    "Wipe the phone?",
+    "Remove the repository acme/api?",
+    "Overwrite config.json?",
+    "Uninstall the package?",
+    "Revoke the team's access?",
+    "Transfer 500 EUR to the account below?",
+    "Pay the invoice now?",
+    "Force push to main?",
+    "This cannot be undone. Go on?",
+    "Datenbank löschen?",
+    "¿Eliminar la base de datos?",
+    "Supprimer le dépôt ?",
+    "Удалить базу данных?",
+    "删除数据库？",
+    "データベースを削除しますか？",
+    "데이터베이스를 삭제할까요?",
+  ])("a message asking to approve an irreversible act, %j: every field is the person's, whatever they are", (message) => {
+    const decision = decideAudience(asked(message, { name: { type: "string" }, note: { type: "string" } }));
+    expect(decision.audience, decision.reason).toBe("person");
+    expect(decision.sensitiveFields).toEqual(["name", "note"]);
+    expect(decision.reason).toMatch(/irreversible|consent/);
+  });
+
+  it("an empty form asking to approve an irreversible act: person-only, with no field a rule could name", () => {
+    expect(decideAudience(asked("Delete the production database?", {}))).toMatchObject({ audience: "person", sensitiveFields: [] });
+  });
+
+  it("an irreversible act that is not what the form asks: harmless words that look alike", () => {
+    for (const message of [
+      "Pick a drop-off time",
+      "Which payment method do you prefer?",
+      "Choose the era",
+      "Paypal or card: which?",
+      "Name the removals company",
+    ]) {
+      expect(decideAudience(asked(message, { a: { type: "string" }, b: { type: "string" } })).audience, message).toBe("agent");
+    }
+  });
+});
+
+/**
+ * Issue 13, a rough edge: a message that warns about a secret ("do not give us your PIN") does
+ * not ask for one; a message that asks for one, whatever else it says, still does.
+ */
+describe("negations of a secret in the message", () => {
+  it.each([
+    "Do not give us your PIN",
+    "Never enter your password here",
+    "We will never ask for your password",
+    "Don't paste your API key into this form",
+    "No password needed: just your name",
+    "Please do not include credit card numbers",
+    "Geben Sie niemals Ihr Passwort ein",
+    "Ne saisissez jamais votre mot de passe ici",
+    "Nunca introduzca su contraseña aquí",
+  ])("%j with neutral fields: an agent may answer", (message) => {
+    const decision = decideAudience(asked(message, { name: { type: "string" }, city: { type: "string" } }));
+    expect(decision.audience, decision.reason).toBe("agent");
+  });
+
+  it.each([
+    "Do not share it with anyone: enter your PIN",
+    "Never share your password with anyone, but type it here",
+    "Don't forget to enter your password",
+    "Do not hesitate to paste your API key",
+    "Never mind the rest, paste your API key",
+    "Not your password but your PIN",
+    "If you don't have a password, enter your one-time code",
+    "Your password is never stored",
+    "Never enter your password anywhere but here",
+    "No worries paste your API key",
+    "Nothing to fear, we do not log it: type your password",
+    "We could not verify you so enter your password",
+    "The code is not your password; enter the code from the SMS",
+    "Do not send the OTP to anyone else, type it below",
+    "Please enter your password. We never share it.",
+  ])("%j still asks for a secret: every field is the person's", (message) => {
+    const decision = decideAudience(asked(message, { value: { type: "string" }, other: { type: "string" } }));
+    expect(decision, decision.reason).toMatchObject({ audience: "person", sensitiveFields: ["value", "other"] });
+  });
+
+  it("a negation in the message never hides a field that is itself a secret", () => {
+    const decision = decideAudience(asked("Do not give us your PIN", { name: { type: "string" }, pin: { type: "string" } }));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["pin"] });
+  });
+});
+
 describe("an agent may still answer", () => {
   const HARMLESS = [
     "passengers",
@@ -457,8 +614,30 @@ describe("an agent may still answer", () => {
     expect(decideAudience(asked(message, { a: { type: "string" }, b: { type: "integer" } })).audience).toBe("agent");
   });
 
-  it("a consent-worded boolean among other fields (consent is a lone yes/no)", () => {
-    expect(decideAudience(asked("Do you agree?", { agree: { type: "boolean" }, name: { type: "string" } })).audience).toBe("agent");
+  it("the example desk server's booking form, and a form with yes/no fields that ask for no consent", () => {
+    const booking = asked("Booking a table at Luigi's: who is it for?", {
+      name: { type: "string", title: "Name on the booking", minLength: 1 },
+      partySize: { type: "integer", title: "Party size", minimum: 1, maximum: 12, default: 2 },
+      time: {
+        type: "string",
+        title: "Time",
+        oneOf: [
+          { const: "18:00", title: "Early (18:00)" },
+          { const: "20:00", title: "Late (20:00)" },
+        ],
+        default: "20:00",
+      },
+    });
+    expect(decideAudience(booking)).toMatchObject({ audience: "agent", sensitiveFields: [] });
+    const preferences = asked("Who is coming?", {
+      name: { type: "string" },
+      vegetarian: { type: "boolean", title: "Vegetarian" },
+      newsletter: { type: "boolean", title: "Newsletter" },
+      seating: { type: "string", enum: ["in", "out"], enumNames: ["Inside", "Outside"] },
+    });
+    expect(decideAudience(preferences)).toMatchObject({ audience: "agent", sensitiveFields: [] });
+    expect(decideAudience(asked("Would you like a window seat?", { window: { type: "boolean" }, name: { type: "string" } })).audience).toBe("agent");
+    expect(decideAudience(asked("Please confirm your shipping address", { street: { type: "string" }, city: { type: "string" } })).audience).toBe("agent");
   });
 
   it("a lone field that is neither a yes/no nor worded as consent, and an empty form with a neutral message", () => {

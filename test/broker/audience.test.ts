@@ -59,6 +59,13 @@ describe("person only", () => {
     expect(ok.reason).toMatch(/consent/);
   });
 
+  // Issue 13: consent is the question's, not the lone field's: a second field does not defeat it.
+  it("a consent-like boolean among other fields", () => {
+    const decision = decideAudience(form({ confirm: { type: "boolean" }, name: { type: "string" } }));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["confirm"] });
+    expect(decision.reason).toContain('"confirm"');
+  });
+
   it.each(["confirm", "approve", "proceed", "confirmDelete", "approved", "consent", "agree"])("a lone boolean named %s (consent)", (field) => {
     const decision = decideAudience(form({ [field]: { type: "boolean" } }, [field]));
     expect(decision).toMatchObject({ audience: "person", sensitiveFields: [field] });
@@ -68,8 +75,8 @@ describe("person only", () => {
 });
 
 describe("an agent may answer", () => {
-  it("a consent-like boolean among other fields", () => {
-    const decision = decideAudience(form({ confirm: { type: "boolean" }, name: { type: "string" } }));
+  it("a yes/no among other fields that asks for no consent", () => {
+    const decision = decideAudience(form({ vegetarian: { type: "boolean" }, name: { type: "string" } }));
     expect(decision).toMatchObject({ audience: "agent", sensitiveFields: [] });
     expect(decision.reason).toBeTruthy();
   });

@@ -3,15 +3,15 @@
  * a umask, a chmod): tightened, 0700 for directories, 0600 for files. Another user's: refused,
  * with a message that says whose it is and what to do, since mcpx could not make it private.
  */
-import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { QuestionStore, STORE_FILE } from "../../src/broker/store.js";
-import { apiToken, TOKEN_FILE } from "../../src/broker/token.js";
+import { apiToken, REQUEST_STATE_KEY_FILE, TOKEN_FILE } from "../../src/broker/token.js";
 import { writeConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { askingStdio } from "../relay/support.js";
-import { openBroker, profileForm, tempStateDir } from "./support.js";
+import { openBroker, profileForm, tempRoot, tempStateDir } from "./support.js";
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 const isRoot = process.getuid?.() === 0;
@@ -42,12 +42,22 @@ describe("files of ours that are too open are tightened", () => {
     }
   });
 
-  it("the API token file left 0644 becomes 0600, and keeps its token", () => {
+  // Issue 13 item 10: a credential others could read may have leaked; keeping it in use was silent.
+  it("the API token file left 0644 is replaced by a new 0600 one, with a line saying why", () => {
     const dir = tempStateDir();
     const token = apiToken(dir);
     chmodSync(join(dir, TOKEN_FILE), 0o644);
-    expect(apiToken(dir)).toBe(token);
+    const said: string[] = [];
+    const write = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => said.push(String(chunk)) > 0);
+    try {
+      const fresh = apiToken(dir);
+      expect(fresh).toMatch(/^[0-9a-f]{64}$/);
+      expect(fresh).not.toBe(token);
+    } finally {
+      write.mockRestore();
+    }
     expect(mode(join(dir, TOKEN_FILE))).toBe(0o600);
+    expect(said.join("")).toMatch(new RegExp(`${TOKEN_FILE}.*0644.*may have leaked.*replaced`));
   });
 
   it("`mcpx call` finds its calls/ directory 0755 and makes it 0700 (it shields the call logs in it)", async () => {
@@ -61,6 +71,69 @@ describe("files of ours that are too open are tightened", () => {
     const logs = readdirSync(calls);
     expect(logs).toHaveLength(1);
     expect(mode(join(calls, logs[0]!))).toBe(0o600);
+  });
+});
+
+/** Issue 13 item 10: every mcpx process that opens the state dir tightens all of it at start, and says so. */
+describe("an existing state directory with loose files", () => {
+  /** A state dir (0700) left by an older mcpx or a umask: calls/ 0755 with a 0644 log, a 0644 store, and the credentials 0644. */
+  function looseStateDir(): { config: ReturnType<typeof writeConfig>; dir: string } {
+    const config = writeConfig({ mcpServers: {} });
+    const dir = config.env.MCPX_STATE_DIR!;
+    mkdirSync(join(dir, "calls"), { recursive: true, mode: 0o700 });
+    chmodSync(join(dir, "calls"), 0o755);
+    writeFileSync(join(dir, "calls", "old-call.log"), "a tool's result\n", { mode: 0o644 });
+    chmodSync(join(dir, "calls", "old-call.log"), 0o644);
+    for (const file of [TOKEN_FILE, REQUEST_STATE_KEY_FILE]) {
+      writeFileSync(join(dir, file), `${TOKEN}\n`, { mode: 0o644 });
+      chmodSync(join(dir, file), 0o644);
+    }
+    return { config, dir };
+  }
+
+  it("a command that only reads (`mcpx elicit list`) makes calls/ 0700 and its logs 0600, naming them on stderr", async () => {
+    const { config, dir } = looseStateDir();
+    const run = await runMcpx(["elicit", "list"], config);
+    expect(run.code, run.stderr).toBe(0);
+    expect(mode(join(dir, "calls"))).toBe(0o700);
+    expect(mode(join(dir, "calls", "old-call.log"))).toBe(0o600);
+    expect(run.stderr).toMatch(/made .*private/);
+    expect(run.stderr).toContain(join("calls", "old-call.log"));
+    for (const file of readdirSync(dir)) expect(mode(join(dir, file)) & 0o077, file).toBe(0);
+  });
+
+  it("the API token and the requestState key others could read are replaced, each with a line saying why", async () => {
+    const { config, dir } = looseStateDir();
+    const run = await runMcpx(["elicit", "list"], config);
+    expect(run.code, run.stderr).toBe(0);
+    for (const file of [TOKEN_FILE, REQUEST_STATE_KEY_FILE]) {
+      expect(run.stderr).toMatch(
+        new RegExp(`${join(dir, file).replace(/[/\\^$.*+?()[\]{}|]/g, "\\$&")} was open to other users \\(mode 0644\\).*may have leaked.*replaced`),
+      );
+    }
+    const token = apiToken(dir);
+    expect(token).not.toBe(TOKEN);
+    expect(mode(join(dir, TOKEN_FILE))).toBe(0o600);
+    expect(readFileSync(join(dir, TOKEN_FILE), "utf8").trim()).toBe(token);
+  });
+
+  it("a private state dir is left as it is, silently", async () => {
+    const { config } = looseStateDir();
+    await runMcpx(["elicit", "list"], config);
+    const again = await runMcpx(["elicit", "list"], config);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/private|leaked/);
+  });
+
+  it("a symbolic link in it is not followed: what it points at keeps its mode", async () => {
+    const { config, dir } = looseStateDir();
+    const outside = join(tempRoot(), "shared.txt");
+    writeFileSync(outside, "", { mode: 0o644 });
+    chmodSync(outside, 0o644);
+    symlinkSync(outside, join(dir, "calls", "link.log"));
+    const run = await runMcpx(["elicit", "list"], config);
+    expect(run.code, run.stderr).toBe(0);
+    expect(mode(outside)).toBe(0o644);
   });
 });
 

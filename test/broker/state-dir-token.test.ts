@@ -77,4 +77,19 @@ describe("apiToken", () => {
     expect([...tokens][0]).toMatch(/^[0-9a-f]{64}$/);
     expect(apiToken(dir)).toBe([...tokens][0]);
   });
+
+  it("replaced once when processes starting together find it open to others: all of them use the same new one", async () => {
+    const dir = tempStateDir();
+    mkdirSync(dir, { mode: 0o700 });
+    const leaked = "e".repeat(64);
+    writeFileSync(join(dir, TOKEN_FILE), `${leaked}\n`, { mode: 0o644 });
+    chmodSync(join(dir, TOKEN_FILE), 0o644);
+    const results = await raceChildren(Array.from({ length: 4 }, () => ["token", dir, "gated"]));
+    expect(results.every((result) => result.ok)).toBe(true);
+    const tokens = new Set(results.map((result) => result.token));
+    expect(tokens.size).toBe(1);
+    expect([...tokens][0]).not.toBe(leaked);
+    expect(apiToken(dir)).toBe([...tokens][0]);
+    expect(mode(join(dir, TOKEN_FILE))).toBe(0o600);
+  });
 });
