@@ -22,6 +22,7 @@ import { dispatch } from "../dispatch.js";
 import type { HostSession } from "../session.js";
 import type { Envelope } from "./envelope.js";
 import { ModernRequestSession, type InputSink } from "./request-session.js";
+import { inputResponsesRefusal } from "./input-responses.js";
 import { digest, RequestStateSigner, type Binding } from "./request-state.js";
 
 /** The requests that may be answered `input_required`. */
@@ -83,6 +84,11 @@ class ModernCall implements InputSink {
   fail(error: RpcError): void {
     this.settle({ ok: false, error });
     this.controller.abort();
+  }
+
+  /** The open questions' methods, by key. */
+  asked(): Map<string, string> {
+    return new Map([...this.asks].map(([key, ask]) => [key, ask.method]));
   }
 
   /** The host's answers, by key; unknown keys are ignored (MRTR: SHOULD ignore). */
@@ -219,6 +225,9 @@ export async function serveRound(
   let call: ModernCall;
   if (params.requestState !== undefined) {
     call = calls.resume(params.requestState, binding);
+    // A malformed answer is refused before anything of the retry is taken: the round stays as it was.
+    const refused = inputResponsesRefusal(params.inputResponses, call.asked());
+    if (refused) throw refused;
     call.session.apply(envelope); // this request's capabilities, not the last round's
     call.session.follow(context.request, base);
     call.stopExpiry();
