@@ -49,7 +49,10 @@ async function modernCall(id: number, name: string, args: Record<string, unknown
     { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": name },
   );
   for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
-  return { status: reply.status, message: reply.messages[0] as { result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } } };
+  return {
+    status: reply.status,
+    message: reply.messages[0] as { result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } },
+  };
 }
 
 const BAD_URLS: Array<[string, string[], Record<string, unknown>, RegExp]> = [
@@ -73,7 +76,7 @@ describe("a legacy upstream's URL question the protocol forbids", () => {
   it("a modern host calling such a tool is not asked either", async () => {
     const { message } = await modernCall(1, "ask__ask_url", { omit: ["url"] });
     expect(message.result?.resultType).toBe("complete");
-    const answer = JSON.parse((message.result?.content as Array<{ text: string }>)[0]!.text) as { error?: { code: number } };
+    const answer = toolJson(message.result) as { error?: { code: number } };
     expect(answer.error?.code).toBe(-32602);
   });
 });
@@ -97,6 +100,8 @@ describe("a 2026-07-28 upstream's input request mcpx refuses", () => {
   it("a well-formed URL question still reaches the host as an input request", async () => {
     const { message } = await modernCall(3, "modern__ask_raw", { request: url({ url: "https://example.com/sign-in" }) });
     expect(message.result?.resultType).toBe("input_required");
-    expect(Object.values(message.result?.inputRequests as object)).toMatchObject([{ method: "elicitation/create", params: { mode: "url", url: "https://example.com/sign-in" } }]);
+    expect(Object.values(message.result?.inputRequests as object)).toMatchObject([
+      { method: "elicitation/create", params: { mode: "url", url: "https://example.com/sign-in" } },
+    ]);
   });
 });
