@@ -159,7 +159,9 @@ describe("an upstream's -32042 (mcpx as the client of a 2025-11-25 upstream)", (
   });
 
   it("passes malformed data (an entry whose url is not an absolute http(s) URL) through untouched, as a URL question with one would be refused", async () => {
-    const failure = await urlHost.client.callTool({ name: "ask__needs_url", arguments: { key: "relative", shape: "relative-url" } }).catch((error: unknown) => error);
+    const failure = await urlHost.client
+      .callTool({ name: "ask__needs_url", arguments: { key: "relative", shape: "relative-url" } })
+      .catch((error: unknown) => error);
     expect((failure as McpError).code).toBe(-32042);
     expect(urlHost.requests("elicitation/create").filter((frame) => JSON.stringify(frame).includes("relative-1"))).toEqual([]);
     expect((await urlCalls()).relative).toBe(1);
