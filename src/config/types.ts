@@ -93,5 +93,9 @@ export interface Config {
     maxToolsPerServer: number;
     /** `input_required` rounds one call may take, with a 2026-07-28 upstream or a 2026-07-28 host; beyond them the call ends. */
     maxInputRounds: number;
+    /** Calls one 2026-07-28 host may leave waiting for its retry after input_required; a call beyond them fails. */
+    maxWaitingRoundsPerHost: number;
+    /** How long mcpx holds a 2026-07-28 host's call for its retry after input_required (at most elicitation.ttlSeconds). */
+    inputRoundSeconds: number;
   };
 }

@@ -69,6 +69,8 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
       "maxToolsPerServer",
       "maxPendingQuestionsPerServer",
       "maxInputRounds",
+      "maxWaitingRoundsPerHost",
+      "inputRoundSeconds",
     ]),
   );
   const limits: Config["limits"] = {
@@ -85,6 +87,12 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     maxPendingQuestionsPerServer: lim?.number("maxPendingQuestionsPerServer", { above: 0, integer: true }) ?? 32,
     // A person answers a handful of questions per call, and the 2.x SDK allows as many round trips: past it, someone is looping.
     maxInputRounds: lim?.number("maxInputRounds", { above: 0, integer: true }) ?? 8,
+    // A 2026-07-28 host's calls left waiting for its retry: a host works on a few at a time, and
+    // its share stays well below maxPendingQuestionsPerServer so that it cannot use up the others'.
+    maxWaitingRoundsPerHost: lim?.number("maxWaitingRoundsPerHost", { above: 0, integer: true }) ?? 4,
+    // A retry follows input_required as soon as the host has its answers: a round nobody retries
+    // lapses well before a person's question would expire (elicitation.ttlSeconds).
+    inputRoundSeconds: lim?.number("inputRoundSeconds", POSITIVE) ?? 30,
   };
 
   const eli = top?.read("elicitation", (v, at) => check.fields(v, at, ["ttlSeconds", "mode", "rules", "retentionDays"]));

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { GatewayError, invalidParams, methodNotFound, RpcError } from "../protocol/errors.js";
 import type { IncomingContext } from "../rpc/peer.js";
-import { questionFromRequest, type Question } from "../render/question.js";
+import { questionFromRequest, questionRefusal, type Question } from "../render/question.js";
 import { decideAudience } from "../broker/audience.js";
 import { matchRule, modeDecision, ruleAnswer, type Decision } from "../broker/policy.js";
 import { outcomeFor, USER_REJECTED } from "../broker/outcome.js";
@@ -58,6 +58,9 @@ export async function relayQuestion(
   inputKey?: string,
 ): Promise<JsonObject> {
   const { request } = context;
+  // What the protocol forbids is the upstream's error (-32601 or -32602 to it), never relayed.
+  const refusal = questionRefusal(request.method, request.params, upstream.revision);
+  if (refusal) throw new RpcError(refusal.code, refusal.message);
   const connectionOwner = gateway.connectionOwner(upstream);
   if (request.method === "roots/list") {
     // A 2026-07-28 server asks for roots within one request: they are that request's host's, when proven.

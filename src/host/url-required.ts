@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/errors.js";
 import { defines } from "../protocol/revisions.js";
-import type { Question } from "../render/question.js";
+import { questionRefusal, type Question } from "../render/question.js";
 import { elicitationModes } from "../render/host.js";
 import type { QuestionRecord } from "../broker/types.js";
 import type { Upstream } from "../upstream/upstream.js";
@@ -70,16 +70,15 @@ function resolvesHere(gateway: QuestionRelay, upstream: Upstream): boolean {
 }
 
 /**
- * The entries, when each is a URL-mode elicitation with an id and a URL (the spec's MUSTs);
+ * The entries, when each is a URL-mode elicitation with an id and an absolute http(s) URL (the spec's MUSTs);
  * undefined when any is not, or there are none.
  */
 export function urlElicitations(data: unknown): JsonObject[] | undefined {
   if (!isObject(data) || !Array.isArray(data.elicitations) || data.elicitations.length === 0) return undefined;
   const entries: JsonObject[] = [];
   for (const entry of data.elicitations) {
-    if (!isObject(entry) || entry.mode !== "url") return undefined;
-    if (typeof entry.elicitationId !== "string" || entry.elicitationId === "") return undefined;
-    if (typeof entry.url !== "string" || entry.url === "") return undefined;
+    // Each as a URL question of the revision that has -32042 is checked (an id, an absolute http(s) url).
+    if (!isObject(entry) || entry.mode !== "url" || questionRefusal("elicitation/create", entry, "2025-11-25")) return undefined;
     entries.push(entry);
   }
   return entries;

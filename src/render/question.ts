@@ -4,7 +4,8 @@
  * happens at the edge (`render.ts`); this module only recognises and records.
  */
 
-import type { JsonObject } from "../protocol/jsonrpc.js";
+import { ErrorCode, isObject, type JsonObject } from "../protocol/jsonrpc.js";
+import { defines, type Revision } from "../protocol/revisions.js";
 
 /** `roots/list` is not a question: roots are the gateway's (design rule 10, host/roots.ts). */
 export type QuestionKind = "elicitation" | "sampling";
@@ -62,4 +63,60 @@ export function questionFromRequest(id: string, server: string, method: string, 
 /** The question's elicitation mode, with the spec's default applied. */
 export function modeOf(question: Question): ElicitationMode {
   return question.mode ?? "form";
+}
+
+/** Why mcpx refuses an upstream's request to the user side: the JSON-RPC code and what is wrong. */
+export interface QuestionRefusal {
+  code: number;
+  message: string;
+}
+
+/** What an upstream may ask of the user side (roots are answered by the gateway, not as a question). */
+const USER_SIDE_METHODS: readonly string[] = ["elicitation/create", "sampling/createMessage", "roots/list"];
+
+/**
+ * Why this request of an upstream is one the protocol forbids, or undefined: a method that is
+ * no request to a client, an elicitation mode mcpx did not declare, a URL question whose `url`
+ * is missing or not an absolute http(s) URL, or, from a server of a revision that requires one,
+ * without its `elicitationId`. The same check for a legacy server's request (its error: -32602
+ * or -32601 to it) and a 2026-07-28 server's input request (its protocol error, which ends the
+ * call). Form questions are judged where they are rendered: a schema one host cannot take may
+ * suit another, so it waits in the broker rather than failing (design rule 1).
+ * @param revision the upstream's revision, when known.
+ */
+export function questionRefusal(method: string, params: unknown, revision: Revision | undefined): QuestionRefusal | undefined {
+  if (!USER_SIDE_METHODS.includes(method)) return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
+  if (method !== "elicitation/create") return undefined;
+  const own = isObject(params) ? params : {};
+  const mode = own.mode;
+  if (mode !== undefined && mode !== "form" && mode !== "url") {
+    return invalid(`mcpx did not declare the elicitation mode ${JSON.stringify(mode)} (it takes "form" and "url")`);
+  }
+  if (mode !== "url") return undefined;
+  const problem = urlProblem(own.url) ?? (revision && defines(revision, "elicitationId") ? idProblem(own.elicitationId, revision) : undefined);
+  return problem === undefined ? undefined : invalid(`a URL-mode elicitation/create ${problem}`);
+}
+
+function invalid(why: string): QuestionRefusal {
+  return { code: ErrorCode.InvalidParams, message: `Invalid params: ${why}` };
+}
+
+function urlProblem(url: unknown): string | undefined {
+  if (url === undefined) return 'needs a "url"';
+  if (typeof url !== "string") return 'needs a "url" string';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `needs an absolute http(s) "url", not ${JSON.stringify(url.slice(0, 200))}`;
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    return `needs an absolute http(s) "url", not one of scheme ${JSON.stringify(parsed.protocol)}`;
+  }
+  return undefined;
+}
+
+function idProblem(elicitationId: unknown, revision: Revision): string | undefined {
+  if (typeof elicitationId === "string" && elicitationId !== "") return undefined;
+  return `of revision ${revision} needs an "elicitationId" string`;
 }

@@ -10,6 +10,8 @@
 import { GatewayError } from "../protocol/errors.js";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { inputResponse, readOutcome } from "../protocol/modern.js";
+import type { Revision } from "../protocol/revisions.js";
+import { questionRefusal } from "../render/question.js";
 import type { IncomingContext } from "../rpc/peer.js";
 
 export interface InputRounds {
@@ -19,6 +21,8 @@ export interface InputRounds {
   params: JsonObject;
   /** `limits.maxInputRounds`. */
   maxRounds: number;
+  /** The server's revision: what its input requests must carry. */
+  revision: Revision | undefined;
   /** Send the request once (a new id each time) and give back the raw result. */
   send(params: JsonObject): Promise<JsonObject>;
   /** Ask one input request (`{method, params}`) and give back the answer; stop asking when `signal` aborts. */
@@ -54,6 +58,7 @@ export async function withInputRounds(rounds: InputRounds): Promise<JsonObject> 
 
 /** Every input request of one round, asked at once; one that fails withdraws the others. */
 async function answerAll(rounds: InputRounds, requests: Record<string, JsonObject>): Promise<Record<string, JsonObject>> {
+  refuseMalformed(rounds, requests);
   const stop = new AbortController();
   try {
     const answered = await Promise.all(
@@ -66,6 +71,25 @@ async function answerAll(rounds: InputRounds, requests: Record<string, JsonObjec
   } catch (error) {
     stop.abort("another question of the same round failed");
     throw error;
+  }
+}
+
+/**
+ * An input request the protocol forbids (a method no client takes, an undeclared elicitation
+ * mode, a URL question without an absolute http(s) URL) is the server's protocol error: the
+ * call fails as for any malformed result (-32603 naming the server), before anything is asked.
+ * The host's request was valid, so it is never told it was not.
+ */
+function refuseMalformed(rounds: InputRounds, requests: Record<string, JsonObject>): void {
+  for (const [key, request] of Object.entries(requests)) {
+    const method = String(request.method);
+    const refusal = questionRefusal(method, request.params, rounds.revision);
+    if (!refusal) continue;
+    throw new GatewayError(
+      "UPSTREAM_PROTOCOL",
+      `upstream "${rounds.server}" answered ${rounds.method} with an input request mcpx refuses: "${key}" (${method}): ${refusal.message}`,
+      { server: rounds.server, inputKey: key, refused: refusal },
+    );
   }
 }
 

@@ -158,6 +158,7 @@ export class Upstream {
       method,
       params: params ?? {},
       maxRounds: this.limits.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      revision: this.revision,
       send: (round) => this.#send(method, round, options, progressToken),
       ask: (key, request, signal) => {
         const stop = AbortSignal.any([signal, ...(options.signal ? [options.signal] : []), this.#stopper.signal]);

@@ -101,6 +101,8 @@ describe("loadConfig", () => {
         maxToolsPerServer: 1000,
         maxPendingQuestionsPerServer: 32,
         maxInputRounds: 8,
+        maxWaitingRoundsPerHost: 4,
+        inputRoundSeconds: 30,
       },
     });
   });

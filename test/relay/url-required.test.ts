@@ -158,6 +158,15 @@ describe("an upstream's -32042 (mcpx as the client of a 2025-11-25 upstream)", (
     expect((await urlCalls()).bad).toBe(1);
   });
 
+  it("passes malformed data (an entry whose url is not an absolute http(s) URL) through untouched, as a URL question with one would be refused", async () => {
+    const failure = await urlHost.client
+      .callTool({ name: "ask__needs_url", arguments: { key: "relative", shape: "relative-url" } })
+      .catch((error: unknown) => error);
+    expect((failure as McpError).code).toBe(-32042);
+    expect(urlHost.requests("elicitation/create").filter((frame) => JSON.stringify(frame).includes("relative-1"))).toEqual([]);
+    expect((await urlCalls()).relative).toBe(1);
+  });
+
   it("ends the call when the retry answers -32042 again, naming the server; never a third call", async () => {
     const pending = urlHost.client.callTool({ name: "ask__needs_url", arguments: { key: "again", shape: "again" } }).catch((error: unknown) => error);
     await urlHost.waitFor((frame) => frame.method === "elicitation/create" && (frame.params as Frame).elicitationId === "again-1");

@@ -34,7 +34,7 @@ describe("the era of a stdio upstream", () => {
   it("is 2026-07-28 for a dual-era server under `auto`: discover, no initialize", async () => {
     const frames = framesFile();
     const reports = await servers({ dual: modernStdio(frames) });
-    expect(reports.get("dual")).toMatchObject({ state: "ready", revision: "2026-07-28", tools: 9 });
+    expect(reports.get("dual")).toMatchObject({ state: "ready", revision: "2026-07-28", tools: 10 });
     expect(methods(frames)).toContain("server/discover");
     expect(methods(frames)).not.toContain("initialize");
   });
@@ -42,7 +42,7 @@ describe("the era of a stdio upstream", () => {
   it("is legacy for a legacy server under `auto`: discover fails, initialize follows on the same process", async () => {
     const frames = framesFile();
     const reports = await servers({ old: modernStdio(frames, ["--legacy-only"]) });
-    expect(reports.get("old")).toMatchObject({ state: "ready", revision: "2025-11-25", tools: 9 });
+    expect(reports.get("old")).toMatchObject({ state: "ready", revision: "2025-11-25", tools: 10 });
     expect(methods(frames).slice(0, 3)).toEqual(["server/discover", "initialize", "notifications/initialized"]);
   });
 

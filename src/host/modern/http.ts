@@ -29,6 +29,7 @@ import { isModernErrorCode, META } from "../../protocol/modern.js";
 import { paramValues, readHeaderValue } from "../../protocol/modern-headers.js";
 import { isModernRequest, readEnvelope } from "./envelope.js";
 import { HEADER_MISMATCH } from "./errors.js";
+import { rememberPeer } from "./host-identity.js";
 import { MODERN_METHODS, serveRequest } from "./serve.js";
 
 /** Requests whose target is mirrored in `Mcp-Name`, and the param it mirrors. */
@@ -155,6 +156,7 @@ export function serveModernPost(
     "mcpx-",
   );
   base = new HostSession(peer, "http", id);
+  rememberPeer(base, request.socket.remoteAddress);
   const [message] = messages;
   if (!message || !isRequest(message)) {
     response.writeHead(202).end();

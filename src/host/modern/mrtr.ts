@@ -5,8 +5,10 @@
  * request is answered `input_required` with the question rendered for 2026 and a signed
  * `requestState`; the host's retry (same or new connection, new id) brings `inputResponses`,
  * which answer the broker questions (the first answer stands), and the call goes on: to its
- * result, or to another round. Rounds are bounded (`limits.maxInputRounds`); a call nobody
- * retries ends when its state expires (with its question), and the upstream call is cancelled.
+ * result, or to another round. Rounds are bounded (`limits.maxInputRounds`); a round nobody
+ * retries lapses after `limits.inputRoundSeconds`, and the call is cancelled (its questions close
+ * `cancel`). One host may leave `limits.maxWaitingRoundsPerHost` calls waiting for its retry, so
+ * its abandoned calls cannot use up the questions other hosts may be asked.
  *
  * Seam for the upstream's -32042 (URL elicitation required): when the other side of issue 9
  * turns it into broker questions, they arrive here through `ask` like any other question.
@@ -22,6 +24,8 @@ import { dispatch } from "../dispatch.js";
 import type { HostSession } from "../session.js";
 import type { Envelope } from "./envelope.js";
 import { ModernRequestSession, type InputSink } from "./request-session.js";
+import { inputResponsesRefusal } from "./input-responses.js";
+import { hostIdentity } from "./host-identity.js";
 import { digest, RequestStateSigner, type Binding } from "./request-state.js";
 
 /** The requests that may be answered `input_required`. */
@@ -50,7 +54,14 @@ class ModernCall implements InputSink {
   constructor(
     readonly session: ModernRequestSession,
     readonly binding: Binding,
+    /** The host it is held for (host-identity.ts): its share of waiting calls is bounded. */
+    readonly identity: string,
   ) {}
+
+  /** Answered input_required and waiting for the host's retry. */
+  get waiting(): boolean {
+    return this.round > 0 && !this.busy && !this.outcome;
+  }
 
   ask(inputKey: string, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
@@ -83,6 +94,11 @@ class ModernCall implements InputSink {
   fail(error: RpcError): void {
     this.settle({ ok: false, error });
     this.controller.abort();
+  }
+
+  /** The open questions' methods, by key. */
+  asked(): Map<string, string> {
+    return new Map([...this.asks].map(([key, ask]) => [key, ask.method]));
   }
 
   /** The host's answers, by key; unknown keys are ignored (MRTR: SHOULD ignore). */
@@ -149,7 +165,7 @@ class ModernCalls {
   start(base: HostSession, envelope: Envelope, context: IncomingContext, params: JsonObject, binding: Binding): ModernCall {
     const session = new ModernRequestSession(base, envelope);
     session.follow(context.request, base);
-    const call = new ModernCall(session, binding);
+    const call = new ModernCall(session, binding, hostIdentity(base, envelope));
     session.sink = call;
     this.#calls.set(call.id, call);
     const request = { ...context.request, params };
@@ -174,14 +190,24 @@ class ModernCalls {
     return call;
   }
 
+  /** How many calls of this host wait for its retry. */
+  waitingFor(identity: string): number {
+    let count = 0;
+    for (const call of this.#calls.values()) if (call.identity === identity && call.waiting) count++;
+    return count;
+  }
+
   end(call: ModernCall): void {
     call.stopExpiry();
     this.#calls.delete(call.id);
   }
 
-  /** Nobody retried in time: the questions are gone, so is the call (the upstream hears cancel). */
+  /**
+   * Nobody retried in time: the round lapses. The call is cancelled, which closes its questions
+   * (`cancel` to the upstream, as for a call that ended) and cancels the upstream call.
+   */
   expire(call: ModernCall): void {
-    this.gateway.log.info("a modern host did not retry its call in time; it is cancelled", { call: call.id });
+    this.gateway.log.info("a modern host did not retry its call in time (limits.inputRoundSeconds); it is cancelled", { call: call.id });
     this.end(call);
     call.cancel();
   }
@@ -219,6 +245,9 @@ export async function serveRound(
   let call: ModernCall;
   if (params.requestState !== undefined) {
     call = calls.resume(params.requestState, binding);
+    // A malformed answer is refused before anything of the retry is taken: the round stays as it was.
+    const refused = inputResponsesRefusal(params.inputResponses, call.asked());
+    if (refused) throw refused;
     call.session.apply(envelope); // this request's capabilities, not the last round's
     call.session.follow(context.request, base);
     call.stopExpiry();
@@ -250,8 +279,20 @@ export async function serveRound(
         limit,
       });
     }
+    const share = gateway.config.limits.maxWaitingRoundsPerHost;
+    if (call.round === 0 && calls.waitingFor(call.identity) >= share) {
+      // Another call of this host's would wait: its share is used. The others' stays whole.
+      cancel();
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `${method} needs your answers, but ${share} calls of yours already wait for your retry (limits.maxWaitingRoundsPerHost); retry or cancel them, or call again after they lapse`,
+        { code: "WAITING_ROUNDS", limit: share },
+      );
+    }
     call.round++;
-    const expiresAt = Date.now() + gateway.config.elicitation.ttlSeconds * 1000;
+    // A round lapses long before a person's question would: the host retries as soon as it has its answers.
+    const { inputRoundSeconds } = gateway.config.limits;
+    const expiresAt = Date.now() + Math.min(inputRoundSeconds, gateway.config.elicitation.ttlSeconds) * 1000;
     call.expireAt(expiresAt, () => calls.expire(call));
     const requestState = calls.signer.sign({ call: call.id, round: call.round, ...binding, expiresAt });
     return { resultType: "input_required", inputRequests: call.inputRequests(), requestState };
