@@ -17,6 +17,7 @@ import path from "node:path";
 import { isObject } from "./check.js";
 import type { Env, ReferenceResolver } from "./env.js";
 import type { KeyPath } from "./keypath.js";
+import { HOST_TOOL_LISTS } from "./tool-filter.js";
 
 export type HostName = "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "cline";
 
@@ -50,7 +51,7 @@ const APPROVAL = "the host's tool approval (the host still asks before a call; m
 export const HOST_SERVER_KEYS: ReadonlyMap<string, string> = new Map([
   ["autoApprove", APPROVAL],
   ["alwaysAllow", APPROVAL],
-  ["disabledTools", "the host's hidden tools (mcpx offers every tool)"],
+  ["trust", "Gemini CLI's tool approval (the host still asks before a call; mcpx relays it)"],
   ["dev", "VS Code's watch and debug settings"],
   ["description", "a label for the host's UI"],
   ["headersHelper", "Claude Code's header script (set headers instead)"],
@@ -62,7 +63,7 @@ export const HOST_SERVER_KEYS: ReadonlyMap<string, string> = new Map([
 export const HOST_SERVER_READS = ["serverUrl", "envFile", "timeout", "transportType"] as const;
 export const HOST_TOP_READS = ["servers", "inputs"] as const;
 // What only a host's file would carry; one of them makes the whole file read as a host's.
-const MARKERS = new Set<string>(["serverUrl", "timeout", "transportType", ...HOST_SERVER_KEYS.keys()]);
+const MARKERS = new Set<string>(["serverUrl", "timeout", "transportType", ...HOST_SERVER_KEYS.keys(), ...HOST_TOOL_LISTS.keys()]);
 
 /** Which host a file belongs to, from its name (and VS Code's `servers`). */
 export function fileStyle(file: string, doc: unknown): FileStyle {
