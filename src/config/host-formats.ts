@@ -9,7 +9,8 @@
  * (`servers`, `inputs`, `${input:id}`, `envFile`, `dev`); Windsurf `mcp_config.json`
  * (`serverUrl`, `${env:NAME}`, `${file:path}`, `disabledTools`); Cline
  * `cline_mcp_settings.json` (`type: "streamableHttp"`, `transportType`, `timeout` in seconds,
- * `autoApprove`, `disabled`) and its forks (`alwaysAllow`).
+ * `autoApprove`, `disabled`) and its forks (`alwaysAllow`). Codex, Zed, Gemini CLI, Continue
+ * and Goose are read by their own readers (config/hosts/) into this same shape.
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -19,7 +20,7 @@ import type { Env, ReferenceResolver } from "./env.js";
 import type { KeyPath } from "./keypath.js";
 import { HOST_TOOL_LISTS } from "./tool-filter.js";
 
-export type HostName = "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "cline";
+export type HostName = "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "cline" | "codex" | "zed" | "gemini" | "continue" | "goose";
 
 export const HOST_LABELS: Record<HostName, string> = {
   "claude-desktop": "Claude Desktop",
@@ -28,6 +29,11 @@ export const HOST_LABELS: Record<HostName, string> = {
   vscode: "VS Code",
   windsurf: "Windsurf",
   cline: "Cline",
+  codex: "Codex",
+  zed: "Zed",
+  gemini: "Gemini CLI",
+  continue: "Continue",
+  goose: "Goose",
 };
 
 /** How a file is read: a host's file ignores (with a warning) what mcpx's own file refuses. */
@@ -57,6 +63,9 @@ export const HOST_SERVER_KEYS: ReadonlyMap<string, string> = new Map([
   ["headersHelper", "Claude Code's header script (set headers instead)"],
   ["oauth", "host-managed OAuth (mcpx sends the headers you set)"],
   ["auth", "host-managed OAuth (mcpx sends the headers you set)"],
+  ["authProviderType", "Gemini CLI's sign-in (mcpx sends the headers you set)"],
+  ["targetAudience", "Gemini CLI's sign-in (mcpx sends the headers you set)"],
+  ["targetServiceAccount", "Gemini CLI's sign-in (mcpx sends the headers you set)"],
 ]);
 
 /** Server keys mcpx reads from host formats; `servers`/`inputs` are their top-level kin. */
@@ -165,11 +174,12 @@ function readReferencedFile(given: string, baseDir: string): { value: string } |
 }
 
 /**
- * A host's `timeout` in seconds: Claude Code writes milliseconds, Cline seconds; a file of no
- * known host is read as milliseconds above an hour (Cline's own maximum) and seconds below.
+ * A host's `timeout` in seconds: Claude Code and Gemini CLI write milliseconds, Cline seconds;
+ * a file of no known host is read as milliseconds above an hour (Cline's own maximum) and
+ * seconds below.
  */
 export function timeoutSeconds(value: number, host: HostName | undefined): number {
-  if (host === "claude-code") return value / 1000;
+  if (host === "claude-code" || host === "gemini") return value / 1000;
   if (host === "cline") return value;
   return value > 3600 ? value / 1000 : value;
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Checker, isObject, POSITIVE } from "./check.js";
 import { checkName, readServer } from "./server-entry.js";
 import type { Env } from "./env.js";
-import { HOST_TOP_KEYS, HOST_TOP_READS, fileStyle, hostReferences, ignoredWarning, type MissingInput } from "./host-formats.js";
+import { type FileStyle, HOST_TOP_KEYS, HOST_TOP_READS, fileStyle, hostReferences, ignoredWarning, type MissingInput } from "./host-formats.js";
 import { runsMcpx } from "./host-import.js";
 import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
@@ -38,9 +38,10 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
  * for what the host put in it: unknown keys are ignored with one warning, and a server that
  * cannot run is left out with its reason; mcpx's own file refuses unknown keys.
  */
-export function checkConfig(raw: unknown, file: string, env: Env = process.env): CheckedConfig {
+export function checkConfig(raw: unknown, file: string, env: Env = process.env, given?: FileStyle): CheckedConfig {
   const fromFile = file !== DEFAULTS_FILE;
-  const style = fileStyle(file, raw);
+  // Given by the readers of hosts whose files are shaped differently (config/host-document.ts).
+  const style = given ?? fileStyle(file, raw);
   const missingInputs: MissingInput[] = [];
   const inputs = isObject(raw) ? raw.inputs : undefined;
   const resolve = hostReferences(file, style, env, inputs, (missing) => missingInputs.push(missing));

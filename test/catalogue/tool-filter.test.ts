@@ -11,7 +11,12 @@ import { Catalogue } from "../../src/host/catalogue.js";
 import { nodeServer, RawStdioHost, type TempConfig } from "../helpers/mcpx.js";
 import { parseServers, runMcpx } from "../helpers/upstreams.js";
 
-const tools = (...names: string[]) => ({ tools: names.map((name) => ({ name, inputSchema: { type: "object" } })), prompts: [], resources: [], resourceTemplates: [] });
+const tools = (...names: string[]) => ({
+  tools: names.map((name) => ({ name, inputSchema: { type: "object" } })),
+  prompts: [],
+  resources: [],
+  resourceTemplates: [],
+});
 
 describe("the catalogue's tool filter", () => {
   it("leaves out denied tools and tools not allowed, before the tools limit counts", () => {
