@@ -8,7 +8,7 @@ import path from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { importServers } from "../config/host-import.js";
 import { hostFiles } from "../config/host-paths.js";
-import { parseJsonc } from "../config/jsonc.js";
+import { readDocument } from "../config/host-document.js";
 import { setMember } from "../config/jsonc-edit.js";
 import { checkConfig } from "../config/validate.js";
 import { CliError, Exit } from "./exit.js";
@@ -37,7 +37,10 @@ export function importHost(given: string, options: ImportOptions): number {
   const names: string[] = [];
   try {
     for (const source of sources) {
-      const imported = importServers(parseJsonc(readFileSync(source, "utf8"), source), source, host, cwd);
+      // The same reader as serve's: TOML and YAML hosts come back in the mcpServers shape.
+      const read = readDocument(readFileSync(source, "utf8"), source);
+      notes.push(...read.warnings);
+      const imported = importServers(read.doc, source, read.style?.host ?? host, cwd);
       notes.push(...imported.notes.map((note) => `${source}: ${note}`));
       for (const [name, entry] of imported.servers) {
         // Each server is checked alone, so one mcpx cannot run is reported and the rest still come in.

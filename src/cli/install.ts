@@ -9,8 +9,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../config/errors.js";
 import type { HostName } from "../config/host-formats.js";
+import type { StdioEntry } from "../config/host-write.js";
 import { hostFiles } from "../config/host-paths.js";
-import { setMember } from "../config/jsonc-edit.js";
+import { setHostServer } from "../config/host-write.js";
 import { findConfigPath, readConfig } from "../config/load.js";
 import { checkConfig } from "../config/validate.js";
 import { parseJsonc } from "../config/jsonc.js";
@@ -30,7 +31,7 @@ export interface InstallOptions {
 }
 
 /** The server entry that starts this mcpx for a host. */
-export function mcpxEntry(host: HostName, configFile: string): Record<string, unknown> {
+export function mcpxEntry(host: HostName, configFile: string): StdioEntry {
   // VS Code requires "type"; Claude Code writes it itself.
   const type = host === "vscode" || host === "claude-code" ? { type: "stdio" } : {};
   return { ...type, command: process.execPath, args: [MCPX_BIN, "serve", "--config", configFile] };
@@ -46,7 +47,7 @@ export function install(given: string, options: InstallOptions): number {
   const before = readIfExists(target);
   let after: string;
   try {
-    after = setMember(before, files.serversKey, name, mcpxEntry(host, configFile), target);
+    after = setHostServer(host, before, name, mcpxEntry(host, configFile), target);
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(`${error.message}; nothing written`, Exit.Usage);
     throw error;
