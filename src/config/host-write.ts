@@ -66,9 +66,10 @@ function same(a: unknown, b: unknown): boolean {
 /** The lines of `[mcp_servers.NAME]` and its sub-tables replaced by `block`. */
 function replaceTable(text: string, name: string, block: string, file: string): string {
   const lines = text.split("\n");
-  const own = new RegExp(`^\\s*\\[\\s*mcp_servers\\s*\\.\\s*(?:${escape(name)}|"${escape(name)}")\\s*(\\]|\\.)`);
+  const own = new RegExp(`^\\s*\\[\\s*mcp_servers\\s*\\.\\s*(?:${literal(name)}|"${literal(name)}")\\s*(\\]|\\.)`);
   const start = lines.findIndex((line) => own.test(line) && /^\s*\[\s*mcp_servers\s*\.\s*[^.\]]+\s*\]/.test(line));
-  if (start === -1) throw new ConfigError(`${file}: mcp_servers.${name} is not written as a [mcp_servers.${name}] table, which mcpx can replace; edit it by hand`);
+  if (start === -1)
+    throw new ConfigError(`${file}: mcp_servers.${name} is not written as a [mcp_servers.${name}] table, which mcpx can replace; edit it by hand`);
   let end = start + 1;
   while (end < lines.length && !(/^\s*\[/.test(lines[end] ?? "") && !own.test(lines[end] ?? ""))) end++;
   // Blank lines and comments just before the next table stay with it.
@@ -76,7 +77,7 @@ function replaceTable(text: string, name: string, block: string, file: string): 
   return [...lines.slice(0, start), ...block.replace(/\n$/, "").split("\n"), ...lines.slice(end)].join("\n");
 }
 
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
