@@ -74,7 +74,7 @@ function convertServer(entry: Record<string, unknown>, at: string, file: string,
   return out;
 }
 
-/** A host's list of hidden (or only shown) tools, carried into mcpx's `tools`; an empty allow list means none at all in no host. */
+/** A host's list of hidden (or only shown) tools, carried into mcpx's `tools` (an empty includeTools is no list in Gemini CLI). */
 function addToolList(out: Record<string, unknown>, list: "allow" | "deny", names: unknown[]): void {
   if (list === "allow" && names.length === 0) return;
   const tools = (isObject(out.tools) ? out.tools : {}) as Record<string, unknown>;

@@ -75,6 +75,14 @@ describe.each([
     expect(allowed.error).toBeUndefined();
   });
 
+  it("mcpx call refuses it too, and still calls the others", async () => {
+    const refused = await runMcpx(["call", "rich.rich_notify", "--config", config.file], config);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/tool "rich_notify" of server "rich" is hidden by the config/);
+    const allowed = await runMcpx(["call", "rich.rich_tool", "--config", config.file], config);
+    expect(allowed.code, allowed.stderr).toBe(0);
+  });
+
   it("is listed by mcpx servers as hidden", async () => {
     const result = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(result.code, result.stderr).toBe(0);
