@@ -37,6 +37,35 @@ export function setHostServer(host: HostName, text: string, name: string, entry:
   }
 }
 
+/**
+ * The server `name` taken out of a Codex, Continue or Goose file (for `install --replace`),
+ * the rest of the file kept; the JSONC hosts use `removeMember` with their `serversKey`.
+ * @throws ConfigError when it is not there in a form mcpx can remove.
+ */
+export function removeHostServer(host: "codex" | "continue" | "goose", text: string, name: string, file: string): string {
+  if (host === "codex") {
+    const servers = parseTomlOrRefuse(text, file).mcp_servers;
+    if (!isObject(servers) || !Object.hasOwn(servers, name)) return text;
+    const out = replaceTable(text, name, "", file);
+    const check = parseTomlOrRefuse(out, file).mcp_servers;
+    if (isObject(check) && Object.hasOwn(check, name)) throw new ConfigError(`${file}: could not remove mcp_servers.${name} safely; nothing written`);
+    return out;
+  }
+  const doc = parseDocument(text);
+  refuseYamlErrors(doc.errors, file);
+  if (host === "goose") {
+    if (!doc.hasIn(["extensions", name])) return text;
+    doc.deleteIn(["extensions", name]);
+    return doc.toString();
+  }
+  const list = doc.get("mcpServers", true);
+  if (!isSeq(list)) return text;
+  const index = list.items.findIndex((node) => isMap(node) && node.get("name") === name);
+  if (index === -1) return text;
+  list.items.splice(index, 1);
+  return doc.toString();
+}
+
 // A TOML bare key; anything else is written quoted.
 const BARE = /^[A-Za-z0-9_-]+$/;
 
@@ -74,7 +103,10 @@ function replaceTable(text: string, name: string, block: string, file: string): 
   while (end < lines.length && !(/^\s*\[/.test(lines[end] ?? "") && !own.test(lines[end] ?? ""))) end++;
   // Blank lines and comments just before the next table stay with it.
   while (end > start + 1 && /^\s*(#.*)?$/.test(lines[end - 1] ?? "")) end--;
-  return [...lines.slice(0, start), ...block.replace(/\n$/, "").split("\n"), ...lines.slice(end)].join("\n");
+  const replacement = block === "" ? [] : block.replace(/\n$/, "").split("\n");
+  // A table taken out takes the blank line that set it apart with it.
+  const from = block === "" && start > 0 && /^\s*$/.test(lines[start - 1] ?? "") ? start - 1 : start;
+  return [...lines.slice(0, from), ...replacement, ...lines.slice(end)].join("\n");
 }
 
 function literal(text: string): string {
