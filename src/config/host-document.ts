@@ -29,6 +29,8 @@ export interface ConfigDocument {
   style?: FileStyle;
   /** What the person should hear once: keys passed by, servers mcpx cannot run. */
   warnings: string[];
+  /** A server's name as the host file writes it, where the reader had to rename it (Continue's labels). */
+  writtenAs: ReadonlyMap<string, string>;
 }
 
 const READERS: Partial<Record<HostName, (doc: Record<string, unknown>) => HostServers>> = {
@@ -45,7 +47,7 @@ export function readDocument(text: string, file: string): ConfigDocument {
   const raw = parseText(syntax, text, file);
   const host = isObject(raw) ? hostOf(syntax, file, raw) : undefined;
   const read = host ? READERS[host] : undefined;
-  if (!host || !read || !isObject(raw)) return { doc: raw, warnings: [] };
+  if (!host || !read || !isObject(raw)) return { doc: raw, warnings: [], writtenAs: new Map() };
   const servers = read(raw);
   const ignored = ignoredWarning(file, servers.ignored);
   return {
@@ -56,6 +58,7 @@ export function readDocument(text: string, file: string): ConfigDocument {
       ...servers.renamed.map(({ from, to }) => `${file}: server ${JSON.stringify(from)} is served as "${to}" (mcpx names use letters, digits, "_" and "-")`),
       ...leftOutWarnings(file, servers.leftOut),
     ],
+    writtenAs: new Map(servers.renamed.map(({ from, to }) => [to, from])),
   };
 }
 

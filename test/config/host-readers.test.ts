@@ -3,11 +3,12 @@
  * files: Codex's TOML, Zed's JSONC `context_servers`, Gemini CLI's settings, Continue's and
  * Goose's YAML. What mcpx cannot run is left out with its reason; nothing is refused.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/errors.js";
+import { readDocument } from "../../src/config/host-document.js";
 import { readConfig } from "../../src/config/load.js";
 
 let dir: string;
@@ -191,7 +192,8 @@ mcpServers:
 `;
 
   it("reads the list of servers, secrets from the environment; Hub blocks and WebSocket are left out with the reason", () => {
-    const loaded = readConfig(write(".continue/config.yaml", yaml), { SQLITE_TOKEN: "s", REMOTE_TOKEN: "r" });
+    const file = write(".continue/config.yaml", yaml);
+    const loaded = readConfig(file, { SQLITE_TOKEN: "s", REMOTE_TOKEN: "r" });
     const s = servers(loaded);
     // Continue's names are labels; mcpx's must split back out of "<server>__<tool>".
     expect(Object.keys(s)).toEqual(["SQLite-MCP", "remote"]);
@@ -203,6 +205,8 @@ mcpServers:
     expect(all).toMatch(/left out server "mcpServers\[3\]": it uses the Continue Hub block "someone\/some-block"/);
     expect(all).toMatch(/mcpServers\[0\]\.connectionTimeout/);
     expect(all).not.toMatch(/models/);
+    // The name as Continue writes it, for edits of its file (install --replace).
+    expect(readDocument(readFileSync(file, "utf8"), file).writtenAs.get("SQLite-MCP")).toBe("SQLite MCP");
   });
 
   it("reads a workspace block file in .continue/mcpServers/", () => {
