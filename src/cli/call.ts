@@ -15,6 +15,7 @@ import type { Config } from "../config/types.js";
 import { SEPARATOR } from "../host/naming.js";
 import { didYouMean, nearest } from "../util/nearest.js";
 import { parseGivenArguments } from "./tool-arguments.js";
+import { hiddenBy } from "../config/tool-filter.js";
 import { inert } from "./inert.js";
 import { QuestionStore } from "../broker/store.js";
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
@@ -60,6 +61,12 @@ export async function call(config: Config, target: string, argsText: readonly st
   if (!names.includes(server)) {
     const known = names.join(", ") || "none";
     throw new CliError(`no server named "${server}" in ${config.file}${didYouMean(nearest(server, names))} (configured: ${known})`, Exit.Usage);
+  }
+  // What the config hides from hosts it hides from the terminal too.
+  const hidden = hiddenBy(config.servers.find((candidate) => candidate.name === server)?.tools, tool);
+  if (hidden) {
+    const why = hidden === "deny" ? "its tools.deny" : "it is not in its tools.allow";
+    throw new CliError(`tool "${tool}" of server "${server}" is hidden by the config (${why}, in ${config.file})`, Exit.Usage);
   }
   const store = openStore();
   try {

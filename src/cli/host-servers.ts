@@ -8,7 +8,7 @@ import type { Env } from "../config/env.js";
 import { ConfigError } from "../config/errors.js";
 import type { HostName } from "../config/host-formats.js";
 import { importServers } from "../config/host-import.js";
-import { parseJsonc } from "../config/jsonc.js";
+import { readDocument } from "../config/host-document.js";
 import { formatPath } from "../config/keypath.js";
 import { checkConfig } from "../config/validate.js";
 import { CliError, Exit } from "./exit.js";
@@ -48,7 +48,10 @@ export function readHostServers(host: HostName, sources: string[], to: string, c
   const notes: string[] = [];
   try {
     for (const source of sources) {
-      const imported = importServers(parseJsonc(readFileSync(source, "utf8"), source), source, host, cwd);
+      // The same reader as serve's: TOML and YAML hosts come back in the mcpServers shape.
+      const read = readDocument(readFileSync(source, "utf8"), source);
+      notes.push(...read.warnings);
+      const imported = importServers(read.doc, source, read.style?.host ?? host, cwd);
       notes.push(...imported.notes.map((note) => `${source}: ${note}`));
       for (const [name, entry] of imported.servers) {
         const reasons = imported.problems.get(name) ?? problemsOf(name, entry, to);

@@ -5,7 +5,16 @@ import { HOST_NAMES } from "../config/host-paths.js";
 import { CliError, Exit } from "./exit.js";
 
 // What people type for each host, beside the canonical names.
-const ALIASES: Record<string, HostName> = { claude: "claude-desktop", code: "vscode", "vs-code": "vscode", claudecode: "claude-code" };
+const ALIASES: Record<string, HostName> = {
+  claude: "claude-desktop",
+  code: "vscode",
+  "vs-code": "vscode",
+  claudecode: "claude-code",
+  "gemini-cli": "gemini",
+  "codex-cli": "codex",
+  "openai-codex": "codex",
+  "continue-dev": "continue",
+};
 
 export function parseHost(given: string): HostName {
   const key = given.toLowerCase();

@@ -15,8 +15,10 @@ import { ConfigError } from "../config/errors.js";
 import type { HostName } from "../config/host-formats.js";
 import { runsMcpx, serverName } from "../config/host-import.js";
 import { hostFiles } from "../config/host-paths.js";
+import { readDocument } from "../config/host-document.js";
+import { removeHostServer, setHostServer, type StdioEntry } from "../config/host-write.js";
 import { parseJsonc } from "../config/jsonc.js";
-import { removeMember, setMember } from "../config/jsonc-edit.js";
+import { removeMember } from "../config/jsonc-edit.js";
 import { findConfigPath, readConfig } from "../config/load.js";
 import type { ServerConfig } from "../config/types.js";
 import { checkConfig } from "../config/validate.js";
@@ -40,7 +42,7 @@ export interface InstallOptions {
 }
 
 /** The server entry that starts this mcpx for a host. */
-export function mcpxEntry(host: HostName, configFile: string): Record<string, unknown> {
+export function mcpxEntry(host: HostName, configFile: string): StdioEntry {
   // VS Code requires "type"; Claude Code writes it itself.
   const type = host === "vscode" || host === "claude-code" ? { type: "stdio" } : {};
   return { ...type, command: process.execPath, args: [MCPX_BIN, "serve", "--config", configFile] };
@@ -62,7 +64,7 @@ export function install(given: string, options: InstallOptions): number {
   if (!(options.dryRun && moved.length > 0)) checkRunnable(configFile, hostLabel(host));
   let after: string;
   try {
-    after = setMember(before, files.serversKey, name, mcpxEntry(host, configFile), target);
+    after = setHostServer(host, before, name, mcpxEntry(host, configFile), target);
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(`${error.message}; nothing written`, Exit.Usage);
     throw error;
@@ -114,7 +116,13 @@ function moveServers(
   });
   let out = text;
   try {
-    for (const { key } of carried) out = removeMember(out, serversKey, key, target);
+    const writtenAs = readDocument(text, target).writtenAs;
+    for (const { key } of carried) {
+      out =
+        host === "codex" || host === "continue" || host === "goose"
+          ? removeHostServer(host, out, writtenAs.get(key) ?? key, target)
+          : removeMember(out, serversKey, key, target);
+    }
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(`${error.message}; ${target} not changed`, Exit.Usage);
     throw error;
@@ -127,7 +135,7 @@ function warnTwice(host: HostName, target: string, text: string, configFile: str
   let hostServers: Record<string, unknown>;
   let mine: ServerConfig[];
   try {
-    const doc = parseJsonc(text === "" ? "{}" : text, target);
+    const doc = readDocument(text === "" ? "{}" : text, target).doc;
     const servers = isObject(doc) ? (doc.mcpServers ?? doc.servers) : undefined;
     hostServers = isObject(servers) ? servers : {};
     mine = readConfig(configFile, ANY_ENV).config.servers;
@@ -183,7 +191,7 @@ function restore(target: string, dryRun: boolean): number {
 
 function runsMcpxIn(text: string, file: string): boolean {
   try {
-    const doc = parseJsonc(text, file);
+    const doc = readDocument(text, file).doc;
     const servers = isObject(doc) ? (doc.mcpServers ?? doc.servers) : undefined;
     return isObject(servers) && Object.entries(servers).some(([key, entry]) => isObject(entry) && runsMcpx(key, entry));
   } catch {

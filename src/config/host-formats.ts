@@ -9,7 +9,8 @@
  * (`servers`, `inputs`, `${input:id}`, `envFile`, `dev`); Windsurf `mcp_config.json`
  * (`serverUrl`, `${env:NAME}`, `${file:path}`, `disabledTools`); Cline
  * `cline_mcp_settings.json` (`type: "streamableHttp"`, `transportType`, `timeout` in seconds,
- * `autoApprove`, `disabled`) and its forks (`alwaysAllow`).
+ * `autoApprove`, `disabled`) and its forks (`alwaysAllow`). Codex, Zed, Gemini CLI, Continue
+ * and Goose are read by their own readers (config/hosts/) into this same shape.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -17,8 +18,9 @@ import { isObject } from "./check.js";
 import type { Env, ReferenceResolver } from "./env.js";
 import { readHostReference } from "./host-references.js";
 import type { KeyPath } from "./keypath.js";
+import { HOST_TOOL_LISTS } from "./tool-filter.js";
 
-export type HostName = "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "cline";
+export type HostName = "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "cline" | "codex" | "zed" | "gemini" | "continue" | "goose";
 
 export const HOST_LABELS: Record<HostName, string> = {
   "claude-desktop": "Claude Desktop",
@@ -27,6 +29,11 @@ export const HOST_LABELS: Record<HostName, string> = {
   vscode: "VS Code",
   windsurf: "Windsurf",
   cline: "Cline",
+  codex: "Codex",
+  zed: "Zed",
+  gemini: "Gemini CLI",
+  continue: "Continue",
+  goose: "Goose",
 };
 
 /** How a file is read: a host's file ignores (with a warning) what mcpx's own file refuses. */
@@ -50,19 +57,22 @@ const APPROVAL = "the host's tool approval (the host still asks before a call; m
 export const HOST_SERVER_KEYS: ReadonlyMap<string, string> = new Map([
   ["autoApprove", APPROVAL],
   ["alwaysAllow", APPROVAL],
-  ["disabledTools", "the host's hidden tools (mcpx offers every tool)"],
+  ["trust", "Gemini CLI's tool approval (the host still asks before a call; mcpx relays it)"],
   ["dev", "VS Code's watch and debug settings"],
   ["description", "a label for the host's UI"],
   ["headersHelper", "Claude Code's header script (set headers instead)"],
   ["oauth", "host-managed OAuth (mcpx sends the headers you set)"],
   ["auth", "host-managed OAuth (mcpx sends the headers you set)"],
+  ["authProviderType", "Gemini CLI's sign-in (mcpx sends the headers you set)"],
+  ["targetAudience", "Gemini CLI's sign-in (mcpx sends the headers you set)"],
+  ["targetServiceAccount", "Gemini CLI's sign-in (mcpx sends the headers you set)"],
 ]);
 
 /** Server keys mcpx reads from host formats; `servers`/`inputs` are their top-level kin. */
 export const HOST_SERVER_READS = ["serverUrl", "envFile", "timeout", "transportType"] as const;
 export const HOST_TOP_READS = ["servers", "inputs"] as const;
 // What only a host's file would carry; one of them makes the whole file read as a host's.
-const MARKERS = new Set<string>(["serverUrl", "timeout", "transportType", ...HOST_SERVER_KEYS.keys()]);
+const MARKERS = new Set<string>(["serverUrl", "timeout", "transportType", ...HOST_SERVER_KEYS.keys(), ...HOST_TOOL_LISTS.keys()]);
 
 /** Which host a file belongs to, from its name (and VS Code's `servers`). */
 export function fileStyle(file: string, doc: unknown): FileStyle {
@@ -161,11 +171,12 @@ function readReferencedFile(given: string, file: string): { value: string } | { 
 }
 
 /**
- * A host's `timeout` in seconds: Claude Code writes milliseconds, Cline seconds; a file of no
- * known host is read as milliseconds above an hour (Cline's own maximum) and seconds below.
+ * A host's `timeout` in seconds: Claude Code and Gemini CLI write milliseconds, Cline seconds;
+ * a file of no known host is read as milliseconds above an hour (Cline's own maximum) and
+ * seconds below.
  */
 export function timeoutSeconds(value: number, host: HostName | undefined): number {
-  if (host === "claude-code") return value / 1000;
+  if (host === "claude-code" || host === "gemini") return value / 1000;
   if (host === "cline") return value;
   return value > 3600 ? value / 1000 : value;
 }

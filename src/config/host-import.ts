@@ -11,6 +11,7 @@ import { type HostName, inputEnvName, timeoutSeconds } from "./host-formats.js";
 import { readHostReference } from "./host-references.js";
 import { orderedEntries } from "./ordered.js";
 import { SERVER_KEYS } from "./server-keys.js";
+import { HOST_TOOL_LISTS } from "./tool-filter.js";
 
 /** The server keys mcpx's own file has (and `envFile`, which it reads too); anything else is dropped on import. */
 const MCPX_SERVER_KEYS = new Set([...SERVER_KEYS, "envFile"]);
@@ -84,11 +85,20 @@ function convertServer(
     else if (key === "timeout" && typeof value === "number" && !Object.hasOwn(entry, "timeoutSeconds")) out.timeoutSeconds = timeoutSeconds(value, host);
     else if ((key === "envFile" || key === "cwd") && typeof value === "string" && !value.includes("${")) out[key] = path.resolve(dir, value);
     else if (MCPX_SERVER_KEYS.has(key)) out[key] = value;
+    else if (HOST_TOOL_LISTS.has(key) && Array.isArray(value)) addToolList(out, HOST_TOOL_LISTS.get(key) ?? "deny", value);
     else dropped.push(key);
   }
   if (out.type === "streamableHttp") out.type = "streamable-http";
   if (dropped.length > 0) notes.push(`${at}: dropped ${dropped.join(", ")} (mcpx does not use ${dropped.length === 1 ? "it" : "them"})`);
   return out;
+}
+
+/** A host's list of hidden (or only shown) tools, carried into mcpx's `tools` (an empty includeTools is no list in Gemini CLI). */
+function addToolList(out: Record<string, unknown>, list: "allow" | "deny", names: unknown[]): void {
+  if (list === "allow" && names.length === 0) return;
+  const tools = (isObject(out.tools) ? out.tools : {}) as Record<string, unknown>;
+  const given = Array.isArray(tools[list]) ? (tools[list] as unknown[]) : [];
+  out.tools = { ...tools, [list]: [...given, ...names] };
 }
 
 interface Rewriting {

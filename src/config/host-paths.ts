@@ -2,6 +2,7 @@
  * Where each host keeps its MCP config, per OS (from each host's documentation). Claude
  * Desktop has no official Linux build; the path is the one its unofficial builds use.
  */
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import type { Env } from "./env.js";
@@ -20,10 +21,22 @@ export interface HostFiles {
   /** The file `mcpx install` writes. */
   write: string;
   /** The key the host lists its servers under. */
-  serversKey: "mcpServers" | "servers";
+  serversKey: "mcpServers" | "servers" | "mcp_servers" | "context_servers" | "extensions";
 }
 
-export const HOST_NAMES: readonly HostName[] = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "cline"];
+export const HOST_NAMES: readonly HostName[] = [
+  "claude-desktop",
+  "claude-code",
+  "cursor",
+  "vscode",
+  "windsurf",
+  "cline",
+  "codex",
+  "zed",
+  "gemini",
+  "continue",
+  "goose",
+];
 
 const HERE: Where = { platform: process.platform, home: homedir(), env: process.env, cwd: process.cwd() };
 
@@ -62,5 +75,41 @@ export function hostFiles(host: HostName, where: Where = HERE): HostFiles {
       const file = p.join(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json");
       return { read: [file], write: file, serversKey: "mcpServers" };
     }
+    case "codex": {
+      const file = p.join(where.env.CODEX_HOME ?? p.join(home, ".codex"), "config.toml");
+      return { read: [file], write: file, serversKey: "mcp_servers" };
+    }
+    case "zed": {
+      // Zed keeps ~/.config/zed on macOS too; on Windows it is under %APPDATA%.
+      const dir = where.platform === "win32" ? p.join(appData, "Zed") : p.join(where.env.XDG_CONFIG_HOME ?? p.join(home, ".config"), "zed");
+      const file = p.join(dir, "settings.json");
+      return { read: [file, p.join(cwd, ".zed", "settings.json")], write: file, serversKey: "context_servers" };
+    }
+    case "gemini": {
+      const file = p.join(home, ".gemini", "settings.json");
+      return { read: [file, p.join(cwd, ".gemini", "settings.json")], write: file, serversKey: "mcpServers" };
+    }
+    case "continue": {
+      const file = p.join(home, ".continue", "config.yaml");
+      return { read: [file, ...blocks(p.join(cwd, ".continue", "mcpServers"), p)], write: file, serversKey: "mcpServers" };
+    }
+    case "goose": {
+      const dir =
+        where.platform === "win32" ? p.join(appData, "Block", "goose", "config") : p.join(where.env.XDG_CONFIG_HOME ?? p.join(home, ".config"), "goose");
+      const file = p.join(dir, "config.yaml");
+      return { read: [file], write: file, serversKey: "extensions" };
+    }
+  }
+}
+
+/** Continue's block files in a workspace's `.continue/mcpServers/` (YAML, or JSON in the common shape), by name. */
+function blocks(dir: string, p: path.PlatformPath): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => /\.(ya?ml|json)$/i.test(name))
+      .sort()
+      .map((name) => p.join(dir, name));
+  } catch {
+    return [];
   }
 }

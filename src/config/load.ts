@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Env } from "./env.js";
 import { ConfigError } from "./errors.js";
-import { parseJsonc } from "./jsonc.js";
+import { readDocument } from "./host-document.js";
 import type { Config } from "./types.js";
 import { type CheckedConfig, checkConfig } from "./validate.js";
 
@@ -31,7 +31,8 @@ export function loadConfig(file: string, env: Env = process.env): Config {
 /**
  * `loadConfig` with the warnings to show once: keys ignored in a host's file, servers left
  * out or disabled. A host's file (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
- * Cline) is read as it is; see `checkConfig`.
+ * Cline; Codex's TOML, Zed, Gemini CLI, Continue's and Goose's YAML) is read as it is; see
+ * `readDocument` and `checkConfig`.
  */
 export function readConfig(file: string, env: Env = process.env): CheckedConfig {
   let text: string;
@@ -43,5 +44,7 @@ export function readConfig(file: string, env: Env = process.env): CheckedConfig 
     if (code === "EISDIR") throw new ConfigError(`${file}: is a directory, not a config file`);
     throw new ConfigError(`${file}: cannot read the config file (${code ?? (err as Error).message})`);
   }
-  return checkConfig(parseJsonc(text, file), file, env);
+  const { doc, style, warnings } = readDocument(text, file);
+  const checked = checkConfig(doc, file, env, style);
+  return { ...checked, warnings: [...warnings, ...checked.warnings] };
 }

@@ -12,6 +12,7 @@ import { type HostName, HOST_SERVER_KEYS, HOST_SERVER_READS, timeoutSeconds } fr
 import type { KeyPath } from "./keypath.js";
 import { SERVER_KEYS } from "./server-keys.js";
 import { readRoots } from "./roots.js";
+import { HOST_TOOL_LISTS, readToolFilter } from "./tool-filter.js";
 import type { ProtocolChoice, ServerConfig, Sharing, TransportChoice } from "./types.js";
 
 // Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
@@ -41,7 +42,7 @@ export function readServer(
   defaultTimeout: number,
   host: HostName | undefined,
 ): ServerConfig | undefined {
-  const f = check.fields(value, at, [...SERVER_KEYS, ...HOST_SERVER_READS], HOST_SERVER_KEYS);
+  const f = check.fields(value, at, [...SERVER_KEYS, ...HOST_SERVER_READS, ...HOST_TOOL_LISTS.keys()], HOST_SERVER_KEYS);
   if (!f) return undefined;
 
   const command = f.string("command");
@@ -61,6 +62,7 @@ export function readServer(
   });
 
   const roots = f.read("roots", (v, p) => readRoots(check, v, p, baseDir));
+  const tools = readToolFilter(check, f);
   const server: ServerConfig = {
     name,
     kind: kind ?? "stdio",
@@ -77,6 +79,7 @@ export function readServer(
     disabled: f.boolean("disabled") ?? false,
     elicitation: elicitation ?? {},
     ...(roots ? { roots } : {}),
+    ...(tools ? { tools } : {}),
   };
   if (command !== undefined) server.command = command;
   if (url !== undefined) server.url = url;

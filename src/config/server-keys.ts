@@ -15,4 +15,5 @@ export const SERVER_KEYS: readonly string[] = [
   "disabled",
   "elicitation",
   "roots",
+  "tools",
 ];

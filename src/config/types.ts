@@ -23,6 +23,15 @@ export interface Root {
   name?: string;
 }
 
+/**
+ * Which of a server's tools hosts see, by the server's own tool names: only those in `allow`
+ * (when given), and none in `deny`. Absent: every tool.
+ */
+export interface ToolFilter {
+  allow?: string[];
+  deny?: string[];
+}
+
 /** One upstream MCP server (an entry of `mcpServers`). */
 export interface ServerConfig {
   name: string;
@@ -47,6 +56,8 @@ export interface ServerConfig {
   elicitation: { ttlSeconds?: number };
   /** What mcpx answers this server's `roots/list` with; absent: the top-level `roots`. */
   roots?: Root[];
+  /** The tools hosts may see; absent: all of them. */
+  tools?: ToolFilter;
 }
 
 /** The whole configuration, defaults filled in. */

@@ -4,7 +4,7 @@ import { Checker, isObject, POSITIVE } from "./check.js";
 import { checkName, readServer } from "./server-entry.js";
 import type { Env } from "./env.js";
 import { configEnv } from "./config-env.js";
-import { HOST_TOP_KEYS, HOST_TOP_READS, fileStyle, hostReferences, ignoredWarning, type MissingInput } from "./host-formats.js";
+import { type FileStyle, HOST_TOP_KEYS, HOST_TOP_READS, fileStyle, hostReferences, ignoredWarning, type MissingInput } from "./host-formats.js";
 import { runsMcpx } from "./host-import.js";
 import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
@@ -39,9 +39,10 @@ export function configFromObject(raw: unknown, file: string, env: Env = process.
  * for what the host put in it: unknown keys are ignored with one warning, and a server that
  * cannot run is left out with its reason; mcpx's own file refuses unknown keys.
  */
-export function checkConfig(raw: unknown, file: string, given: Env = process.env): CheckedConfig {
+export function checkConfig(raw: unknown, file: string, given: Env = process.env, givenStyle?: FileStyle): CheckedConfig {
   const fromFile = file !== DEFAULTS_FILE;
-  const style = fileStyle(file, raw);
+  // Given by the readers of hosts whose files are shaped differently (config/host-document.ts).
+  const style = givenStyle ?? fileStyle(file, raw);
   const { env, warnings: envWarnings } = configEnv(raw, file, given);
   const missingInputs: MissingInput[] = [];
   const unresolvable: { at: KeyPath; problem: string }[] = [];

@@ -12,9 +12,12 @@
  * - A URI that no server lists goes to the most specific template that can produce it (the
  *   most literal characters; ties by config order). A listed URI never goes to a template.
  * - A template two servers list verbatim is kept by the one earlier in the config.
+ * - A tool the server's config hides (`tools.allow`/`tools.deny`) is left out first.
  * - Beyond `maxToolsPerServer`, a server's later tools are left out.
  * Whatever is left out is in `dropped` (and aliases in `aliased`), for `mcpx servers` and the log.
  */
+import { hiddenBy } from "../config/tool-filter.js";
+import type { ToolFilter } from "../config/types.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { Catalog } from "../upstream/catalog.js";
 import { exposedName, isReservedName, isReservedUri, namespaceOf, RESERVED_PREFIX, RESERVED_SCHEME } from "./naming.js";
@@ -24,6 +27,8 @@ export interface CatalogueSource {
   server: string;
   passthrough: boolean;
   catalog: Catalog;
+  /** Which tools hosts may see; absent: all. */
+  tools?: ToolFilter;
 }
 
 export interface CatalogueOptions {
@@ -43,8 +48,8 @@ export interface Owned {
 
 export type ItemKind = "tool" | "prompt" | "resource" | "resourceTemplate";
 
-/** Why an item was left out: a reserved name, another server's namespace, already taken, or over the tools limit. */
-export type DropReason = "reserved" | "namespace" | "taken" | "limit";
+/** Why an item was left out: a reserved name, another server's namespace, already taken, over the tools limit, or hidden by the config. */
+export type DropReason = "reserved" | "namespace" | "taken" | "limit" | "hidden";
 
 /** `message` names only configured servers, never an upstream's strings, so it is safe to print as is. */
 export interface Dropped {
@@ -146,7 +151,7 @@ export class Catalogue {
 
   #add(source: CatalogueSource): void {
     const { server, catalog } = source;
-    this.#addNamed("tool", source, this.#capTools(server, catalog.tools), this.#tools, this.tools);
+    this.#addNamed("tool", source, this.#capTools(server, this.#shownTools(source)), this.#tools, this.tools);
     this.#addNamed("prompt", source, catalog.prompts, this.#prompts, this.prompts);
     for (const resource of catalog.resources) {
       if (typeof resource.uri === "string") this.#addResource(server, resource, resource.uri);
@@ -154,6 +159,18 @@ export class Catalogue {
     for (const template of catalog.resourceTemplates) {
       if (typeof template.uriTemplate === "string") this.#addTemplate(server, template, template.uriTemplate);
     }
+  }
+
+  /** The tools the server's config lets hosts see; the rest are dropped as hidden. */
+  #shownTools({ server, catalog, tools: filter }: CatalogueSource): JsonObject[] {
+    if (!filter) return catalog.tools;
+    return catalog.tools.filter((tool) => {
+      const why = typeof tool.name === "string" ? hiddenBy(filter, tool.name) : undefined;
+      if (why === undefined) return true;
+      const message = why === "deny" ? "the config hides it (tools.deny)" : "the config shows only the tools in tools.allow";
+      this.dropped.push({ server, kind: "tool", name: String(tool.name), reason: "hidden", count: 1, message });
+      return false;
+    });
   }
 
   #capTools(server: string, tools: JsonObject[]): JsonObject[] {

@@ -201,12 +201,14 @@ export class Gateway {
       this.upstreams
         // A restarting upstream keeps its items: they answer "unavailable, back in N s" meanwhile.
         .filter((upstream) => upstream.state === "ready" || upstream.restarting)
-        .map((upstream) => ({ server: upstream.name, passthrough: upstream.config.passthrough, catalog: upstream.catalog })),
+        .map((upstream) => ({ server: upstream.name, passthrough: upstream.config.passthrough, catalog: upstream.catalog, tools: upstream.config.tools })),
       { servers: this.config.servers.map((server) => server.name), maxToolsPerServer: this.config.limits.maxToolsPerServer },
     );
     // Every rebuild sees the same conflicts again; the log hears of each one once (`mcpx servers` lists them all).
     for (const { message, ...dropped } of this.catalogue.dropped) {
-      if (this.#firstTime(`dropped ${JSON.stringify(dropped)}`)) this.log.warn(`left out of the catalogue: ${message}`, { ...dropped });
+      // A tool the config hides is what the person asked for: worth a note, not a warning.
+      const level = dropped.reason === "hidden" ? "info" : "warn";
+      if (this.#firstTime(`dropped ${JSON.stringify(dropped)}`)) this.log[level](`left out of the catalogue: ${message}`, { ...dropped });
     }
     for (const aliased of this.catalogue.aliased) {
       if (this.#firstTime(`aliased ${JSON.stringify(aliased)}`))

@@ -105,12 +105,11 @@ describe("host config files load as they are", () => {
     expect(warning).toMatch(/disabled/);
   });
 
-  it("Windsurf: serverUrl is the url, ${env:NAME} resolves, disabledTools is ignored with the warning", () => {
+  it("Windsurf: serverUrl is the url, ${env:NAME} resolves, disabledTools hides those tools", () => {
     const loaded = readConfig(host("windsurf", "mcp_config.json"), { GITHUB_PAT: "pat" });
     expect(byName(loaded, "github")).toMatchObject({ kind: "http", url: "https://api.githubcopilot.com/mcp/", headers: { Authorization: "Bearer pat" } });
-    expect(byName(loaded, "git").disabled).toBe(true);
-    expect(loaded.warnings).toHaveLength(1);
-    expect(loaded.warnings[0]).toMatch(/mcpServers\.git\.disabledTools/);
+    expect(byName(loaded, "git")).toMatchObject({ disabled: true, tools: { deny: ["git_reset"] } });
+    expect(loaded.warnings).toEqual([]);
   });
 
   it("Cline: streamableHttp, transportType, timeout in seconds, disabled; autoApprove and alwaysAllow ignored in one warning", () => {

@@ -47,6 +47,8 @@ describe("configFromObject: defaults", () => {
         maxToolsPerServer: 1000,
         maxPendingQuestionsPerServer: 32,
         maxInputRounds: 8,
+        maxWaitingRoundsPerHost: 4,
+        inputRoundSeconds: 30,
       },
     });
   });
@@ -109,6 +111,8 @@ describe("configFromObject: defaults", () => {
         maxToolsPerServer: 7,
         maxPendingQuestionsPerServer: 4,
         maxInputRounds: 3,
+        maxWaitingRoundsPerHost: 2,
+        inputRoundSeconds: 0.25,
       },
       mcpServers: {
         p: {
@@ -143,6 +147,8 @@ describe("configFromObject: defaults", () => {
       maxToolsPerServer: 7,
       maxPendingQuestionsPerServer: 4,
       maxInputRounds: 3,
+      maxWaitingRoundsPerHost: 2,
+      inputRoundSeconds: 0.25,
     });
     expect(config.servers[0]).toMatchObject({
       args: ["p.mjs"],

@@ -1,0 +1,45 @@
+/**
+ * A server's tool filter: mcpx's own `tools: {allow, deny}`, and the hosts' spellings of the
+ * same lists (Windsurf's and Roo's `disabledTools`, Gemini CLI's `includeTools`/`excludeTools`),
+ * which hide tools in the host and so must hide them behind mcpx too.
+ */
+import type { Checker, Fields } from "./check.js";
+import type { ToolFilter } from "./types.js";
+
+/** Host keys read into the filter: the key, and which list it is. */
+export const HOST_TOOL_LISTS: ReadonlyMap<string, keyof ToolFilter> = new Map([
+  ["disabledTools", "deny"],
+  ["excludeTools", "deny"],
+  ["includeTools", "allow"],
+]);
+
+/** `tools`, else the host's lists; undefined when nothing is filtered. */
+export function readToolFilter(check: Checker, f: Fields): ToolFilter | undefined {
+  const own = f.read("tools", (value, at) => {
+    const lists = check.fields(value, at, ["allow", "deny"]);
+    if (!lists) return undefined;
+    const allow = lists.strings("allow");
+    const deny = lists.strings("deny");
+    return { ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
+  });
+  const filter: ToolFilter = { ...own };
+  for (const [key, list] of HOST_TOOL_LISTS) {
+    const names = f.strings(key);
+    if (names === undefined) continue;
+    if (own?.[list] !== undefined) {
+      check.fail(f.path(key), `says the same as "tools.${list}", which is set too; keep one`);
+      continue;
+    }
+    // Gemini CLI reads an empty includeTools as no list at all.
+    if (list === "allow" && names.length === 0) continue;
+    filter[list] = [...(filter[list] ?? []), ...names];
+  }
+  return filter.allow === undefined && filter.deny === undefined ? undefined : filter;
+}
+
+/** Whether the filter hides the tool (by the server's own name), and why. */
+export function hiddenBy(filter: ToolFilter | undefined, tool: string): "allow" | "deny" | undefined {
+  if (filter?.allow && !filter.allow.includes(tool)) return "allow";
+  if (filter?.deny?.includes(tool)) return "deny";
+  return undefined;
+}
