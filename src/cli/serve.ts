@@ -16,6 +16,7 @@ import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, t
 import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
 import { startupSummary } from "./startup-summary.js";
+import { settled } from "./settled.js";
 
 export interface ServeOptions {
   http?: boolean;
@@ -38,8 +39,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     broker.stop();
     store.close();
   };
-  // Once every upstream is up or has failed: which are up, and why the others are not.
-  const summarise = (): void => void gateway.start().then(() => process.stderr.write(startupSummary(gateway.upstreams)));
+  // Once every upstream is up or down (a restart in flight included): which are up, and why the others are not.
+  const summarise = (): void => void settled(gateway).then(() => process.stderr.write(startupSummary(gateway.upstreams)));
   if (!options.http) {
     const stop = onSignal(shutdown);
     summarise();

@@ -13,6 +13,7 @@ import { QuestionStore, STORE_FILE } from "../broker/store.js";
 import { stateDir } from "../broker/state-dir.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { settled } from "./settled.js";
 
 export interface ServerReport {
   name: string;
@@ -61,7 +62,7 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
 
 export async function servers(config: Config, json: boolean): Promise<number> {
   const gateway = new Gateway(config, createLogger({}, "error"));
-  await gateway.start();
+  await settled(gateway);
   const store = existingStore();
   const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0));
   store?.close();
