@@ -13,7 +13,7 @@ import { QuestionStore, STORE_FILE } from "../broker/store.js";
 import { stateDir } from "../broker/state-dir.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { settled } from "./settled.js";
+import { settled, stillStarting } from "./settled.js";
 
 export interface ServerReport {
   name: string;
@@ -28,6 +28,8 @@ export interface ServerReport {
   reason: string | null;
   /** The last lines a stdio server wrote to stderr (an npm 404, a missing module), oldest first. */
   stderrTail: string[];
+  /** Its stderr lines that say what is wrong ("Error: Cannot find module …"), oldest first. */
+  stderrErrors: string[];
   /** What hosts do not see of this server, and why (a reserved or another server's name, the tools limit). */
   dropped: Array<Omit<Dropped, "server">>;
   /** Its resources that another server lists too, and the alias hosts reach them by. */
@@ -39,7 +41,7 @@ export interface ServerReport {
   limitsHit: LimitHit[];
 }
 
-export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (server: string) => number = () => 0): ServerReport {
+export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (server: string) => number = () => 0, waitedMs?: number): ServerReport {
   return {
     name: upstream.name,
     state: upstream.state,
@@ -50,8 +52,9 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
     resources: upstream.catalog.resources.length,
     resourceTemplates: upstream.catalog.resourceTemplates.length,
     prompts: upstream.catalog.prompts.length,
-    reason: upstream.reason ?? null,
+    reason: upstream.reason ?? (waitedMs === undefined ? undefined : stillStarting(upstream, waitedMs)) ?? null,
     stderrTail: upstream.stderrTail.lines(),
+    stderrErrors: upstream.stderrTail.errorLines(),
     dropped: catalogue.droppedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
     aliased: catalogue.aliasedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
     sharing: upstream.config.sharing,
@@ -62,9 +65,9 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
 
 export async function servers(config: Config, json: boolean): Promise<number> {
   const gateway = new Gateway(config, createLogger({}, "error"));
-  await settled(gateway);
+  const waitedMs = await settled(gateway);
   const store = existingStore();
-  const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0));
+  const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0, waitedMs));
   store?.close();
   await gateway.stop();
   if (json) {
@@ -102,6 +105,9 @@ function table(reports: ServerReport[]): string {
     if (!entry.reason) continue;
     out += `\n${inert(entry.name)}: ${entry.state}: ${inert(entry.reason)}`;
     const tail = entry.stderrTail.slice(-TABLE_TAIL_LINES);
+    // What it said is wrong comes first, unless the reason quotes it or the tail below shows it.
+    const wrong = entry.stderrErrors.filter((line) => !entry.reason?.includes(line.trim()) && !tail.includes(line));
+    if (wrong.length) out += `\n  its stderr says:\n${wrong.map((line) => `    ${inert(line)}`).join("\n")}`;
     if (tail.length) out += `\n  its stderr ended with:\n${tail.map((line) => `    ${inert(line)}`).join("\n")}`;
   }
   const notes = reports.flatMap((entry) => [

@@ -29,8 +29,10 @@ function upText(upstream: Upstream): string {
 }
 
 function downText(upstream: Upstream): string {
-  const last = upstream.stderrTail.lines(1)[0];
-  const why = [upstream.reason ?? "down", ...(last ? [last.trim()] : [])].join(": ");
+  const reason = upstream.reason ?? "down";
+  // The line that says what is wrong, else the last one; not twice when the reason quotes it already.
+  const said = (upstream.stderrTail.errorLines(1)[0] ?? upstream.stderrTail.lines(1)[0])?.trim();
+  const why = said && !reason.includes(said) ? `${reason}: ${said}` : reason;
   return `${inert(upstream.name)} (${inert(cut(why))})`;
 }
 
