@@ -16,6 +16,7 @@ import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, t
 import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
 import { startupSummary } from "./startup-summary.js";
+import { cleartextWarning } from "./cleartext.js";
 import { settled } from "./settled.js";
 
 export interface ServeOptions {
@@ -68,7 +69,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     throw new CliError(`cannot listen on ${where}: ${error.message}`);
   });
   // One write: a reader that saw the first line has the others too.
-  process.stderr.write(`mcpx: serving MCP at ${url.href}\n${accessLines(pageLink(token, reachable(url)), credential, dir)}`);
+  process.stderr.write(
+    `mcpx: serving MCP at ${url.href}\n${accessLines(pageLink(token, reachable(url)), credential, dir)}${cleartextWarning(options.host ?? config.http.host)}`,
+  );
   summarise();
   await new Promise<void>((resolve) => {
     onSignal(async () => {
