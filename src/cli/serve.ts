@@ -41,7 +41,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     store.close();
   };
   // Once every upstream is up or down (a restart in flight included): which are up, and why the others are not.
-  const summarise = (): void => void settled(gateway).then(() => process.stderr.write(startupSummary(gateway.upstreams)));
+  const summarise = (): void => void settled(gateway).then(() => process.stderr.write(startupSummary(gateway.upstreams, config.leftOut)));
   if (!options.http) {
     const stop = onSignal(shutdown);
     summarise();

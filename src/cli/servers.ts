@@ -2,7 +2,7 @@
  * `mcpx servers`: start each configured upstream, report what it is, and stop it again.
  * Each upstream's state, negotiated revision, counts, and why one is down.
  */
-import type { Config, Sharing } from "../config/types.js";
+import type { Config, LeftOutServer, Sharing } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import type { LimitHit } from "../upstream/oversized-messages.js";
@@ -67,7 +67,10 @@ export async function servers(config: Config, json: boolean): Promise<number> {
   const gateway = new Gateway(config, createLogger({}, "error"));
   const waitedMs = await settled(gateway);
   const store = existingStore();
-  const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0, waitedMs));
+  const reports = [
+    ...gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0, waitedMs)),
+    ...(config.leftOut ?? []).map(leftOutReport),
+  ];
   store?.close();
   await gateway.stop();
   if (json) {
@@ -76,6 +79,29 @@ export async function servers(config: Config, json: boolean): Promise<number> {
     process.stdout.write(table(reports));
   }
   return reports.every((entry) => entry.state === "ready" || entry.state === "disabled") ? 0 : 1;
+}
+
+/** A server of the file that mcpx left out: `disabled` when the file disables it anyway, else `left-out`. */
+function leftOutReport(entry: LeftOutServer): ServerReport {
+  return {
+    name: entry.name,
+    state: entry.disabled ? "disabled" : "left-out",
+    transport: null,
+    revision: null,
+    server: null,
+    tools: 0,
+    resources: 0,
+    resourceTemplates: 0,
+    prompts: 0,
+    reason: entry.why,
+    stderrTail: [],
+    stderrErrors: [],
+    dropped: [],
+    aliased: [],
+    sharing: "shared",
+    unattributedQuestions: 0,
+    limitsHit: [],
+  };
 }
 
 function table(reports: ServerReport[]): string {
