@@ -52,7 +52,11 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
     resources: upstream.catalog.resources.length,
     resourceTemplates: upstream.catalog.resourceTemplates.length,
     prompts: upstream.catalog.prompts.length,
-    reason: upstream.reason ?? (waitedMs === undefined ? undefined : stillStarting(upstream, waitedMs)) ?? null,
+    reason:
+      upstream.reason ??
+      (upstream.state === "disabled" ? DISABLED : undefined) ??
+      (waitedMs === undefined ? undefined : stillStarting(upstream, waitedMs)) ??
+      null,
     stderrTail: upstream.stderrTail.lines(),
     stderrErrors: upstream.stderrTail.errorLines(),
     dropped: catalogue.droppedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
@@ -171,6 +175,9 @@ function existingStore(): QuestionStore | undefined {
     return undefined; // what the store says is a hint here, never a reason to fail
   }
 }
+
+/** Why a server the config disables is not run. */
+const DISABLED = 'the config sets "disabled": true (or it needs a VS Code input that is not set; see the warning)';
 
 /** How much of a down server's stderr the table shows; `--json` has the whole tail. */
 const TABLE_TAIL_LINES = 5;

@@ -12,7 +12,7 @@ import { parseFrame, type JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { GatewayError } from "../protocol/errors.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
-import { saysWhatIsWrong } from "./stderr-tail.js";
+import { saysWhatIsWrong, TAIL_LINES } from "./stderr-tail.js";
 
 export interface StdioSpec {
   command: string;
@@ -31,6 +31,8 @@ export class StdioChannel implements Channel, ReportsOversized {
   #closing = false;
   /** The last stderr line that said what is wrong; an exit's reason quotes it. */
   #wrong: string | undefined;
+  /** Lines since it: one long before the exit (as far back as a tail keeps) is not its cause. */
+  #sinceWrong = 0;
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onjunk?: (why: string) => void;
   onclose?: (reason?: Error) => void;
@@ -75,7 +77,11 @@ export class StdioChannel implements Channel, ReportsOversized {
       const stderr = new LineReader(64 * 1024, {
         line: (text) => {
           this.log.info("upstream stderr", { stderr: text });
-          if (saysWhatIsWrong(text)) this.#wrong = cut(text.trim());
+          this.#sinceWrong++;
+          if (saysWhatIsWrong(text)) {
+            this.#wrong = cut(text.trim());
+            this.#sinceWrong = 0;
+          }
           this.onstderr?.(text);
         },
         oversized: () => {},
@@ -93,7 +99,7 @@ export class StdioChannel implements Channel, ReportsOversized {
       child.once("exit", (code, signal) => {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         void within(stderrClosed, STDERR_DRAIN_MS, undefined).then(() => {
-          const why = this.#wrong ? `: ${this.#wrong}` : "";
+          const why = this.#wrong && this.#sinceWrong < TAIL_LINES ? `: ${this.#wrong}` : "";
           this.onclose?.(this.#closing ? undefined : new GatewayError("UPSTREAM_EXITED", `the server process ${how}${why}`));
         });
       });

@@ -19,6 +19,7 @@ function cursorFile(): ReturnType<typeof writeConfig> & { cursor: string } {
         faulty: nodeServer("faulty-server.mjs"),
         keyless: { command: process.execPath, env: { API_KEY: "${MCPX_TEST_UNSET_KEY}" } },
         resting: { command: process.execPath, env: { API_KEY: "${env:MCPX_TEST_UNSET_OTHER}" }, disabled: true },
+        off: { ...nodeServer("faulty-server.mjs"), disabled: true },
       },
     }),
   );
@@ -37,6 +38,7 @@ describe("servers left out of a host's file", () => {
     expect(reports.get("faulty")?.state).toBe("ready");
     expect(reports.get("keyless")).toMatchObject({ state: "left-out", reason: expect.stringContaining("MCPX_TEST_UNSET_KEY is not set") });
     expect(reports.get("resting")).toMatchObject({ state: "disabled", reason: expect.stringContaining("MCPX_TEST_UNSET_OTHER is not set") });
+    expect(reports.get("off")).toMatchObject({ state: "disabled", reason: expect.stringContaining('"disabled": true') });
     expect(table.stdout).toMatch(/^keyless\s+left-out\s/m);
     expect(table.stdout).toMatch(/^keyless: left-out: .*MCPX_TEST_UNSET_KEY is not set/m);
   });
