@@ -81,7 +81,7 @@ export async function call(config: Config, target: string, argsText: readonly st
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
     try {
-      return await followCall(store, callId, { json: options.json === true, logFile: runner.logFile, ...asker(store) });
+      return await followCall(store, callId, { json: options.json === true, logFile: runner.logFile, progressDir: callsDir(), ...asker(store) });
     } finally {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
@@ -95,7 +95,7 @@ export async function call(config: Config, target: string, argsText: readonly st
 export async function collect(given: string, options: CallOptions): Promise<number> {
   const store = openStore();
   try {
-    return await followCall(store, resolveCallId(store, given), { json: options.json === true, ...asker(store) });
+    return await followCall(store, resolveCallId(store, given), { json: options.json === true, progressDir: callsDir(), ...asker(store) });
   } finally {
     store.close();
   }
@@ -144,8 +144,13 @@ function signalRunner(pid: number): void {
   }
 }
 
+/** Where each call's log and progress are kept. */
+function callsDir(): string {
+  return join(stateDir(), "calls");
+}
+
 function startRunner(config: Config, callId: string, typeArguments: boolean): { logFile: string; pid: number | undefined } {
-  const dir = ensurePrivateDir(join(stateDir(), "calls")); // its 0700 also shields the logs in it
+  const dir = ensurePrivateDir(callsDir()); // its 0700 also shields the logs in it
   const logFile = join(dir, `${callId}.log`);
   const log = openSync(logFile, "a", 0o600);
   const child = spawn(process.execPath, [BIN, "run-call", callId, "--config", config.file], {

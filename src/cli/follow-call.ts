@@ -11,6 +11,7 @@ import { Exit } from "./exit.js";
 import { inputRequired } from "./input-required.js";
 import { processAlive } from "../util/process.js";
 import { inert, inertJson, inertLines } from "./inert.js";
+import { ProgressDisplay, progressFile } from "./call-progress.js";
 
 const POLL_MS = 100;
 
@@ -20,24 +21,33 @@ export interface FollowOptions {
   ask?: (questions: QuestionRecord[]) => Promise<void>;
   out?: NodeJS.WritableStream;
   logFile?: string;
+  /** The calls directory: the upstream's progress there is shown on stderr (call-progress.ts). */
+  progressDir?: string;
 }
 
 export async function followCall(store: QuestionStore, callId: string, options: FollowOptions): Promise<number> {
   const out = options.out ?? process.stdout;
   const asked = new Set<string>();
+  let progress: ProgressDisplay | undefined;
   for (;;) {
     const call = store.calls.get(callId);
     if (!call) {
       process.stderr.write(`mcpx: no call with id ${callId}\n`);
       return Exit.Error;
     }
-    if (call.state !== "running") return finish(call, options.json, out);
+    if (options.progressDir !== undefined)
+      progress ??= new ProgressDisplay(progressFile(options.progressDir, callId), `${inert(call.server)}.${inert(call.tool)}`);
+    if (call.state !== "running") {
+      progress?.end();
+      return finish(call, options.json, out);
+    }
     if (call.runnerPid !== undefined && !processAlive(call.runnerPid)) {
       process.stderr.write(`mcpx: the process running call ${callId} stopped before finishing${options.logFile ? `; see ${options.logFile}` : ""}\n`);
       return Exit.Error;
     }
     const pending = store.ofCall(callId).filter((question) => question.state === "pending" && !asked.has(question.id));
     if (pending.length > 0) {
+      progress?.end(); // a bar is cleared before a question is shown
       if (!options.ask) {
         out.write(`${inertJson(JSON.stringify(inputRequired(callId, pending), null, 2))}\n`);
         return Exit.InputRequired;
@@ -46,6 +56,7 @@ export async function followCall(store: QuestionStore, callId: string, options: 
       await options.ask(pending);
       continue;
     }
+    progress?.update();
     await sleep(POLL_MS);
   }
 }

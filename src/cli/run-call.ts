@@ -16,6 +16,8 @@ import type { Upstream } from "../upstream/upstream.js";
 import { CliError } from "./exit.js";
 import { TYPE_ARGUMENTS_ENV } from "./call.js";
 import { typeArguments } from "./tool-arguments.js";
+import { ProgressRecorder, progressFile } from "./call-progress.js";
+import { join } from "node:path";
 
 export async function runCall(config: Config, callId: string): Promise<number> {
   // Read, then removed: the flag is for this process, not for the upstream it spawns.
@@ -41,6 +43,8 @@ export async function runCall(config: Config, callId: string): Promise<number> {
   const stop = (signal: NodeJS.Signals): void => stopper.abort(new StoppedBySignal(signal));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // The upstream's progress, for the command following this call to show (call-progress.ts).
+  const progress = new ProgressRecorder(progressFile(join(stateDir(), "calls"), callId));
   const stopped = new Promise<never>((_, reject) => stopper.signal.addEventListener("abort", () => reject(stopper.signal.reason as Error)));
   stopped.catch(() => {}); // observed by the race below
   try {
@@ -50,9 +54,10 @@ export async function runCall(config: Config, callId: string): Promise<number> {
     const owner = { tool: call.tool, callId };
     // A -32042 answer becomes URL questions here too; once they are complete the call is sent again.
     const calling = sendResolvingUrlRequired(gateway, upstream, owner, "tools/call", stopper.signal, () =>
-      upstream.call("tools/call", { name: call.tool, arguments: args }, { owner, signal: stopper.signal }),
+      upstream.call("tools/call", { name: call.tool, arguments: args }, { owner, signal: stopper.signal, onProgress: (params) => progress.report(params) }),
     );
     const result = await Promise.race([calling, stopped]);
+    progress.flush();
     store.calls.finish(callId, { result });
     return 0;
   } catch (error) {
@@ -61,6 +66,7 @@ export async function runCall(config: Config, callId: string): Promise<number> {
       reason instanceof RpcError || reason instanceof GatewayError || reason instanceof CliError || reason instanceof StoppedBySignal
         ? reason.message
         : String(reason);
+    progress.flush();
     store.calls.finish(callId, { error: message });
     return 1;
   } finally {

@@ -16,6 +16,8 @@ import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, t
 import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
 import { startupSummary } from "./startup-summary.js";
+import { cleartextWarning } from "./cleartext.js";
+import { settled } from "./settled.js";
 
 export interface ServeOptions {
   http?: boolean;
@@ -32,14 +34,14 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const store = openStore(dir);
   const broker = new Broker(store, log);
   broker.start(config.elicitation.retentionDays);
-  const gateway = new Gateway(config, log, { broker });
+  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true });
   const shutdown = async (): Promise<void> => {
     await gateway.stop();
     broker.stop();
     store.close();
   };
-  // Once every upstream is up or has failed: which are up, and why the others are not.
-  const summarise = (): void => void gateway.start().then(() => process.stderr.write(startupSummary(gateway.upstreams)));
+  // Once every upstream is up or down (a restart in flight included): which are up, and why the others are not.
+  const summarise = (): void => void settled(gateway).then(() => process.stderr.write(startupSummary(gateway.upstreams, config.leftOut)));
   if (!options.http) {
     const stop = onSignal(shutdown);
     summarise();
@@ -67,7 +69,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     throw new CliError(`cannot listen on ${where}: ${error.message}`);
   });
   // One write: a reader that saw the first line has the others too.
-  process.stderr.write(`mcpx: serving MCP at ${url.href}\n${accessLines(pageLink(token, reachable(url)), credential, dir)}`);
+  process.stderr.write(
+    `mcpx: serving MCP at ${url.href}\n${accessLines(pageLink(token, reachable(url)), credential, dir)}${cleartextWarning(options.host ?? config.http.host)}`,
+  );
   summarise();
   await new Promise<void>((resolve) => {
     onSignal(async () => {

@@ -2,7 +2,7 @@
  * `mcpx servers`: start each configured upstream, report what it is, and stop it again.
  * Each upstream's state, negotiated revision, counts, and why one is down.
  */
-import type { Config, Sharing } from "../config/types.js";
+import type { Config, LeftOutServer, Sharing } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import type { LimitHit } from "../upstream/oversized-messages.js";
@@ -13,6 +13,7 @@ import { QuestionStore, STORE_FILE } from "../broker/store.js";
 import { stateDir } from "../broker/state-dir.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { settled, stillStarting } from "./settled.js";
 
 export interface ServerReport {
   name: string;
@@ -27,6 +28,8 @@ export interface ServerReport {
   reason: string | null;
   /** The last lines a stdio server wrote to stderr (an npm 404, a missing module), oldest first. */
   stderrTail: string[];
+  /** Its stderr lines that say what is wrong ("Error: Cannot find module …"), oldest first. */
+  stderrErrors: string[];
   /** What hosts do not see of this server, and why (a reserved or another server's name, the tools limit). */
   dropped: Array<Omit<Dropped, "server">>;
   /** Its resources that another server lists too, and the alias hosts reach them by. */
@@ -38,7 +41,7 @@ export interface ServerReport {
   limitsHit: LimitHit[];
 }
 
-export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (server: string) => number = () => 0): ServerReport {
+export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (server: string) => number = () => 0, waitedMs?: number): ServerReport {
   return {
     name: upstream.name,
     state: upstream.state,
@@ -49,8 +52,13 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
     resources: upstream.catalog.resources.length,
     resourceTemplates: upstream.catalog.resourceTemplates.length,
     prompts: upstream.catalog.prompts.length,
-    reason: upstream.reason ?? null,
+    reason:
+      upstream.reason ??
+      (upstream.state === "disabled" ? DISABLED : undefined) ??
+      (waitedMs === undefined ? undefined : stillStarting(upstream, waitedMs)) ??
+      null,
     stderrTail: upstream.stderrTail.lines(),
+    stderrErrors: upstream.stderrTail.errorLines(),
     dropped: catalogue.droppedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
     aliased: catalogue.aliasedFrom(upstream.name).map(({ server: _server, ...entry }) => entry),
     sharing: upstream.config.sharing,
@@ -61,9 +69,12 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
 
 export async function servers(config: Config, json: boolean): Promise<number> {
   const gateway = new Gateway(config, createLogger({}, "error"));
-  await gateway.start();
+  const waitedMs = await settled(gateway);
   const store = existingStore();
-  const reports = gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0));
+  const reports = [
+    ...gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0, waitedMs)),
+    ...(config.leftOut ?? []).map(leftOutReport),
+  ];
   store?.close();
   await gateway.stop();
   if (json) {
@@ -72,6 +83,29 @@ export async function servers(config: Config, json: boolean): Promise<number> {
     process.stdout.write(table(reports));
   }
   return reports.every((entry) => entry.state === "ready" || entry.state === "disabled") ? 0 : 1;
+}
+
+/** A server of the file that mcpx left out: `disabled` when the file disables it anyway, else `left-out`. */
+function leftOutReport(entry: LeftOutServer): ServerReport {
+  return {
+    name: entry.name,
+    state: entry.disabled ? "disabled" : "left-out",
+    transport: null,
+    revision: null,
+    server: null,
+    tools: 0,
+    resources: 0,
+    resourceTemplates: 0,
+    prompts: 0,
+    reason: entry.why,
+    stderrTail: [],
+    stderrErrors: [],
+    dropped: [],
+    aliased: [],
+    sharing: "shared",
+    unattributedQuestions: 0,
+    limitsHit: [],
+  };
 }
 
 function table(reports: ServerReport[]): string {
@@ -101,6 +135,9 @@ function table(reports: ServerReport[]): string {
     if (!entry.reason) continue;
     out += `\n${inert(entry.name)}: ${entry.state}: ${inert(entry.reason)}`;
     const tail = entry.stderrTail.slice(-TABLE_TAIL_LINES);
+    // What it said is wrong comes first, unless the reason quotes it or the tail below shows it.
+    const wrong = entry.stderrErrors.filter((line) => !entry.reason?.includes(line.trim()) && !tail.includes(line));
+    if (wrong.length) out += `\n  its stderr says:\n${wrong.map((line) => `    ${inert(line)}`).join("\n")}`;
     if (tail.length) out += `\n  its stderr ended with:\n${tail.map((line) => `    ${inert(line)}`).join("\n")}`;
   }
   const notes = reports.flatMap((entry) => [
@@ -138,6 +175,9 @@ function existingStore(): QuestionStore | undefined {
     return undefined; // what the store says is a hint here, never a reason to fail
   }
 }
+
+/** Why a server the config disables is not run. */
+const DISABLED = 'the config sets "disabled": true (or it needs a VS Code input that is not set; see the warning)';
 
 /** How much of a down server's stderr the table shows; `--json` has the whole tail. */
 const TABLE_TAIL_LINES = 5;

@@ -8,6 +8,7 @@ import { createLogger } from "../util/log.js";
 import { didYouMean, nearest } from "../util/nearest.js";
 import { CliError, Exit } from "./exit.js";
 import { inert, inertJson } from "./inert.js";
+import { settled } from "./settled.js";
 
 export interface ToolEntry {
   /** The name hosts call it by. */
@@ -33,7 +34,7 @@ export async function tools(config: Config, server: string | undefined, json: bo
   let entries: ToolEntry[];
   let notUp: Array<{ name: string; state: string; reason?: string }>;
   try {
-    await gateway.start();
+    await settled(gateway);
     entries = gateway.catalogue.tools.map((item) => {
       const name = String(item.name);
       const owned = gateway.catalogue.tool(name);

@@ -8,6 +8,7 @@ import { GatewayError } from "../protocol/errors.js";
 import { createLogger } from "../util/log.js";
 import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
+import { cleartextWarning } from "./cleartext.js";
 
 export const UI_DEFAULT_PORT = 7778;
 
@@ -34,7 +35,7 @@ export async function ui(options: UiOptions): Promise<void> {
     if (code === "EADDRNOTAVAIL") throw new CliError(`cannot bind ${host}: no such local address`, Exit.Error);
     throw error;
   }
-  process.stderr.write(accessLines(pageLink(server.token, reachable(server.url)), credential, dir));
+  process.stderr.write(accessLines(pageLink(server.token, reachable(server.url)), credential, dir) + cleartextWarning(host));
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off("SIGINT", stop);

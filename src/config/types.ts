@@ -61,11 +61,21 @@ export interface ServerConfig {
 }
 
 /** The whole configuration, defaults filled in. */
+/** A server of a host's file that mcpx does not run, and why (`mcpx servers` lists them). */
+export interface LeftOutServer {
+  name: string;
+  why: string;
+  /** The file disables it anyway: nobody needs telling on every command. */
+  disabled: boolean;
+}
+
 export interface Config {
   /** Absolute path of the file it came from, or `<defaults>`. */
   file: string;
   /** In file order. */
   servers: ServerConfig[];
+  /** Servers of a host's file left out (in file order), with why. */
+  leftOut?: LeftOutServer[];
   elicitation: {
     ttlSeconds: number;
     mode: ElicitationMode;

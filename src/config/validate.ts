@@ -10,7 +10,7 @@ import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";
 import { readRoots } from "./roots.js";
-import type { Config, ElicitationMode, ServerConfig } from "./types.js";
+import type { Config, ElicitationMode, LeftOutServer, ServerConfig } from "./types.js";
 
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
@@ -123,6 +123,13 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
   const roots = top?.read("roots", (v, at) => readRoots(check, v, at, baseDir));
   const servers: ServerConfig[] = [];
   const warnings: string[] = [...envWarnings];
+  const leftOutServers: LeftOutServer[] = [];
+  // A server the file disables anyway is listed by `mcpx servers`, not warned about on every command.
+  const leaveOut = (name: string, value: unknown, why: string): void => {
+    const disabled = isObject(value) && value.disabled === true;
+    leftOutServers.push({ name, why, disabled });
+    if (!disabled) warnings.push(`${file}: left out server "${name}": ${why}`);
+  };
   // VS Code calls it "servers"; with both, mcpServers is read.
   const serversKey = top?.has("mcpServers") || !top?.has("servers") ? "mcpServers" : "servers";
   if (serversKey === "mcpServers" && top?.has("servers")) {
@@ -134,12 +141,12 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     const at = [serversKey, name];
     const substitution = leftOut.get(name);
     if (substitution) {
-      warnings.push(`${file}: left out server "${name}": ${substitution.join("; ")}`);
+      leaveOut(name, value, substitution.join("; "));
       continue;
     }
     // A host's file that mcpx was installed into lists mcpx itself: running it would recurse.
     if (style.hostFile && isObject(value) && runsMcpx(name, value)) {
-      warnings.push(`${file}: left out server "${name}": it is mcpx itself (what mcpx install adds)`);
+      leaveOut(name, value, "it is mcpx itself (what mcpx install adds)");
       continue;
     }
     // In a host's file one broken server must not take the others down with it.
@@ -147,7 +154,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     checkName(serverCheck, name, at);
     const server = readServer(serverCheck, name, value, at, baseDir, limits.requestTimeoutSeconds, style.host);
     const problems = style.hostFile ? serverCheck.take() : [];
-    if (problems.length > 0) warnings.push(`${file}: left out server "${name}": ${problems.join("; ")}`);
+    if (problems.length > 0) leaveOut(name, value, problems.join("; "));
     else if (server) servers.push(server);
   }
   // A reference that means nothing here (`${workspaceFolder}` with no workspace) disables its server: never a guess.
@@ -171,7 +178,15 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
 
   check.finish();
   const ignored = ignoredWarning(file, check.ignored);
-  const config: Config = { file: fromFile ? path.resolve(file) : DEFAULTS_FILE, servers, elicitation, ...(roots ? { roots } : {}), http, limits };
+  const config: Config = {
+    file: fromFile ? path.resolve(file) : DEFAULTS_FILE,
+    servers,
+    ...(leftOutServers.length ? { leftOut: leftOutServers } : {}),
+    elicitation,
+    ...(roots ? { roots } : {}),
+    http,
+    limits,
+  };
   return { config, warnings: [...(ignored ? [ignored] : []), ...new Set(warnings)] };
 }
 

@@ -12,33 +12,40 @@ import type { QuestionRecord } from "../broker/types.js";
 import { elicitationModes } from "../render/host.js";
 import type { Gateway } from "./gateway.js";
 import type { HostSession } from "./session.js";
+import { otherSurfaces } from "./where-it-waits.js";
 
 export const LIST_TOOL = "mcpx__pending_questions";
 export const ANSWER_TOOL = "mcpx__answer_question";
 
-export const AGENT_TOOLS: JsonObject[] = [
-  {
+/** The tools; their words name only the answering surfaces this process has (`servesPage`). */
+export function agentTools(servesPage: boolean): JsonObject[] {
+  return [listTool(servesPage), ANSWER_TOOL_DEFINITION];
+}
+
+function listTool(servesPage: boolean): JsonObject {
+  return {
     name: LIST_TOOL,
     description:
       "List the questions that MCP servers behind mcpx are waiting on (a tool call of yours may be paused on one). " +
-      "Questions you may answer have answerableByYou=true; the others are for a person, who answers with `mcpx elicit` or mcpx's web page.",
+      `Questions you may answer have answerableByYou=true; the others are for a person, who answers with ${otherSurfaces(servesPage)}.`,
     inputSchema: { type: "object", properties: {} },
-  },
-  {
-    name: ANSWER_TOOL,
-    description:
-      "Answer a pending question from mcpx__pending_questions. action is accept (with content matching the question's requestedSchema), decline, or cancel.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        id: { type: "string", description: "the question's id" },
-        action: { type: "string", enum: ["accept", "decline", "cancel"] },
-        content: { type: "object", description: "for accept: the answer, shaped by the question's requestedSchema" },
-      },
-      required: ["id", "action"],
+  };
+}
+
+const ANSWER_TOOL_DEFINITION: JsonObject = {
+  name: ANSWER_TOOL,
+  description:
+    "Answer a pending question from mcpx__pending_questions. action is accept (with content matching the question's requestedSchema), decline, or cancel.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      id: { type: "string", description: "the question's id" },
+      action: { type: "string", enum: ["accept", "decline", "cancel"] },
+      content: { type: "object", description: "for accept: the answer, shaped by the question's requestedSchema" },
     },
+    required: ["id", "action"],
   },
-];
+};
 
 /** Offer the tools when there is a broker and the host cannot be asked form questions itself. */
 export function offersAgentTools(gateway: Gateway, session: HostSession): boolean {

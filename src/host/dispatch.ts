@@ -11,7 +11,7 @@ import { IMPLEMENTATION } from "../version.js";
 import type { Owned } from "./catalogue.js";
 import type { Gateway } from "./gateway.js";
 import { page } from "./pagination.js";
-import { AGENT_TOOLS, callAgentTool, isAgentTool, offersAgentTools } from "./agent-tools.js";
+import { agentTools, callAgentTool, isAgentTool, offersAgentTools } from "./agent-tools.js";
 import { didYouMean, nearest } from "../util/nearest.js";
 import { LOG_LEVELS, type CallerContext, type HostSession, type LogLevel } from "./session.js";
 import { ForwardedCall } from "./forwarded-call.js";
@@ -26,7 +26,7 @@ const HANDLERS = lookupTable<Handler>({
   initialize,
   ping: async () => ({}),
   "tools/list": async (gateway, session, _context, params) =>
-    list(offersAgentTools(gateway, session) ? [...gateway.catalogue.tools, ...AGENT_TOOLS] : gateway.catalogue.tools, "tools", params),
+    list(offersAgentTools(gateway, session) ? [...gateway.catalogue.tools, ...agentTools(gateway.servesPage)] : gateway.catalogue.tools, "tools", params),
   "prompts/list": async (gateway, _session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
   "resources/list": async (gateway, _session, _context, params) => list(gateway.catalogue.resources, "resources", params),
   "resources/templates/list": async (gateway, _session, _context, params) => list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),

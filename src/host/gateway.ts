@@ -38,6 +38,8 @@ export class Gateway {
   catalogue = new Catalogue([]);
   /** Where questions wait for an answer; without one (`mcpx servers`), questions are answered cancel. */
   readonly broker: Broker | undefined;
+  /** This process serves the web page and REST API (`serve --http`): messages may point people at them. */
+  readonly servesPage: boolean;
   readonly rules: Rule[];
   /** URL questions delivered to hosts, awaiting the upstream's completion notification. */
   readonly delivered = new DeliveredElicitations();
@@ -56,9 +58,10 @@ export class Gateway {
   constructor(
     readonly config: Config,
     readonly log: Logger,
-    options: { broker?: Broker } = {},
+    options: { broker?: Broker; servesPage?: boolean } = {},
   ) {
     this.broker = options.broker;
+    this.servesPage = options.servesPage ?? false;
     this.rules = parseRules(config.elicitation.rules, config.file);
     this.pendingQuestions = new PendingQuestions(config.limits.maxPendingQuestionsPerServer);
     this.upstreams = config.servers.map((server) => this.#open(server));

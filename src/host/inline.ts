@@ -18,6 +18,7 @@ import type { Logger } from "../util/log.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { AskedHost, HostSession } from "./session.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
+import { otherSurfaces } from "./where-it-waits.js";
 
 export interface InlineRequest {
   question: Question;
@@ -30,6 +31,8 @@ export interface InlineRequest {
   log: Logger;
   /** Where a delivered URL question is remembered, for its completion notification. */
   delivered: DeliveredElicitations;
+  /** This process serves the web page (what a message may point people at). */
+  servesPage: boolean;
 }
 
 /** The host cannot be sent the question at all; `requiredCapabilities` when only its declaration lacked (render/host.ts). */
@@ -57,6 +60,7 @@ export async function askHost({
   signal,
   log,
   delivered,
+  servesPage,
 }: InlineRequest): Promise<AnswerInput | string | CannotTake | Undeliverable> {
   const profile = owner.session.profile();
   if (!profile || owner.session.closed) return { cannotTake: "the calling host has not finished initializing" };
@@ -86,7 +90,7 @@ export async function askHost({
     session: owner.session.id,
     why: answer.malformed,
   });
-  tellHost(owner, route, question, answer.malformed);
+  tellHost(owner, route, question, answer.malformed, servesPage);
   return why;
 }
 
@@ -109,11 +113,11 @@ export function answerFromHost(question: Question, result: JsonObject): AnswerIn
  * The host answered our request with a result we cannot take; there is no error response to a
  * response, so a warning goes to it, on the stream of the call the question belongs to.
  */
-function tellHost(owner: AskedHost, route: { relatedRequestId: RequestId } | undefined, question: Question, why: string): void {
+function tellHost(owner: AskedHost, route: { relatedRequestId: RequestId } | undefined, question: Question, why: string, servesPage: boolean): void {
   if (!owner.session.wantsLog("warning")) return;
   const message =
     `mcpx refused your answer to question ${question.id} (${question.method} from "${question.server}"): ${why}. ` +
-    "It stays open for other answerers (mcpx elicit, the web page, the REST API) until it expires.";
+    `It stays open for other answerers (${otherSurfaces(servesPage)}) until it expires.`;
   owner.session.notify(
     "notifications/message",
     { level: "warning", logger: "mcpx", data: { message, question: question.id, server: question.server, reason: why } },

@@ -45,6 +45,8 @@ export interface QuestionRelay {
   /** URL questions by the connection that asked and their elicitationId, for completions. */
   readonly urlQuestions: UrlQuestions;
   readonly pendingQuestions: PendingQuestions;
+  /** This process serves the web page: messages may point people at it. */
+  readonly servesPage: boolean;
   connectionOwner(upstream: Upstream): HostSession | undefined;
 }
 
@@ -144,7 +146,7 @@ async function waitForAnswer(
   const hostNotAsked = (why: string, required?: JsonObject): void => {
     notAsked = why;
     if (!hostOnly) {
-      if (route) tellCallerItWaits(record, route, why);
+      if (route) tellCallerItWaits(record, route, why, gateway.servesPage);
       return;
     }
     const reason = `elicitation.mode is "host" and ${why}`;
@@ -155,7 +157,16 @@ async function waitForAnswer(
   try {
     if (host && (route || host.transport === "stdio")) {
       const owner = { session: host, ...(route?.requestId !== undefined ? { requestId: route.requestId } : {}) };
-      askHost({ question, owner, nameServer: !upstream.config.passthrough, signal: done.signal, log, delivered: gateway.delivered, upstream }).then(
+      askHost({
+        question,
+        owner,
+        nameServer: !upstream.config.passthrough,
+        signal: done.signal,
+        log,
+        delivered: gateway.delivered,
+        upstream,
+        servesPage: gateway.servesPage,
+      }).then(
         (answer) => {
           if (typeof answer === "string") {
             // Its answer did not count (the host was told why) or another surface's came first.
@@ -179,7 +190,7 @@ async function waitForAnswer(
       hostNotAsked("no single host it belongs to can be proven");
     } else {
       log.info("no single host it belongs to can be proven; it waits for people", { calls: attribution.calls.length });
-      tellWhereItWaits(record, upstream, attribution.calls);
+      tellWhereItWaits(record, upstream, attribution.calls, gateway.servesPage);
     }
     const settled = await broker.wait(record.id);
     broker.delivered(settled.id); // a person-only answer's content leaves the store; the copy in hand goes upstream

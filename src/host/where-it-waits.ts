@@ -9,20 +9,30 @@ import type { QuestionRecord } from "../broker/types.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { CallerContext } from "./session.js";
 
-export function tellWhereItWaits(record: QuestionRecord, upstream: Upstream, calls: CallerContext[]): void {
+/**
+ * Where else a person can answer: the page and the REST API only when this process serves them
+ * (`serve --http`); over stdio there is no page to point at, but `mcpx ui` serves one for the
+ * same store.
+ */
+export function otherSurfaces(servesPage: boolean, id?: string): string {
+  const cli = id === undefined ? "`mcpx elicit`" : `\`mcpx elicit show ${id}\``;
+  return servesPage ? `${cli}, mcpx's web page or its REST API` : `${cli} in a terminal, or \`mcpx ui\` for a page to answer on`;
+}
+
+export function tellWhereItWaits(record: QuestionRecord, upstream: Upstream, calls: CallerContext[], servesPage: boolean): void {
   const shared = upstream.config.sharing === "shared";
   const message =
     `"${record.server}" asked a question while calls from more than one host were in flight, so mcpx cannot tell whose it is. ` +
-    `It waits for a person: \`mcpx elicit show ${record.id}\` or mcpx's web page.` +
+    `It waits for a person: ${otherSurfaces(servesPage, record.id)}.` +
     (shared ? ` Give "${record.server}" "sharing": "per-host" in the mcpx config so its questions reach the host that asked.` : "");
   for (const call of calls) warn(call, record, message);
 }
 
 /** The calling host cannot be asked (`why`): its call waits until someone else answers or the question expires. */
-export function tellCallerItWaits(record: QuestionRecord, call: CallerContext, why: string): void {
+export function tellCallerItWaits(record: QuestionRecord, call: CallerContext, why: string, servesPage: boolean): void {
   const message =
     `"${record.server}" asked a question during this call that this host cannot be asked (${why}). ` +
-    `The call waits until it is answered elsewhere (\`mcpx elicit show ${record.id}\` or mcpx's web page) or expires at ${record.expiresAt}.`;
+    `The call waits until it is answered elsewhere (${otherSurfaces(servesPage, record.id)}) or expires at ${record.expiresAt}.`;
   warn(call, record, message, why);
 }
 

@@ -20,6 +20,7 @@ import { openListeningStream } from "./http-listening-stream.js";
 import { ModernHttpRequests } from "./http-modern.js";
 import { resumeStream } from "./http-resume.js";
 import type { ReadLimits } from "./read-limits.js";
+import { httpRefusal } from "./upstream-errors.js";
 
 /** The server answered the POST with an HTTP status that says it is not a Streamable HTTP endpoint. */
 export class NotStreamableHttp extends GatewayError {
@@ -116,7 +117,7 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     if (!response.ok) {
       const body = await readErrorBody(response);
       if (isInitialize(message) && [400, 404, 405].includes(response.status)) throw new NotStreamableHttp(response.status);
-      throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`);
+      throw new GatewayError("UPSTREAM_PROTOCOL", httpRefusal("the server answered", response.status, body, this.headers));
     }
     const related = isRequest(message) ? message.id : undefined;
     const type = response.headers.get("content-type") ?? "";

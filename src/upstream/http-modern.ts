@@ -10,6 +10,7 @@ import { GatewayError } from "../protocol/errors.js";
 import { readBounded, readErrorBody } from "./http-client.js";
 import { freshStream, type HttpLink } from "./http-inbound.js";
 import type { ReadLimits } from "./read-limits.js";
+import { httpRefusal } from "./upstream-errors.js";
 
 export interface ModernHttpDeps {
   link: HttpLink;
@@ -88,7 +89,7 @@ export class ModernHttpRequests {
       done();
       // A modern server answers many errors with a status (400, 404) and the JSON-RPC error in the body.
       if (inbound.deliverError(body, request.id)) return;
-      throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`, {
+      throw new GatewayError("UPSTREAM_PROTOCOL", httpRefusal("the server answered", response.status, body, this.deps.headers), {
         status: response.status,
       });
     }

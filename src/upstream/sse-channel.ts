@@ -10,6 +10,7 @@ import { readSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
 import { oversizedReporter, type OversizedMessage, type ReportsOversized } from "../rpc/oversized.js";
 import type { ReadLimits } from "./read-limits.js";
+import { httpRefusal } from "./upstream-errors.js";
 
 const ENDPOINT_WAIT_MS = 10_000;
 
@@ -38,6 +39,7 @@ export class LegacySseChannel implements Channel, ReportsOversized {
     });
     if (!response.ok || !response.body || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
       await response.body?.cancel().catch(() => {});
+      if (response.status === 401) throw new GatewayError("UPSTREAM_PROTOCOL", httpRefusal(`GET ${this.url.href} answered`, 401, "", this.headers));
       throw new GatewayError("UPSTREAM_PROTOCOL", `GET ${this.url.href} answered HTTP ${response.status}, not an SSE stream`);
     }
     const { maxMessageBytes, limitName, pressure } = this.limits;
@@ -88,7 +90,7 @@ export class LegacySseChannel implements Channel, ReportsOversized {
       signal: this.#aborter.signal,
     });
     await response.body?.cancel().catch(() => {});
-    if (!response.ok) throw new GatewayError("UPSTREAM_PROTOCOL", `the server answered HTTP ${response.status} to a message`);
+    if (!response.ok) throw new GatewayError("UPSTREAM_PROTOCOL", httpRefusal("the server answered a message with", response.status, "", this.headers));
   }
 
   async close(): Promise<void> {

@@ -26,6 +26,11 @@ export class StderrTail {
     }
   }
 
+  /** The last `count` lines that say what is wrong (see `saysWhatIsWrong`), oldest first. */
+  errorLines(count = ERROR_LINES): string[] {
+    return this.#lines.filter(saysWhatIsWrong).slice(-count);
+  }
+
   /** The last `count` lines (all kept by default), oldest first. */
   lines(count = this.maxLines): string[] {
     return this.#lines.slice(-count);
@@ -35,4 +40,23 @@ export class StderrTail {
     this.#lines = [];
     this.#bytes = 0;
   }
+}
+
+/** How many of the lines that say what is wrong a report shows. */
+export const ERROR_LINES = 3;
+
+/** A line of a stack trace: it says where, not what. */
+const STACK_FRAME = /^\s+(?:at\s|File\s")/;
+/** An error or exception named (`Error:`, `TypeError:`, `ModuleNotFoundError:`, `Exception in thread`). */
+const NAMED_ERROR = /^\s*[\w.$]*(?:Error|Exception)(?::|\s|$)/;
+/** A tool's own prefix for what went wrong (`npm error`, `npm ERR!`, `error:`, `fatal:`, `panic:`, `[ERROR]`). */
+const ERROR_PREFIX = /^\s*(?:npm\s+)?\[?(?:error|err!|fatal|panic)\]?(?::|\s|$)/i;
+
+/**
+ * Does this stderr line say what is wrong ("Error: Cannot find module '/x/y.js'", "npm error 404
+ * Not Found")? A stack trace ends with lines that do not ("requireStack: []", "Node.js v20…"),
+ * so a report shows these first rather than only the last lines.
+ */
+export function saysWhatIsWrong(line: string): boolean {
+  return !STACK_FRAME.test(line) && (NAMED_ERROR.test(line) || ERROR_PREFIX.test(line));
 }

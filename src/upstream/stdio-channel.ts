@@ -12,6 +12,7 @@ import { parseFrame, type JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { GatewayError } from "../protocol/errors.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
+import { saysWhatIsWrong, TAIL_LINES } from "./stderr-tail.js";
 
 export interface StdioSpec {
   command: string;
@@ -28,6 +29,10 @@ export class StdioChannel implements Channel, ReportsOversized {
   #child: ChildProcessWithoutNullStreams | undefined;
   #exited: Promise<void> = Promise.resolve();
   #closing = false;
+  /** The last stderr line that said what is wrong; an exit's reason quotes it. */
+  #wrong: string | undefined;
+  /** Lines since it: one long before the exit (as far back as a tail keeps) is not its cause. */
+  #sinceWrong = 0;
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onjunk?: (why: string) => void;
   onclose?: (reason?: Error) => void;
@@ -72,6 +77,11 @@ export class StdioChannel implements Channel, ReportsOversized {
       const stderr = new LineReader(64 * 1024, {
         line: (text) => {
           this.log.info("upstream stderr", { stderr: text });
+          this.#sinceWrong++;
+          if (saysWhatIsWrong(text)) {
+            this.#wrong = cut(text.trim());
+            this.#sinceWrong = 0;
+          }
           this.onstderr?.(text);
         },
         oversized: () => {},
@@ -88,9 +98,10 @@ export class StdioChannel implements Channel, ReportsOversized {
       });
       child.once("exit", (code, signal) => {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        void within(stderrClosed, STDERR_DRAIN_MS, undefined).then(() =>
-          this.onclose?.(this.#closing ? undefined : new GatewayError("UPSTREAM_EXITED", `the server process ${how}`)),
-        );
+        void within(stderrClosed, STDERR_DRAIN_MS, undefined).then(() => {
+          const why = this.#wrong && this.#sinceWrong < TAIL_LINES ? `: ${this.#wrong}` : "";
+          this.onclose?.(this.#closing ? undefined : new GatewayError("UPSTREAM_EXITED", `the server process ${how}${why}`));
+        });
       });
     });
   }
@@ -122,6 +133,13 @@ export class StdioChannel implements Channel, ReportsOversized {
     signalGroup(child, "SIGKILL");
     await this.#exited;
   }
+}
+
+/** A reason quotes at most this much of a stderr line. */
+const MAX_QUOTED = 300;
+
+function cut(text: string): string {
+  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED - 1)}…` : text;
 }
 
 function signalGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {

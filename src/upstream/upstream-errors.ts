@@ -66,3 +66,18 @@ export function explainCallError(server: string, error: unknown): unknown {
   }
   return error;
 }
+
+/**
+ * What an HTTP error status from a remote server means, for a reason or an error message:
+ * `what` is what answered ("the server answered"). A 401 asks for a sign-in (OAuth) mcpx does
+ * not do yet, so it says how to pass a token instead; when one is passed, to check it.
+ */
+export function httpRefusal(what: string, status: number, body: string, headers: Record<string, string> = {}): string {
+  const said = body ? `: ${body.slice(0, 200)}` : "";
+  if (status !== 401) return `${what} HTTP ${status}${said}`;
+  const hasToken = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
+  const help = hasToken
+    ? `check the token in this server's "headers" (it was refused)`
+    : `mcpx does not sign in to servers yet; give it a token in this server's config, e.g. "headers": {"Authorization": "Bearer \${MY_TOKEN}"}`;
+  return `${what} HTTP 401${said}; it wants a sign-in: ${help}`;
+}

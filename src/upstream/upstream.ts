@@ -90,6 +90,8 @@ export class Upstream {
   readonly #calls = new CallsInFlight();
   readonly #stopper = new AbortController();
   #firstStart: Promise<void> | undefined;
+  /** The start attempt in flight or last made (a restart's too); it never rejects. */
+  #attempt: Promise<void> | undefined;
   #stopped: Promise<void> | undefined;
 
   constructor(
@@ -111,8 +113,27 @@ export class Upstream {
   /** Start, and resolve once the first attempt has succeeded or failed. Never rejects. */
   start(): Promise<void> {
     if (this.state === "disabled") return Promise.resolve();
-    this.#firstStart ??= this.#connect();
+    this.#firstStart ??= this.#attemptStart();
     return this.#firstStart;
+  }
+
+  /**
+   * Resolve once no start attempt is in flight: ready, or down with its reason. A restart that
+   * began after the first attempt is waited for too, so a report never shows `starting` for a
+   * server whose process already failed. Each attempt is bounded by the startup timeout.
+   */
+  async settled(): Promise<void> {
+    let attempt = this.#attempt;
+    while (attempt && this.state === "starting") {
+      await attempt;
+      if (this.#attempt === attempt) return;
+      attempt = this.#attempt;
+    }
+  }
+
+  #attemptStart(): Promise<void> {
+    this.#attempt = this.#connect();
+    return this.#attempt;
   }
 
   /** Stop for good. Every caller waits for the same shutdown, which may take the kill grace periods. */
@@ -360,7 +381,7 @@ export class Upstream {
     this.#backoff.schedule(this.#stopper.signal, this.log, () => {
       if (this.#stopping) return undefined;
       this.restarts++;
-      return this.#connect();
+      return this.#attemptStart();
     });
   }
 

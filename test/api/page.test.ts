@@ -203,6 +203,24 @@ const EVERY_KIND = {
     expect((await settledOf(asked.id)).answer!.content).toStrictEqual({ name: "Ada", email: "ada@example.org" });
   });
 
+  it("sends what `mcpx elicit answer ID name=Ada` sends for an untouched form: defaults, and nothing for fields without one", async () => {
+    const asked = askForm(server.broker, "Booking?", {
+      type: "object",
+      properties: {
+        name: { type: "string", title: "Name" },
+        guests: { type: "integer", title: "Guests", default: 2 },
+        pets: { type: "boolean", title: "Pets" },
+        extras: { type: "array", title: "Extras", items: { type: "string", enum: ["cake", "wine"] } },
+      },
+      required: ["name", "guests"],
+    });
+    const form = card(asked.id);
+    await form.waitFor({ timeout: 10_000 });
+    await form.getByLabel("Name").fill("Ada");
+    await form.locator('button[data-action="accept"]').click();
+    expect((await settledOf(asked.id)).answer!.content).toStrictEqual({ name: "Ada", guests: 2 });
+  });
+
   it("shows a URL question as text with the host highlighted, warns on punycode, and opens it only on a click", async () => {
     const { port } = target.address() as AddressInfo;
     const address = `http://xn--80ak6aa92e.localhost:${port}/consent?session=abc#top`;

@@ -41,8 +41,13 @@ const textOf = (result: unknown): string => (result as { content: Array<{ text: 
 
 describe("which hosts are offered the tools", () => {
   it("a host without elicitation lists them; a host with elicitation does not", async () => {
-    const names = (await agent.client.listTools()).tools.map((tool) => tool.name);
+    const tools = (await agent.client.listTools()).tools;
+    const names = tools.map((tool) => tool.name);
     expect(names.filter((name) => name.startsWith("mcpx__")).sort()).toEqual(AGENT_TOOLS);
+    // Over stdio this process serves no page: the description names the surfaces that exist.
+    const listing = tools.find((tool) => tool.name === "mcpx__pending_questions")?.description ?? "";
+    expect(listing).not.toMatch(/web page/);
+    expect(listing).toContain("mcpx ui");
     expect(names).toContain("ask__ask_form");
 
     const asked = await stdioHost(config, {

@@ -66,7 +66,11 @@ describe("a host that declared form elicitation but not url (2025-11-25, raw)", 
       logger: "mcpx",
       data: { question: question.id, server: "ask", reason: expect.stringContaining("elicitation.url") },
     });
-    expect((notice.params as { data: { message: string } }).data.message).toContain(`mcpx elicit show ${question.id}`);
+    const message = (notice.params as { data: { message: string } }).data.message;
+    expect(message).toContain(`mcpx elicit show ${question.id}`);
+    // Over stdio this process serves no page: the message names the surfaces that exist.
+    expect(message).not.toMatch(/web page/);
+    expect(message).toContain("mcpx ui");
 
     const run = await elicit(config, "accept", question.id);
     expect(run.code, run.stderr).toBe(0);

@@ -215,6 +215,14 @@ describe("mcpx elicit answer, accept, decline, cancel", () => {
     expect(store.get(second.id)?.answer?.content).toEqual({ name: "Bo", age: 7, ok: true, tags: ["b"] });
   });
 
+  it("gives a field left out of key=value pairs its schema default, required or not, as the page and the prompt do", async () => {
+    const form = openForm();
+    const run = await elicit("answer", form.id, "name=Ada");
+    expect(run.code, run.stderr).toBe(0);
+    // age (required) and ok (optional) have defaults; score, color and tags have none and stay out.
+    expect(store.get(form.id)?.answer?.content).toEqual({ name: "Ada", age: 30, ok: true });
+  });
+
   it("refuses an answer that does not fit, naming the field, and leaves the question pending", async () => {
     const form = openForm();
     const cases: Array<[string[], RegExp]> = [

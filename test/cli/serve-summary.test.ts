@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { nodeServer, RawStdioHost, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
+import { startupRaceConfig } from "../helpers/startup-race.js";
 
 const SUMMARY = /^mcpx: \d+ of \d+ servers? up.*$/m;
 const NPM_404 = ["-e", "console.error('npm error 404 Not Found - GET https://registry.npmjs.org/nope'); process.exit(1)"];
@@ -37,6 +38,14 @@ describe("the startup summary", () => {
     expect(summary).toMatch(/^mcpx: 2 of 3 servers up: gate \(\d+ tools?\), faulty \(5 tools\); down: files \(.*exited with code 1: npm error 404 Not Found/);
     expect(summary).toContain("; disabled: off");
     expect(summary).toContain("mcpx servers shows more");
+  });
+
+  it("waits for a server that is mid-restart when the others are up: down with why, never `still starting`", async () => {
+    host = new RawStdioHost(startupRaceConfig());
+    await host.running.waitForLog(SUMMARY);
+    const summary = summaryOf(host.running.stderr());
+    expect(summary).not.toContain("still starting");
+    expect(summary).toMatch(/^mcpx: 1 of 2 servers up: slow \(\d+ tools?\); down: broken \(.*exited with code 1: npm error 404 Not Found/);
   });
 
   it("over HTTP, after the lines that say where it serves", async () => {

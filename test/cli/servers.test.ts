@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { nodeServer, writeConfig } from "../helpers/mcpx.js";
 import { parseServers, runMcpx } from "../helpers/upstreams.js";
+import { startupRaceConfig } from "../helpers/startup-race.js";
 
 const MISSING = "/nonexistent/mcpx-test-no-such-command";
 
@@ -47,6 +48,16 @@ describe("mcpx servers", () => {
     const run = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(parseServers(run.stdout).get("changing")).toMatchObject({ state: "ready", tools: 3, resources: 3, resourceTemplates: 0 });
+  });
+
+  it("waits for a server that is mid-restart when the others are up: down with its reason, not starting", async () => {
+    const config = startupRaceConfig();
+    const run = await runMcpx(["servers", "--json", "--config", config.file], config);
+    expect(run.code, run.stderr + run.stdout).toBe(1);
+    const reports = parseServers(run.stdout);
+    expect(reports.get("slow")?.state).toBe("ready");
+    expect(reports.get("broken")).toMatchObject({ state: "down" });
+    expect(reports.get("broken")?.reason).toContain("exited with code 1");
   });
 
   it("exits 0 when every upstream is ready", async () => {

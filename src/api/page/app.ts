@@ -124,13 +124,23 @@ export const APP_JS = String.raw`"use strict";
       });
       append(node, h("fieldset", {}, h("legend", {}, title, mark), help,
         multi.map(function (c, i) { return h("label", { class: "choice" }, boxes[i], " ", c.label); })));
-      read = function () { return multi.filter(function (c, i) { return boxes[i].checked; }).map(function (c) { return c.value; }); };
+      // Untouched, with no default: left out, as mcpx elicit answer and the prompt leave it.
+      var multiTouched = false;
+      boxes.forEach(function (box) { box.addEventListener("change", function () { multiTouched = true; }); });
+      read = function () {
+        if (!multiTouched && !required && !Array.isArray(prop.default)) return undefined;
+        return multi.filter(function (c, i) { return boxes[i].checked; }).map(function (c) { return c.value; });
+      };
     } else if (prop.type === "boolean") {
       var box = h("input", { type: "checkbox", id: id, name: name });
       box.checked = prop.default === true;
       node.classList.add("check");
       append(node, [h("label", { for: id }, box, title, mark), help]);
-      read = function () { return box.checked; };
+      // An optional one untouched, with no default, is left out, as the CLI leaves it; a required
+      // one's unchecked box is the "no" the person sees.
+      var touched = false;
+      box.addEventListener("change", function () { touched = true; });
+      read = function () { return !touched && !required && typeof prop.default !== "boolean" ? undefined : box.checked; };
     } else if (prop.type === "number" || prop.type === "integer") {
       var number = h("input", {
         type: "number", id: id, name: name, required: required,

@@ -1,7 +1,10 @@
 /**
  * Typing an answer given on the command line. JSON content is taken as typed; `key=value`
  * pairs are typed by the question's schema, so `age=36` is the number 36, `ok=yes` is true and
- * `tags=a,b` is ["a","b"]. Whether the typed answer fits the schema is the broker's call.
+ * `tags=a,b` is ["a","b"]. A field left out of the pairs takes its schema `default`, as the
+ * page (which shows it filled in) and the prompt (where Enter keeps it) send it, so the same
+ * accept sends the same content on every surface. Whether the typed answer fits the schema is
+ * the broker's call.
  */
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 import { CliError, Exit } from "../exit.js";
@@ -25,6 +28,9 @@ export function parseContent(args: string[], fields: Field[]): JsonObject {
     }
     if (Object.hasOwn(content, name)) throw new CliError(`field "${name}" is given twice`, Exit.Usage);
     content[name] = field ? coerceValue(field, arg.slice(equals + 1)) : arg.slice(equals + 1);
+  }
+  for (const field of fields) {
+    if (!Object.hasOwn(content, field.name) && field.default !== undefined) content[field.name] = field.default;
   }
   return content;
 }
