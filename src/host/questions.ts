@@ -130,7 +130,20 @@ async function waitForAnswer(
   const broker = gateway.broker!;
   const done = new AbortController();
   // The upstream cancelled its request, or its connection ended: nobody would read an answer.
-  const withdraw = (): void => broker.close(record.id, serverStoppedWaiting(reasonOf(signal)));
+  const withdraw = (): void => {
+    const why = serverStoppedWaiting(reasonOf(signal));
+    const waited = Math.round((Date.now() - Date.parse(record.createdAt)) / 1000);
+    if (broker.get(record.id)?.state === "pending") {
+      // Nothing on the wire says how long a server waits: this is how people learn it.
+      log.warn("the server stopped waiting before the question's deadline; the question is closed", {
+        why,
+        waitedSeconds: waited,
+        deadline: record.expiresAt,
+        hint: `give "${upstream.name}" "elicitation": { "ttlSeconds": ${Math.max(1, waited)} } so the deadline shown is the server's, or make the server wait longer`,
+      });
+    }
+    broker.close(record.id, why);
+  };
   signal.addEventListener("abort", withdraw, { once: true });
   const stopFollowing = followCalls(attribution, (why) => broker.close(record.id, why));
   // Whichever of these calls is waiting on it, its timeout must not run out while a person answers.
