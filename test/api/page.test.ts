@@ -299,8 +299,12 @@ const EVERY_KIND = {
     server.broker.close(stopped.id, serverStoppedWaiting("Request timed out"));
     await card(stopped.id).waitFor({ state: "detached", timeout: 10_000 });
     await card(expiring.id).waitFor({ state: "detached", timeout: 10_000 });
-    expect(await page.locator(`#settled li[data-id="${stopped.id}"]`).textContent()).toBe("Given up on \u2014 closed: the server stopped waiting (Request timed out)");
-    expect(await page.locator(`#settled li[data-id="${expiring.id}"]`).textContent()).toBe("Left too long \u2014 expired: nobody answered within 1s (cancel sent)");
+    expect(await page.locator(`#settled li[data-id="${stopped.id}"]`).textContent()).toBe(
+      "Given up on \u2014 closed: the server stopped waiting (Request timed out)",
+    );
+    expect(await page.locator(`#settled li[data-id="${expiring.id}"]`).textContent()).toBe(
+      "Left too long \u2014 expired: nobody answered within 1s (cancel sent)",
+    );
   });
 
   it("says when no host could be proven to have asked, and points at a connection per host", async () => {

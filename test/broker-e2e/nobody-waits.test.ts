@@ -63,12 +63,10 @@ describe("two hosts' calls on a shared desk, both cancelled", () => {
     events = await openEvents(rest);
     const stops = hosts.map(() => new AbortController());
     const calls = hosts.map((host, index) =>
-      host.client
-        .callTool({ name: "desk__book_table", arguments: { restaurant: `Table ${index}` } }, undefined, { signal: stops[index]!.signal })
-        .then(
-          () => "answered",
-          () => "cancelled",
-        ),
+      host.client.callTool({ name: "desk__book_table", arguments: { restaurant: `Table ${index}` } }, undefined, { signal: stops[index]!.signal }).then(
+        () => "answered",
+        () => "cancelled",
+      ),
     );
     const questions = [
       await waitForQuestion(config, pendingFrom("desk", "Booking a table at Table 0: who is it for?")),
@@ -174,7 +172,7 @@ describe("a question that expired", () => {
 });
 
 describe("the desk's own answers", () => {
-  it("says the question was declined (not \"declineed\")", async () => {
+  it('says the question was declined (not "declineed")', async () => {
     const config = brokerConfig({ desk: sharedDesk() });
     const mcpx = await startMcpxHttp(config);
     const host = await httpHost(mcpx.url);
