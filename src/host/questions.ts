@@ -129,22 +129,7 @@ async function waitForAnswer(
 ): Promise<JsonObject> {
   const broker = gateway.broker!;
   const done = new AbortController();
-  // The upstream cancelled its request, or its connection ended: nobody would read an answer.
-  const withdraw = (): void => {
-    const why = serverStoppedWaiting(reasonOf(signal));
-    const waited = Math.round((Date.now() - Date.parse(record.createdAt)) / 1000);
-    if (broker.get(record.id)?.state === "pending") {
-      // Nothing on the wire says how long a server waits: this is how people learn it.
-      log.warn("the server stopped waiting before the question's deadline; the question is closed", {
-        why,
-        waitedSeconds: waited,
-        deadline: record.expiresAt,
-        hint: `give "${upstream.name}" "elicitation": { "ttlSeconds": ${Math.max(1, waited)} } so the deadline shown is the server's, or make the server wait longer`,
-      });
-    }
-    broker.close(record.id, why);
-  };
-  signal.addEventListener("abort", withdraw, { once: true });
+  const stopWatching = closeWhenServerStops(broker, upstream, signal, record, attribution, log);
   const stopFollowing = followCalls(attribution, (why) => broker.close(record.id, why));
   // Whichever of these calls is waiting on it, its timeout must not run out while a person answers.
   const release = upstream.holdTimeout(attribution.calls);
@@ -206,7 +191,7 @@ async function waitForAnswer(
     done.abort();
     release();
     stopFollowing();
-    signal.removeEventListener("abort", withdraw);
+    stopWatching();
   }
 }
 
@@ -235,6 +220,43 @@ function originOf(attribution: Attribution): Origin {
     ...(host ? { hostSession: host.id } : {}),
     ...(call?.callId ? { callId: call.callId } : {}),
   };
+}
+
+/**
+ * Close the question once the upstream stops waiting for it: it cancelled its request (its own
+ * timeout, say) or its connection ended, so nobody would read an answer. Nothing on the wire
+ * says beforehand how long a server waits, so stopping before the deadline is logged with the
+ * setting that would make the deadline shown the server's.
+ */
+function closeWhenServerStops(
+  broker: Broker,
+  upstream: Upstream,
+  signal: AbortSignal,
+  record: QuestionRecord,
+  attribution: Attribution,
+  log: Logger,
+): () => void {
+  const stopped = (): void => {
+    // The caller's cancellation may end the question this way too (a 2026-07-28 upstream's round ends with its call).
+    if (attribution.calls.length > 0 && attribution.calls.every((call) => call.signal?.aborted === true)) {
+      broker.close(record.id, CLOSED_BECAUSE.callCancelled);
+      return;
+    }
+    const why = serverStoppedWaiting(reasonOf(signal));
+    if (broker.get(record.id)?.state === "pending") {
+      const waited = Math.round((Date.now() - Date.parse(record.createdAt)) / 1000);
+      log.warn("the server stopped waiting before the question's deadline; the question is closed", {
+        why,
+        waitedSeconds: waited,
+        deadline: record.expiresAt,
+        hint: `give "${upstream.name}" "elicitation": { "ttlSeconds": ${Math.max(1, waited)} } so the deadline shown is the server's, or make the server wait longer`,
+      });
+    }
+    broker.close(record.id, why);
+  };
+  if (signal.aborted) stopped();
+  else signal.addEventListener("abort", stopped, { once: true });
+  return () => signal.removeEventListener("abort", stopped);
 }
 
 /**
