@@ -8,6 +8,7 @@
  * it as "the server stopped waiting"; an expired question says it expired, never that "the
  * first answer stands" when nobody answered.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
@@ -41,23 +42,52 @@ async function openEvents(rest: Rest): Promise<EventStream> {
   return new EventStream(response, controller);
 }
 
+/**
+ * One gateway for the file: the desk on a shared connection, and variants of it that give up
+ * after a second (`quick`), whose questions live a second (`late`), and one to kill (`doomed`,
+ * found by its marker argument).
+ */
+let config: TempConfig;
+let mcpx: RunningMcpx & { url: URL };
+beforeAll(async () => {
+  config = brokerConfig({
+    desk: sharedDesk(),
+    quick: sharedDesk(["--wait-seconds", "1"]),
+    late: { ...sharedDesk(), elicitation: { ttlSeconds: 1 } },
+    doomed: sharedDesk(["--wait-seconds", "299"]),
+  });
+  mcpx = await startMcpxHttp(config);
+});
+afterAll(async () => {
+  await mcpx?.close();
+});
+
+/** Run with a fresh HTTP host, closed after. */
+async function withHost(run: (host: RecordingHost) => Promise<void>): Promise<void> {
+  const host = await httpHost(mcpx.url);
+  try {
+    await run(host);
+  } finally {
+    await host.close();
+  }
+}
+
+/** The host's call to `server`'s book_table: its result, or its error, once it ends. */
+function book(host: RecordingHost, server: string, restaurant: string): Promise<unknown> {
+  return host.client.callTool({ name: `${server}__book_table`, arguments: { restaurant } }).catch((error: unknown) => error);
+}
+
 describe("two hosts' calls on a shared desk, both cancelled", () => {
-  let config: TempConfig;
-  let mcpx: RunningMcpx & { url: URL };
   let hosts: RecordingHost[] = [];
   let events: EventStream | undefined;
 
   beforeAll(async () => {
-    config = brokerConfig({ desk: sharedDesk() });
-    mcpx = await startMcpxHttp(config);
     hosts = [await httpHost(mcpx.url, { name: "host-A" }), await httpHost(mcpx.url, { name: "host-B" })];
   });
   afterAll(async () => {
     events?.close();
     for (const host of hosts) await host.close();
-    await mcpx?.close();
   });
-
   it("closes both questions as cancelled calls on every surface, and refuses a late answer saying why", async () => {
     const rest = Rest.fromLog(mcpx.stderr());
     events = await openEvents(rest);
@@ -106,94 +136,68 @@ describe("two hosts' calls on a shared desk, both cancelled", () => {
 });
 
 describe("the server stops waiting for its own question", () => {
-  it("its request times out: the question closes as the server stopped waiting, and a late answer says so", async () => {
-    const config = brokerConfig({ desk: sharedDesk(["--wait-seconds", "1"]) });
-    const mcpx = await startMcpxHttp(config);
-    const host = await httpHost(mcpx.url);
-    try {
-      const call = host.client.callTool({ name: "desk__book_table", arguments: { restaurant: "Noma" } }).catch((error: unknown) => error);
-      const question = await waitForQuestion(config, pendingFrom("desk", "Booking a table at Noma: who is it for?"));
+  it("its request times out: the question closes as the server stopped waiting, and a late answer says so", () =>
+    withHost(async (host) => {
+      const call = book(host, "quick", "Noma");
+      const question = await waitForQuestion(config, pendingFrom("quick", "Booking a table at Noma: who is it for?"));
       const closed = await settled(config, question.id);
       expect(closed.state).toBe("closed");
       expect(closed.closedBecause).toMatch(/^the server stopped waiting/);
-      // The desk tells its caller it gave up; the call ends without a booking.
+      // The desk gave up on its question: the call ends without a booking.
       expect(JSON.stringify(await call)).not.toContain("Booked");
 
       const late = await elicit(config, "answer", question.id, "name=Ada", "partySize=2");
       expect(late.code).toBe(1);
       expect(late.stderr).toContain(`question ${question.id} was closed: the server stopped waiting`);
       expect(late.stderr).not.toContain("first answer stands");
-    } finally {
-      await host.close();
-      await mcpx.close();
-    }
-  });
+    }));
 
-  it("its process ends: the question closes as the server stopped waiting", async () => {
-    const config = brokerConfig({ desk: sharedDesk() });
-    const mcpx = await startMcpxHttp(config);
-    const host = await httpHost(mcpx.url);
-    try {
-      void host.client.callTool({ name: "desk__book_table", arguments: { restaurant: "Gone" } }).catch(() => {});
-      const question = await waitForQuestion(config, pendingFrom("desk", "Booking a table at Gone: who is it for?"));
-      for (const pid of childPids(mcpx.child.pid!)) process.kill(pid, "SIGKILL");
+  it("its process ends: the question closes as the server stopped waiting", () =>
+    withHost(async (host) => {
+      void book(host, "doomed", "Gone");
+      const question = await waitForQuestion(config, pendingFrom("doomed", "Booking a table at Gone: who is it for?"));
+      const doomed = childPids(mcpx.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("299"));
+      expect(doomed).toHaveLength(1);
+      process.kill(doomed[0]!, "SIGKILL");
       const closed = await settled(config, question.id);
       expect(closed.state).toBe("closed");
       expect(closed.closedBecause).toMatch(/^the server stopped waiting/);
-    } finally {
-      await host.close();
-      await mcpx.close();
-    }
-  });
+    }));
 });
 
 describe("a question that expired", () => {
-  it("says it expired when a late answer comes, not that an answer stands", async () => {
-    const config = brokerConfig({ desk: sharedDesk() }, { ttlSeconds: 1 });
-    const mcpx = await startMcpxHttp(config);
-    const host = await httpHost(mcpx.url);
-    try {
-      const call = host.client.callTool({ name: "desk__book_table", arguments: { restaurant: "Late" } }).catch((error: unknown) => error);
-      const question = await waitForQuestion(config, pendingFrom("desk", "Booking a table at Late: who is it for?"));
+  it("says it expired when a late answer comes, not that an answer stands", () =>
+    withHost(async (host) => {
+      const call = book(host, "late", "Late");
+      const question = await waitForQuestion(config, pendingFrom("late", "Booking a table at Late: who is it for?"));
       const expired = await settled(config, question.id);
       expect(expired).toMatchObject({ state: "expired", closedBecause: "expired: nobody answered within 1s" });
-      // The wording of the desk's answer: "cancelled", never "cancelled" spelt by adding "ed".
+      // The desk's own wording: "cancelled", not the action with "ed" added.
       expect(JSON.stringify(await call)).toContain("No booking made (the question was cancelled)");
 
       const late = await elicit(config, "answer", question.id, "name=Ada", "partySize=2");
       expect(late.code).toBe(1);
       expect(late.stderr).toContain(`question ${question.id} expired: nobody answered within 1s`);
       expect(late.stderr).not.toContain("first answer stands");
-    } finally {
-      await host.close();
-      await mcpx.close();
-    }
-  });
+    }));
 });
 
 describe("the desk's own answers", () => {
-  it('says the question was declined (not "declineed")', async () => {
-    const config = brokerConfig({ desk: sharedDesk() });
-    const mcpx = await startMcpxHttp(config);
-    const host = await httpHost(mcpx.url);
-    try {
-      const call = host.client.callTool({ name: "desk__book_table", arguments: { restaurant: "No" } }).catch((error: unknown) => error);
+  it('says the question was declined (not "declineed")', () =>
+    withHost(async (host) => {
+      const call = book(host, "desk", "No");
       const question = await waitForQuestion(config, pendingFrom("desk", "Booking a table at No: who is it for?"));
       expect((await elicit(config, "decline", question.id)).code).toBe(0);
       expect(JSON.stringify(await call)).toContain("No booking made (the question was declined)");
-    } finally {
-      await host.close();
-      await mcpx.close();
-    }
-  });
+    }));
 });
 
 describe("the example config (README)", () => {
   it("gives desk a connection per host, and desk waits as long as its question lives", () => {
-    const config = loadConfig(join(ROOT, "examples", "mcpx.json"));
-    const desk = config.servers.find((server) => server.name === "desk")!;
+    const example = loadConfig(join(ROOT, "examples", "mcpx.json"));
+    const desk = example.servers.find((server) => server.name === "desk")!;
     expect(desk.sharing).toBe("per-host");
-    const ttl = desk.elicitation.ttlSeconds ?? config.elicitation.ttlSeconds;
+    const ttl = desk.elicitation.ttlSeconds ?? example.elicitation.ttlSeconds;
     const waits = desk.args[desk.args.indexOf("--wait-seconds") + 1];
     expect(Number(waits)).toBe(ttl);
   });
