@@ -1,8 +1,16 @@
 // A tiny MCP server that asks before it acts: `book_table` needs the guest's details,
 // so it stops mid-call with an elicitation/create (form mode). Used by the README's example.
+//
+// `--wait-seconds N` is how long it waits for the answer (default 300). The SDK's own default
+// is 60 s, after which it gives up on the question; mcpx's config gives the question the same
+// lifetime (`elicitation.ttlSeconds`), so the deadline people see is the one the server keeps.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const at = process.argv.indexOf('--wait-seconds');
+const waitSeconds = at === -1 ? 300 : Number(process.argv[at + 1]);
+if (!(waitSeconds > 0)) throw new Error(`--wait-seconds must be a number of seconds above 0 (got ${process.argv[at + 1]})`);
 
 const server = new Server({ name: 'desk', version: '1.0.0' }, { capabilities: { tools: {} } });
 
@@ -43,9 +51,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       },
     },
     ElicitResultSchema,
+    { timeout: waitSeconds * 1000 },
   );
   if (answer.action !== 'accept') {
-    return { content: [{ type: 'text', text: `No booking made (the question was ${answer.action}ed).` }] };
+    const how = answer.action === 'decline' ? 'declined' : 'cancelled';
+    return { content: [{ type: 'text', text: `No booking made (the question was ${how}).` }] };
   }
   const { name, partySize, time = '20:00' } = answer.content;
   return { content: [{ type: 'text', text: `Booked ${restaurant} for ${name}, ${partySize} people at ${time}.` }] };

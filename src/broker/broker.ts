@@ -15,6 +15,7 @@ import { type Clock, systemClock } from "./clock.js";
 import type { Delivery } from "./delivery.js";
 import { BrokerError } from "./errors.js";
 import { newQuestionRecord } from "./new-question.js";
+import { alreadySettled, CLOSED_BECAUSE, CLOSED_PREFIX } from "./settled-why.js";
 import { Retention } from "./retention.js";
 import type { QuestionStore } from "./store.js";
 import { Waiters, watchDelivery, watchFinish } from "./store-watch.js";
@@ -95,7 +96,7 @@ export class Broker {
     for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();
     try {
-      for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, "the mcpx process that was waiting on it stopped");
+      for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, CLOSED_BECAUSE.processStopped);
       // Answered but never handed over: nobody here will deliver them now.
       this.#retention.forgetHeldSecrets((owner) => owner === this.instance);
     } catch (error) {
@@ -168,7 +169,8 @@ export class Broker {
 
   /**
    * Answer a pending question. Validates form content against the question's schema. The
-   * first answer stands: a second gets a BrokerError saying who answered first.
+   * first answer stands: a second gets a BrokerError saying who answered first, or why the
+   * question closed (`alreadySettled`).
    */
   answer(id: string, input: AnswerInput, options: AnswerOptions): QuestionRecord {
     // Settle what is overdue or orphaned first, so an answer nobody can receive is refused.
@@ -217,9 +219,9 @@ export class Broker {
     return watchFinish(this.store, id, untilMs, signal);
   }
 
-  /** The waiting call is gone: the question can no longer be answered usefully. */
+  /** Nobody waits for the answer any more (`why`, see `CLOSED_BECAUSE`): the question can no longer be answered usefully. */
   close(id: string, why: string): void {
-    if (this.store.settle(id, "closed", { action: "cancel", by: `closed: ${why}` }, this.#clock.now())) {
+    if (this.store.settle(id, "closed", { action: "cancel", by: `${CLOSED_PREFIX}${why}` }, this.#clock.now())) {
       this.log.info("question closed", { question: id, why });
       this.#settled(id);
     }
@@ -249,7 +251,7 @@ export class Broker {
     for (const id of this.store.overdue(this.#clock.now())) this.#expire(id);
     for (const owner of this.store.pendingOwners()) {
       if (owner.instance === this.instance || processAlive(owner.pid)) continue;
-      for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, "the mcpx process that was waiting on it is gone");
+      for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, CLOSED_BECAUSE.processGone);
     }
     this.#retention.forgetHeldSecrets((instance, pid) => instance !== this.instance && !processAlive(pid));
   }
@@ -288,9 +290,4 @@ export class Broker {
       }
     }
   }
-}
-
-function alreadySettled(record: QuestionRecord): BrokerError {
-  const by = record.answer ? ` (${record.answer.action} by ${record.answer.by} at ${record.answer.answeredAt})` : "";
-  return new BrokerError("ALREADY_SETTLED", `question ${record.id} is already ${record.state}${by}; the first answer stands`);
 }

@@ -5,6 +5,7 @@
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { QuestionRecord } from "./types.js";
 import { deliveryOf, type Delivery } from "./delivery.js";
+import { closedBecause } from "./settled-why.js";
 
 export interface QuestionView {
   id: string;
@@ -27,6 +28,11 @@ export interface QuestionView {
   expiresAt: string;
   /** Seconds until expiry while pending; 0 otherwise. */
   secondsLeft: number;
+  /**
+   * Once settled, why, in words: who answered ("declined by cli"), that it expired, or why it
+   * was closed ("the server stopped waiting", "the call was cancelled"). Null while pending.
+   */
+  closedBecause: string | null;
   /**
    * How it was settled. A person-only answer's content is never shown (`contentWithheld` says
    * so while the store still holds it, until it is delivered and forgotten).
@@ -90,6 +96,7 @@ export function viewOf(stored: QuestionRecord, now = Date.now(), delivery = deli
     createdAt: record.createdAt,
     expiresAt: record.expiresAt,
     secondsLeft: record.state === "pending" ? Math.max(0, Math.round((Date.parse(record.expiresAt) - now) / 1000)) : 0,
+    closedBecause: closedBecause(record) ?? null,
     answer: record.answer
       ? {
           action: record.answer.action,

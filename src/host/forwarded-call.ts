@@ -30,9 +30,15 @@ export class ForwardedCall {
     start: (signal: AbortSignal) => Promise<JsonObject>,
   ) {
     owner.signal = this.#abort.signal;
+    const ended = new AbortController();
+    owner.ended = AbortSignal.any([this.#abort.signal, ended.signal]);
     owner.urlBlocked = (blocked) => this.#block(blocked);
     this.outcome = start(this.#abort.signal);
-    this.outcome.catch(() => {}); // a parked call's failure is the retry's to report
+    // A parked call's failure is the retry's to report; either way the call is over.
+    this.outcome.then(
+      () => ended.abort(),
+      () => ended.abort(),
+    );
   }
 
   /**

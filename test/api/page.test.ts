@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageLink } from "../../src/api/page-codes.js";
 import { startStoreServer, type StoreServer } from "../../src/api/store-server.js";
+import { serverStoppedWaiting } from "../../src/broker/settled-why.js";
 import { silentLogger } from "../../src/util/log.js";
 import { ask, askForm, askUrl, openBroker, tempStateDir } from "../helpers/questions-api.js";
 
@@ -164,7 +165,7 @@ const EVERY_KIND = {
       note: "window seat please",
     });
     await form.waitFor({ state: "detached", timeout: 10_000 });
-    expect(await page.locator(`#settled li[data-id="${asked.id}"]`).textContent()).toContain("accept by web");
+    expect(await page.locator(`#settled li[data-id="${asked.id}"]`).textContent()).toContain("accepted by web");
   });
 
   it("keeps a question pending when a required field is empty or the server refuses the answer, and says why", async () => {
@@ -294,18 +295,34 @@ const EVERY_KIND = {
       await card(second.id).locator('button[data-action="cancel"]').click();
       expect((await settledOf(first.id)).answer).toMatchObject({ action: "decline", by: "web" });
       expect((await waited).answer).toMatchObject({ action: "cancel", by: "web" });
-      expect(await page.locator(`#settled li[data-id="${first.id}"]`).textContent()).toContain("decline by web");
-      expect(await page.locator(`#settled li[data-id="${second.id}"]`).textContent()).toContain("cancel by web");
+      expect(await page.locator(`#settled li[data-id="${first.id}"]`).textContent()).toContain("declined by web");
+      expect(await page.locator(`#settled li[data-id="${second.id}"]`).textContent()).toContain("cancelled by web");
 
       // Settled elsewhere: the card leaves the page by itself.
       const third = askForm(server.broker, "Answered from a terminal", schema);
       await card(third.id).waitFor({ timeout: 10_000 });
       other.broker.answer(third.id, { action: "decline" }, { by: "cli" });
       await card(third.id).waitFor({ state: "detached", timeout: 10_000 });
-      expect(await page.locator(`#settled li[data-id="${third.id}"]`).textContent()).toContain("decline by cli");
+      expect(await page.locator(`#settled li[data-id="${third.id}"]`).textContent()).toContain("declined by cli");
     } finally {
       other.close();
     }
+  });
+
+  it("says why a question is over: who answered, that the server stopped waiting, that it expired", async () => {
+    const schema = { type: "object", properties: { note: { type: "string" } } };
+    const stopped = askForm(server.broker, "Given up on", schema);
+    const expiring = ask(server.broker, "elicitation/create", { mode: "form", message: "Left too long", requestedSchema: schema }, { ttlSeconds: 1 });
+    await card(stopped.id).waitFor({ timeout: 10_000 });
+    server.broker.close(stopped.id, serverStoppedWaiting("Request timed out"));
+    await card(stopped.id).waitFor({ state: "detached", timeout: 10_000 });
+    await card(expiring.id).waitFor({ state: "detached", timeout: 10_000 });
+    expect(await page.locator(`#settled li[data-id="${stopped.id}"]`).textContent()).toBe(
+      "Given up on \u2014 closed: the server stopped waiting (Request timed out)",
+    );
+    expect(await page.locator(`#settled li[data-id="${expiring.id}"]`).textContent()).toBe(
+      "Left too long \u2014 expired: nobody answered within 1s (cancel sent)",
+    );
   });
 
   it("says when no host could be proven to have asked, and points at a connection per host", async () => {

@@ -47,6 +47,20 @@ describe("a question whose waiting call is gone", () => {
     }
   });
 
+  it("the call is answered while its question waits: the question is closed, as the call ended", async () => {
+    const host = new RawStdioHost(config);
+    try {
+      await host.initialize("2025-11-25", {});
+      const answered = await host.request(8, "tools/call", { name: "ask__ask_and_return", arguments: { message: "Left behind" } });
+      expect(answered).toHaveProperty("result");
+      const question = await waitForQuestion(config, (view) => view.server === "ask" && view.message === "Left behind");
+      const closed = await closedInList(question.id);
+      expect(closed).toMatchObject({ answer: { action: "cancel", by: "closed: the call ended" }, closedBecause: "the call ended" });
+    } finally {
+      await host.close();
+    }
+  });
+
   it("the HTTP host drops its connection: the question is closed", async () => {
     const mcpx: RunningMcpx & { url: URL } = await startMcpxHttp(config);
     try {

@@ -7,7 +7,9 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BrokerError, type BrokerErrorCode } from "../../src/broker/errors.js";
+import { duration, serverStoppedWaiting } from "../../src/broker/settled-why.js";
 import { STORE_FILE } from "../../src/broker/store.js";
+import { viewOf } from "../../src/broker/view.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import { deadPid, form, manualClock, openBroker, profileForm, question, urlQuestion, within, type OpenBroker } from "./support.js";
 
@@ -241,6 +243,32 @@ describe("expiry", () => {
     await expect(within(broker.wait(asked.id), 100, "a settle")).rejects.toThrow(/did not happen/);
     expect(broker.get(asked.id)?.state).toBe("pending");
     expect(events.map((record) => record.state)).toEqual(["pending"]);
+  });
+});
+
+describe("why a question is over (closedBecause), as every surface shows it", () => {
+  it("names who answered, that it expired and how long it lived, or why it was closed; null while pending", async () => {
+    const { broker } = fresh();
+    const pending = broker.open(profileForm(), {}, 300);
+    expect(viewOf(pending).closedBecause).toBeNull();
+
+    const declined = broker.answer(pending.id, { action: "decline" }, { by: "cli" });
+    expect(viewOf(declined).closedBecause).toBe("declined by cli");
+
+    const expiring = broker.open(profileForm(), {}, 1);
+    const expired = await within(broker.wait(expiring.id), 3000, "expiry");
+    expect(viewOf(expired).closedBecause).toBe("expired: nobody answered within 1s");
+
+    const stopped = broker.open(profileForm(), {}, 300);
+    broker.close(stopped.id, serverStoppedWaiting("  MCP error -32001:\n Request timed out  "));
+    expect(viewOf(broker.get(stopped.id)!).closedBecause).toBe("the server stopped waiting (MCP error -32001: Request timed out)");
+    const late = brokerError("ALREADY_SETTLED", () => broker.answer(stopped.id, { action: "decline" }, { by: "cli" }));
+    expect(late.message).toMatch(/^question \S+ was closed: the server stopped waiting \(MCP error -32001: Request timed out\) \(at .*\); nobody is waiting/);
+    expect(late.message).not.toMatch(/first answer stands/);
+  });
+
+  it("writes a question's lifetime as people read it", () => {
+    expect([45_000, 300_000, 150_000, 3_900_000, 7_200_000].map(duration)).toEqual(["45s", "5m", "2m 30s", "1h 05m", "2h"]);
   });
 });
 

@@ -63,6 +63,6 @@ describe("the waiting process notices an answer from another process", () => {
     await within(open.broker.wait(asked.id), 3000, "expiry");
     const late = await runChild(["answer", open.dir, asked.id, "cli"]);
     expect(late).toMatchObject({ ok: false, code: "ALREADY_SETTLED" });
-    expect(late.message).toMatch(/expired \(cancel by expiry/);
+    expect(late.message).toMatch(/expired: nobody answered within 1s \(at .*\); the server was told cancel/);
   });
 });

@@ -173,8 +173,8 @@ describe("mcpx elicit list and show", () => {
     expect(all[0]?.answer).toMatchObject({ action: "decline", by: "test" });
     expect(all[1]?.answer).toMatchObject({ action: "cancel", by: "expiry" });
 
-    expect(table.stdout).toMatch(/^ID\s+SERVER\s+KIND\s+AUDIENCE\s+STATE\s+EXPIRES IN\s+MESSAGE$/m);
-    expect(table.stdout).toMatch(new RegExp(`^${expiring.id}\\s+files\\s+form\\s+agent\\s+expired\\s+-\\s`, "m"));
+    expect(table.stdout).toMatch(/^ID\s+SERVER\s+KIND\s+AUDIENCE\s+STATE\s+EXPIRES IN\s+WHY\s+MESSAGE$/m);
+    expect(table.stdout).toMatch(new RegExp(`^${expiring.id}\\s+files\\s+form\\s+agent\\s+expired\\s+-\\s+expired: nobody answered within \\d+s\\s`, "m"));
   });
 
   it("exits 1 for an unknown id, naming it", async () => {

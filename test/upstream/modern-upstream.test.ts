@@ -14,7 +14,7 @@ import { nodeServer, RawStdioHost, type TempConfig } from "../helpers/mcpx.js";
 import { expectValidToClient, validateToServer } from "../helpers/spec-validator.js";
 import { firstText, startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
 import { deferred, stdioHost, type RecordingHost } from "../relay/support.js";
-import { brokerConfig, elicit, pendingFrom, waitForQuestion } from "../broker-e2e/support.js";
+import { brokerConfig, elicit, elicitListAll, pendingFrom, waitForQuestion } from "../broker-e2e/support.js";
 
 type Frame = Record<string, unknown>;
 interface Received {
@@ -202,6 +202,27 @@ describe("a 2026-07-28 upstream's question for a legacy host", () => {
       expect(run.code, run.stderr).toBe(0);
       expect(text(await call)).toBe(`Hello, ${JSON.stringify({ action: "accept", content: { name: "Kay" } })} after 1 round(s)`);
       expect(host.requests()).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("is closed as a cancelled call (not as the server giving up) when the host cancels the call it waits in", async () => {
+    const host = new RawStdioHost(config);
+    try {
+      await host.initialize("2025-11-25", {});
+      host.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "modern__ask_name", arguments: {} } });
+      const question = await waitForQuestion(config, pendingFrom("modern"));
+      host.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "the user pressed stop" } });
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const view = (await elicitListAll(config)).find((candidate) => candidate.id === question.id);
+        if (view?.state === "closed") {
+          expect(view.closedBecause).toBe("the call was cancelled");
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`never closed: ${JSON.stringify(view)}`);
+      }
     } finally {
       await host.close();
     }

@@ -356,11 +356,13 @@ export const APP_JS = String.raw`"use strict";
     buttons.forEach(function (b) { b.disabled = false; });
   }
 
+  // Why it is over, as every surface says it: "declined by cli", "expired: nobody answered
+  // within 5m", "closed: the server stopped waiting".
   function outcome(view) {
-    var a = view.answer;
-    if (view.state === "expired") return "expired: nobody answered in time (cancel sent)";
-    if (view.state === "closed") return "closed: " + (a ? a.by : "the call waiting for it is gone");
-    return a ? a.action + " by " + a.by : view.state;
+    var why = view.closedBecause || view.state;
+    if (view.state === "expired") return why + " (cancel sent)";
+    if (view.state === "closed") return "closed: " + why;
+    return why;
   }
 
   function upsert(view) {

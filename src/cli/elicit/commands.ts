@@ -9,6 +9,7 @@ import { Broker } from "../../broker/broker.js";
 import type { AnswerInput } from "../../broker/check-answer.js";
 import { BrokerError } from "../../broker/errors.js";
 import { stateDir } from "../../broker/state-dir.js";
+import { alreadySettled, closedBecause } from "../../broker/settled-why.js";
 import { QuestionStore } from "../../broker/store.js";
 import type { Action, QuestionRecord } from "../../broker/types.js";
 import { shareable, viewOf } from "../../broker/view.js";
@@ -156,7 +157,7 @@ async function contentFor(record: QuestionRecord, args: string[]): Promise<JsonO
   if (record.kind === "elicitation" && record.mode === "url") {
     throw new CliError(`a URL question is accepted without content: mcpx elicit accept ${inert(record.id)}`, Exit.Usage);
   }
-  if (record.state !== "pending") throw new BrokerError("ALREADY_SETTLED", `question ${inert(record.id)} is already ${record.state}; the first answer stands`);
+  if (record.state !== "pending") throw alreadySettled(record);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CliError(
       inert(
@@ -202,7 +203,7 @@ async function settle(broker: Broker, record: QuestionRecord, input: AnswerInput
   if (delivery === "pending")
     return write(`${what} recorded; waiting for delivery (the mcpx process waiting on it, pid ${settled.ownerPid}, has not taken it yet)\n`);
   write(
-    `${what} recorded, but not delivered: the call is gone (${settled.state === "closed" ? "the question was closed" : `the mcpx process waiting on it, pid ${settled.ownerPid}, is gone`})\n`,
+    `${what} recorded, but not delivered: the call is gone (${settled.state === "closed" ? `the question was closed: ${inert(closedBecause(settled) ?? "")}` : `the mcpx process waiting on it, pid ${settled.ownerPid}, is gone`})\n`,
   );
   process.exitCode = 1;
 }

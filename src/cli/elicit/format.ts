@@ -6,6 +6,7 @@
 import { domainToUnicode } from "node:url";
 import type { QuestionRecord } from "../../broker/types.js";
 import { urlProgress, type UrlProgress } from "../../broker/view.js";
+import { closedBecause } from "../../broker/settled-why.js";
 import { inert, inertJson, inertLines } from "../inert.js";
 import { displayValue, fieldsOf, typeHint, type Field } from "./fields.js";
 
@@ -19,6 +20,7 @@ export interface FormatOptions {
 
 const MESSAGE_MIN = 20;
 const MESSAGE_MAX = 60;
+const WHY_MAX = 40;
 
 /** "form", "url" or "sampling". */
 export function kindOf(record: QuestionRecord): string {
@@ -37,7 +39,7 @@ export function timeLeft(record: QuestionRecord, now = Date.now()): string {
 
 export function listTable(records: QuestionRecord[], all: boolean, options: FormatOptions = {}): string {
   if (records.length === 0) return all ? "no questions\n" : "no pending questions\n";
-  const header = ["ID", "SERVER", "KIND", "AUDIENCE", ...(all ? ["STATE"] : []), "EXPIRES IN", "MESSAGE"];
+  const header = ["ID", "SERVER", "KIND", "AUDIENCE", ...(all ? ["STATE"] : []), "EXPIRES IN", ...(all ? ["WHY"] : []), "MESSAGE"];
   const rows = records.map((record) => [
     inert(record.id),
     inert(record.server),
@@ -45,6 +47,7 @@ export function listTable(records: QuestionRecord[], all: boolean, options: Form
     record.audience,
     ...(all ? [record.state] : []),
     record.state === "pending" ? timeLeft(record, options.now) : "-",
+    ...(all ? [truncate(oneLine(closedBecause(record) ?? "-"), WHY_MAX)] : []),
     oneLine(record.message),
   ]);
   const widths = header.slice(0, -1).map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -60,7 +63,7 @@ export function listTable(records: QuestionRecord[], all: boolean, options: Form
 
 export function showQuestion(record: QuestionRecord, options: FormatOptions = {}): string {
   const out: string[] = [];
-  const state = record.state === "pending" ? `pending, expires in ${timeLeft(record, options.now)}` : record.state;
+  const state = record.state === "pending" ? `pending, expires in ${timeLeft(record, options.now)}` : settledState(record);
   out.push(`question  ${inert(record.id)}  (${state})`);
   out.push(`from      server "${inert(record.server)}"${record.tool ? `, during the tool call ${inert(record.tool)}` : ""}`);
   out.push(`kind      ${record.kind === "elicitation" ? `elicitation, ${kindOf(record)} mode` : inert(record.method)}`);
@@ -82,6 +85,12 @@ export function showQuestion(record: QuestionRecord, options: FormatOptions = {}
     out.push(...howToAnswer(record));
   }
   return `${out.join("\n")}\n`;
+}
+
+/** The state and why ("closed: the server stopped waiting", "expired: nobody answered within 5m"). */
+function settledState(record: QuestionRecord): string {
+  const why = inert(closedBecause(record) ?? "");
+  return record.state === "expired" || !why ? why || record.state : `${record.state}: ${why}`;
 }
 
 /** opened / consented / completed, the steps of a URL question, with who took the last one. */
@@ -147,9 +156,7 @@ export function watchLine(record: QuestionRecord, now = Date.now()): string {
   if (record.state === "pending") {
     return `${time} new       ${inert(record.id)}  ${inert(record.server)}  ${kindOf(record)}  ${record.audience}  expires in ${timeLeft(record, now)}  ${truncate(oneLine(record.message), MESSAGE_MAX)}`;
   }
-  const answer = record.answer;
-  const how = answer ? `${answer.action} by ${inert(answer.by)}` : "";
-  return `${time} ${record.state.padEnd(9)} ${inert(record.id)}  ${inert(record.server)}  ${how}`.trimEnd();
+  return `${time} ${record.state.padEnd(9)} ${inert(record.id)}  ${inert(record.server)}  ${oneLine(closedBecause(record) ?? "")}`.trimEnd();
 }
 
 /** Upstream text on one line, inert: whitespace runs (newlines too) as one space. */
