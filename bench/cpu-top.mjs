@@ -3,7 +3,7 @@
 // biggest first, to see where mcpx spends its time. With --tree NAME, the callers of every
 // function named NAME, with the self time spent under each (inclusive).
 //
-//   node bench/cpu-top.mjs FILE.cpuprofile [--top N] [--tree NAME]
+//   node bench/cpu-top.mjs FILE.cpuprofile [--top N] [--tree NAME [--depth D]]
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -18,6 +18,7 @@ const option = (name) => {
 };
 const top = Number(option('--top') ?? 40);
 const tree = option('--tree');
+const depth = Number(option('--depth') ?? 6);
 
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -61,7 +62,7 @@ if (tree) {
   for (const node of profile.nodes) {
     if (node.callFrame.functionName !== tree) continue;
     const chain = [];
-    for (let id = parentOf.get(node.id); id !== undefined && chain.length < 6; id = parentOf.get(id)) chain.push(where(byId.get(id)));
+    for (let id = parentOf.get(node.id); id !== undefined && chain.length < depth; id = parentOf.get(id)) chain.push(where(byId.get(id)));
     const key = chain.join(' < ');
     stacks.set(key, (stacks.get(key) ?? 0) + total(node.id));
   }

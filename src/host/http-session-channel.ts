@@ -74,9 +74,10 @@ export class Exchange {
     }
     const event = formatSse(JSON.stringify(message), { event: "message" });
     if (!this.#streaming && last) {
-      // A lone answer: the whole stream (headers, its one event, its end) in one write.
+      // A lone answer: the whole stream (headers, its one event, its end) in one write. Its
+      // length is known, so it goes without chunked framing: one plain write, not a writev of five.
       this.#ended = true;
-      this.#startStream();
+      this.#startStream(Buffer.byteLength(event));
       this.response.end(event);
       return true;
     }
@@ -121,12 +122,13 @@ export class Exchange {
     this.response.end(JSON.stringify(body));
   }
 
-  #startStream(): void {
+  #startStream(contentLength?: number): void {
     this.response.writeHead(200, {
       ...this.headers,
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
       "x-accel-buffering": "no",
+      ...(contentLength === undefined ? {} : { "content-length": String(contentLength) }),
     });
     this.#streaming = true;
   }
