@@ -13,7 +13,7 @@ import type { Arrival, Channel, Route } from "../rpc/channel.js";
 import { ErrorCode, errorResponse, isResponse, type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { formatSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
-import { admitToStream, DropCounter } from "./output-pressure.js";
+import { admitToStream, backedUp, DropCounter } from "./output-pressure.js";
 
 /**
  * What a POST's `Accept` allows for its answer. `sse` left out means SSE is allowed (the HTTP
@@ -231,6 +231,8 @@ export class HttpSessionChannel implements Channel {
   }
 
   #admit(stream: ServerResponse, message: JsonRpcMessage): boolean {
+    // A stream keeping up (nearly every one) needs no counter of drops: none is made per POST.
+    if (!backedUp(stream)) return true;
     let drops = this.#drops.get(stream);
     if (!drops) this.#drops.set(stream, (drops = new DropCounter(this.log, "sse")));
     return admitToStream(stream, message, drops, this.log);
