@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The benchmark's upstream: one tool, `echo`, that returns its `text` argument. Built on the SDK
-// 1.x low-level Server, so what is measured is the transport and mcpx, not the tool.
+// The benchmark's upstream: `echo`, which returns its `text` argument; `ask`, which first asks its
+// client for a name (elicitation/create; an agent may answer it) and returns the answer; and
+// `confirm`, which asks a lone yes/no (a consent: mcpx keeps it for a person, or the calling host).
+// Built on the SDK 1.x low-level Server, so what is measured is the transport and mcpx, not the tool.
 //
 //   node bench/echo-server.mjs --stdio
 //   node bench/echo-server.mjs --http    stateful Streamable HTTP on 127.0.0.1 (SDK defaults:
@@ -22,10 +24,33 @@ const ECHO_TOOL = {
   },
 };
 
+/** Each question tool asks its question, then returns `<action>:<the answer's one value>`. */
+const QUESTIONS = {
+  ask: {
+    message: 'Which label should the benchmark print?',
+    requestedSchema: { type: 'object', properties: { label: { type: 'string', title: 'Label' } }, required: ['label'] },
+  },
+  confirm: {
+    message: 'Go on with the benchmark?',
+    requestedSchema: { type: 'object', properties: { go: { type: 'boolean', title: 'Go on' } }, required: ['go'] },
+  },
+};
+const QUESTION_TOOLS = Object.keys(QUESTIONS).map((name) => ({
+  name,
+  description: `Asks: ${QUESTIONS[name].message}`,
+  inputSchema: { type: 'object', properties: {} },
+}));
+
 function buildServer() {
   const server = new Server({ name: 'bench-echo', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [ECHO_TOOL] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [ECHO_TOOL, ...QUESTION_TOOLS] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const question = QUESTIONS[request.params.name];
+    if (question) {
+      const answer = await server.elicitInput(question);
+      const [value] = Object.values(answer.content ?? {});
+      return { content: [{ type: 'text', text: `${answer.action}:${value}` }] };
+    }
     const { text = '', delayMs = 0 } = request.params.arguments ?? {};
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return { content: [{ type: 'text', text: String(text) }] };

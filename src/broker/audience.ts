@@ -25,7 +25,16 @@ export interface AudienceDecision {
   sensitiveFields: string[];
 }
 
+/** Decided once per question: the policy and the store both ask, and reading the words is not free. */
+const decided = new WeakMap<Question, AudienceDecision>();
+
 export function decideAudience(question: Question): AudienceDecision {
+  let decision = decided.get(question);
+  if (!decision) decided.set(question, (decision = decide(question)));
+  return decision;
+}
+
+function decide(question: Question): AudienceDecision {
   if (question.kind === "elicitation" && question.mode === "url") {
     return { audience: "person", reason: "a URL question needs a person's consent and a browser", sensitiveFields: [] };
   }

@@ -7,6 +7,7 @@
  * watching the store (cheap: SQLite's data_version), within a fraction of a second.
  */
 import { randomUUID } from "node:crypto";
+import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { Question } from "../render/question.js";
 import type { Logger } from "../util/log.js";
 import { processAlive } from "../util/process.js";
@@ -173,19 +174,22 @@ export class Broker {
    * question closed (`alreadySettled`).
    */
   answer(id: string, input: AnswerInput, options: AnswerOptions): QuestionRecord {
-    // Settle what is overdue or orphaned first, so an answer nobody can receive is refused.
-    this.sweep();
-    const record = this.store.get(id);
+    // Settle it first if it is overdue or orphaned, so an answer nobody can receive is refused.
+    // Only this question: a whole sweep reads every held answer, on every answer.
+    const record = this.#unlessStale(this.store.get(id));
     if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
     if (record.state !== "pending") throw alreadySettled(record);
     if (options.asAgent && record.audience === "person") {
       throw new BrokerError("PERSON_ONLY", `question ${id} is for a person only (${record.audienceReason})`);
     }
     if (!options.asGiven) checkAnswer(record, input);
-    const answer = { action: input.action, by: options.by, ...(input.content ? { content: input.content } : {}) };
+    // A person-only answer for a waiter in this process is handed over in memory: its content is
+    // never written, so there is nothing to forget (and no checkpoint to pay) once it is delivered.
+    const inHand = record.audience === "person" && input.content !== undefined && this.#waiters.has(id);
+    const answer = { action: input.action, by: options.by, ...(input.content && !inHand ? { content: input.content } : {}) };
     if (!this.store.settle(id, "answered", answer, this.#clock.now())) throw alreadySettled(this.store.get(id) ?? record);
     this.log.info("question answered", { question: id, action: input.action, by: options.by });
-    return this.#settled(id);
+    return this.#settled(id, inHand ? input.content : undefined);
   }
 
   /**
@@ -256,6 +260,16 @@ export class Broker {
     this.#retention.forgetHeldSecrets((instance, pid) => instance !== this.instance && !processAlive(pid));
   }
 
+  /** The record, after expiring or closing it when it is pending past its deadline or its waiting process is gone. */
+  #unlessStale(record: QuestionRecord | undefined): QuestionRecord | undefined {
+    if (record?.state !== "pending") return record;
+    if (Date.parse(record.expiresAt) <= this.#clock.now()) this.#expire(record.id);
+    else if (record.ownerInstance !== this.instance && !processAlive(record.ownerPid)) {
+      this.close(record.id, "the mcpx process that was waiting on it is gone");
+    } else return record;
+    return this.store.get(record.id);
+  }
+
   #expire(id: string): void {
     // A timer may fire a little early by the clock; then it waits out the rest.
     const record = this.store.get(id);
@@ -272,10 +286,11 @@ export class Broker {
     }
   }
 
-  #settled(id: string): QuestionRecord {
+  #settled(id: string, content?: JsonObject): QuestionRecord {
     clearTimeout(this.#expiry.get(id));
     this.#expiry.delete(id);
-    const record = this.store.get(id)!;
+    const stored = this.store.get(id)!;
+    const record = content && stored.answer ? { ...stored, answer: { ...stored.answer, content } } : stored;
     this.#waiters.release(id, record);
     this.#emit(record);
     return record;

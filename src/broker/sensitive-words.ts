@@ -417,8 +417,24 @@ const YES_NO = new Set(
   ].map((text) => wordsOf(text).latin.join("")),
 );
 
+/** A server asks the same words again and again: verdicts on short texts are kept, a bounded number. */
+const verdicts = new Map<string, Category | null>();
+const MAX_VERDICTS = 4096;
+const MAX_KEPT_TEXT = 1024;
+
 /** The category of secret `text` names, if any. A label is a name, title or format; prose a message or description. */
 export function secretIn(text: string, as: "label" | "prose"): Category | undefined {
+  if (text.length > MAX_KEPT_TEXT) return findSecret(text, as);
+  const key = `${as}:${text}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = findSecret(text, as);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(key, found ?? null);
+  return found;
+}
+
+function findSecret(text: string, as: "label" | "prose"): Category | undefined {
   const words = wordsOf(text);
   const found = secretInWords(words, as);
   if (found === undefined || as === "label") return found;

@@ -39,6 +39,11 @@ export class Waiters {
     this.#poll();
   }
 
+  /** Someone in this process waits for this question. */
+  has(id: string): boolean {
+    return this.#waiting.has(id);
+  }
+
   /** Hand the settled record to everyone waiting on it; they are waiting no more. */
   release(id: string, record: QuestionRecord): void {
     const waiters = this.#waiting.get(id);

@@ -56,9 +56,10 @@ export class QuestionStore {
       prune: db.prepare(`DELETE FROM questions WHERE state != 'pending' AND created_ms < ?`),
       unattributed: db.prepare(`SELECT COUNT(*) AS n FROM questions WHERE server = ? AND host_session IS NULL AND call_id IS NULL`),
       forgetContent: db.prepare(
+        // EXISTS looks up this one question; IN (SELECT …) read every person-only question each time.
         `UPDATE answers SET content_json = NULL
          WHERE question_id = ? AND content_json IS NOT NULL
-           AND question_id IN (SELECT id FROM questions WHERE audience = 'person')`,
+           AND EXISTS (SELECT 1 FROM questions WHERE id = answers.question_id AND audience = 'person')`,
       ),
       delivered: db.prepare(`UPDATE answers SET delivered_ms = ? WHERE question_id = ? AND delivered_ms IS NULL`),
       complete: db.prepare(`UPDATE questions SET completed_ms = ?, completed_by = ? WHERE id = ? AND completed_ms IS NULL`),

@@ -13,7 +13,7 @@ import type { Arrival, Channel, Route } from "../rpc/channel.js";
 import { ErrorCode, errorResponse, isResponse, type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { formatSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
-import { admitToStream, DropCounter } from "./output-pressure.js";
+import { admitToStream, backedUp, DropCounter } from "./output-pressure.js";
 
 /**
  * What a POST's `Accept` allows for its answer. `sse` left out means SSE is allowed (the HTTP
@@ -74,9 +74,10 @@ export class Exchange {
     }
     const event = formatSse(JSON.stringify(message), { event: "message" });
     if (!this.#streaming && last) {
-      // A lone answer: the whole stream (headers, its one event, its end) in one write.
+      // A lone answer: the whole stream (headers, its one event, its end) in one write. Its
+      // length is known, so it goes without chunked framing: one plain write, not a writev of five.
       this.#ended = true;
-      this.#startStream();
+      this.#startStream(Buffer.byteLength(event));
       this.response.end(event);
       return true;
     }
@@ -121,12 +122,13 @@ export class Exchange {
     this.response.end(JSON.stringify(body));
   }
 
-  #startStream(): void {
+  #startStream(contentLength?: number): void {
     this.response.writeHead(200, {
       ...this.headers,
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
       "x-accel-buffering": "no",
+      ...(contentLength === undefined ? {} : { "content-length": String(contentLength) }),
     });
     this.#streaming = true;
   }
@@ -229,6 +231,8 @@ export class HttpSessionChannel implements Channel {
   }
 
   #admit(stream: ServerResponse, message: JsonRpcMessage): boolean {
+    // A stream keeping up (nearly every one) needs no counter of drops: none is made per POST.
+    if (!backedUp(stream)) return true;
     let drops = this.#drops.get(stream);
     if (!drops) this.#drops.set(stream, (drops = new DropCounter(this.log, "sse")));
     return admitToStream(stream, message, drops, this.log);

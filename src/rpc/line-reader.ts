@@ -90,12 +90,12 @@ export class LineReader {
     this.#chunks.push(part);
     this.#buffered += part.length;
     if (this.#buffered > this.maxLineBytes) {
-      const line = Buffer.concat(this.#chunks);
+      // Only the two ends are kept: no copy of the whole line is made (it may be the bound's size).
       this.#skipping = true;
-      this.#skipped = line.length;
-      this.#head = line.subarray(0, EDGE_BYTES).toString("utf8");
+      this.#skipped = this.#buffered;
+      this.#head = headOf(this.#chunks).toString("utf8");
       this.#tail = Buffer.alloc(0);
-      this.#keepTail(line);
+      for (const kept of this.#chunks) this.#keepTail(kept);
       this.#chunks = [];
       this.#buffered = 0;
       this.events.oversized({ bytes: this.#skipped, head: this.#head, tail: "", ended: false });
@@ -116,9 +116,24 @@ export class LineReader {
       this.#head = "";
       return;
     }
-    const text = Buffer.concat(this.#chunks).toString("utf8").replace(/\r$/, "");
+    // Most lines arrive in one chunk: no copy then.
+    const line = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
+    const end = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
+    const text = line.toString("utf8", 0, end);
     this.#chunks = [];
     this.#buffered = 0;
     if (this.#anyLineEnd || text.trim() !== "") this.events.line(text);
   }
+}
+
+/** The first EDGE_BYTES of a line held in parts. */
+function headOf(chunks: Buffer[]): Buffer {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    if (size >= EDGE_BYTES) break;
+    parts.push(chunk.subarray(0, EDGE_BYTES - size));
+    size += parts[parts.length - 1]!.length;
+  }
+  return Buffer.concat(parts);
 }

@@ -102,9 +102,12 @@ export class HttpInbound {
     return quiet;
   }
 
-  /** A message over the limit: an answer with no id of its own found answers the request whose stream carried it. */
+  /**
+   * A message over the limit: what reads as an answer with no id of its own found answers the
+   * request whose stream carried it. An event that reads as no message at all is tied to nothing.
+   */
   tooLarge(message: Omit<OversizedMessage, "limit" | "limitName">, related: RequestId | undefined): void {
-    const id = message.id ?? (message.kind === "request" || message.kind === "notification" ? undefined : related);
+    const id = message.id ?? (message.kind === "response" ? related : undefined);
     const { limitName, maxMessageBytes: limit } = this.limits;
     this.sink.onoversized?.({ ...message, limit, limitName, ...(id === undefined ? {} : { id }) });
   }

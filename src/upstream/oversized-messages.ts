@@ -1,8 +1,8 @@
 /**
  * What an upstream connection does with a message from the server that went over the size
  * limit and was dropped unread: the call it answered fails now rather than at its timeout, a
- * request of the server's is refused, a notification is only logged; and the limit is counted
- * for `mcpx servers`.
+ * request of the server's is refused, a notification or a message that reads as none of these
+ * is only logged; and the limit is counted for `mcpx servers`.
  */
 import type { Channel } from "../rpc/channel.js";
 import type { Peer } from "../rpc/peer.js";
@@ -32,8 +32,10 @@ export function handleOversized(server: string, peer: Peer, channel: Channel, me
     channel.send({ jsonrpc: "2.0", id: message.id, error }).catch(() => {});
     return;
   }
-  // An answer whose id was not found: it can only be that of the one call in flight, if one is.
-  const id = message.kind === "notification" ? undefined : (message.id ?? (message.ended ? peer.soleOutstanding : undefined));
+  // Only a message tied to a request may fail it: by its id, or, for what reads as an answer
+  // whose id was not found, the one call in flight if one is. A line that is no JSON-RPC message
+  // at all (200 MB of "x") is tied to nothing: the real answer may still follow it.
+  const id = message.kind === "notification" ? undefined : (message.id ?? (message.ended && message.kind === "response" ? peer.soleOutstanding : undefined));
   const failed =
     id !== undefined &&
     peer.fail(

@@ -109,4 +109,26 @@ describe("an upstream answer over the size limit", () => {
     expect(firstText(await host.request(3, "tools/call", { name: "web__sse_blob", arguments: { bytes: 4 } }))).toBe("bbbb");
     expect(firstText(await host.request(4, "tools/call", { name: "web__blob", arguments: { bytes: 4 } }))).toBe("bbbb");
   });
+
+  // Issue 13, item 19: only a message that can be tied to a request may fail it.
+  it("fails nothing for an oversized line that is no JSON: the answer on the next line comes through", async () => {
+    const host = await stdioHost({ limits: { maxUpstreamMessageBytes: 100_000 } });
+    const answer = await host.request(1, "tools/call", { name: "bulky__blob", arguments: { bytes: 5, junk: 300_000 } });
+    expect(answer.error).toBeUndefined();
+    expect(firstText(answer)).toBe("bbbbb");
+    expect(firstText(await host.request(2, "tools/call", { name: "bulky__blob", arguments: { bytes: 3 } }))).toBe("bbb");
+  });
+
+  it("fails nothing for an oversized SSE event that is no JSON: the answer in the next event comes through", async () => {
+    http = await startHttpFixture("bulky-server.mjs", {}, ["--http"]);
+    const config = writeConfig({
+      mcpServers: { web: { url: http.url, timeoutSeconds: TIMEOUT_SECONDS } },
+      limits: { maxUpstreamMessageBytes: 100_000 },
+    });
+    host = new RawStdioHost(config);
+    await host.initialize();
+    const answer = await host.request(1, "tools/call", { name: "web__sse_blob", arguments: { bytes: 4, junk: 300_000 } });
+    expect(answer.error).toBeUndefined();
+    expect(firstText(answer)).toBe("bbbb");
+  });
 });
