@@ -10,7 +10,7 @@
  */
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import type { Question } from "../render/question.js";
-import { approvalIn, irreversibleIn } from "./consent-words.js";
+import { approvalAskedIn, approvalIn, irreversibleIn } from "./consent-words.js";
 import { CATEGORY_NAMES, consentIn, isYesNo, secretIn } from "./sensitive-words.js";
 import type { Audience } from "./types.js";
 
@@ -123,12 +123,12 @@ function loneConsent(name: string | undefined, schema: JsonObject | undefined, p
  * ("Vegetarian") stay an agent's, so a form is not a consent merely for holding a boolean.
  */
 function consentAmongOthers(properties: Record<string, JsonObject>, prose: string): Finding[] {
-  const asked = approvalIn(prose);
+  const asked = approvalAskedIn(prose);
   const found: Finding[] = [];
   for (const [name, schema] of Object.entries(properties)) {
     if (!isYesNoField(schema)) continue;
     const labels = [name, schema.title, schema.description, ...choicesOf(schema).flat()].filter((text): text is string => typeof text === "string");
-    const wording = labels.map(approvalIn).find((each) => each !== undefined);
+    const wording = labels.map((label) => approvalIn(label)).find((each) => each !== undefined);
     if (wording !== undefined) {
       found.push({ fields: [name], reason: `the yes/no "${name}" asks for consent (it reads "${wording}"), which only a person may give` });
     } else if (asked !== undefined) {

@@ -95,10 +95,23 @@ const IRREVERSIBLE_PHRASES = latin([
 const IRREVERSIBLE_NATIVE_PREFIXES = native(["удал", "стере", "оплат"]);
 const IRREVERSIBLE_STEMS = native(["删除", "刪除", "削除", "삭제", "消去", "支付", "決済"]);
 
+/**
+ * In a form's message, these mostly mean "submit this form" ("please accept with defaults",
+ * "fill in to continue"; accept is the action's own name), so they do not make the form's
+ * other yes/no fields a consent. On a yes/no field itself ("Accept the terms") they still do.
+ */
+const SUBMITTING_PREFIXES = ["accept", "continu", "proceed"];
+const MESSAGE_PREFIXES = CONSENT_PREFIXES.filter((prefix) => !SUBMITTING_PREFIXES.includes(prefix));
+
+/** The approval wording a form's message asks with ("allow access…?", "are you sure"), if any. */
+export function approvalAskedIn(message: string): string | undefined {
+  return approvalIn(message, MESSAGE_PREFIXES);
+}
+
 /** The approval wording in `text` ("approve", "are you sure"), if any. */
-export function approvalIn(text: string): string | undefined {
+export function approvalIn(text: string, prefixes: readonly string[] = CONSENT_PREFIXES): string | undefined {
   const words = wordsOf(text);
-  const prefixed = words.latin.find((word) => CONSENT_PREFIXES.some((prefix) => word.startsWith(prefix)));
+  const prefixed = words.latin.find((word) => prefixes.some((prefix) => word.startsWith(prefix)));
   if (prefixed !== undefined) return prefixed;
   const runs = runsOf(words.latin, 4);
   const phrase = APPROVAL_PHRASES.find((wording) => runs.includes(wording));

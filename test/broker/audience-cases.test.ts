@@ -640,6 +640,23 @@ describe("an agent may still answer", () => {
     expect(decideAudience(asked("Please confirm your shipping address", { street: { type: "string" }, city: { type: "string" } })).audience).toBe("agent");
   });
 
+  // "Accept", "continue" and "proceed" in a message usually mean "submit this form" (accept is the
+  // action's own name): they do not make the form's other yes/no fields a consent. A yes/no that
+  // is itself worded so ("Accept the terms") still is one.
+  it.each([
+    ["Test client default value handling - please accept with defaults", "verified", "Verification status"],
+    ["Fill in your details to continue", "newsletter", "Newsletter"],
+    ["Tell us about the trip before we proceed", "window", "Window seat"],
+  ])("a form submitted with %j keeps its neutral yes/no %s an agent's", (message, field, title) => {
+    const decision = decideAudience(asked(message, { name: { type: "string" }, [field]: { type: "boolean", title } }));
+    expect(decision.audience, decision.reason).toBe("agent");
+  });
+
+  it("a yes/no worded as acceptance among other fields is still the person's", () => {
+    const decision = decideAudience(asked("Please fill in and continue", { name: { type: "string" }, terms: { type: "boolean", title: "Accept the terms" } }));
+    expect(decision).toMatchObject({ audience: "person", sensitiveFields: ["terms"] });
+  });
+
   it("a lone field that is neither a yes/no nor worded as consent, and an empty form with a neutral message", () => {
     expect(decideAudience(asked("Where do you live?", { city: { type: "string" } })).audience).toBe("agent");
     expect(decideAudience(asked("Pick a size", { size: { type: "string", enum: ["s", "m", "l"] } })).audience).toBe("agent");
