@@ -216,7 +216,12 @@ export class HttpHost {
     if (request.headers["last-event-id"] !== undefined) {
       // A host resuming a POST's stream (it was primed): mcpx keeps no events to replay. 405 tells
       // the SDK clients there is no stream to resume, and they stop trying, quietly.
-      return sendError(response, 405, ErrorCode.InvalidRequest, "Method Not Allowed: mcpx does not resume streams (Last-Event-ID); no events are kept to replay");
+      return sendError(
+        response,
+        405,
+        ErrorCode.InvalidRequest,
+        "Method Not Allowed: mcpx does not resume streams (Last-Event-ID); no events are kept to replay",
+      );
     }
     if (live.channel.hasListeningStream) {
       return sendError(response, 409, ErrorCode.InvalidRequest, "This session already has a GET stream open");

@@ -13,6 +13,7 @@
  * answer, so it could ask nothing, while the modern connection can still ask through rounds.
  */
 import type { Logger } from "../util/log.js";
+import { legacyLaneRefused, refuseLegacyLane } from "./era-cache.js";
 
 /** What the lane needs of a connection (an `Upstream`, kept opaque to avoid a cycle). */
 export interface LaneConnection {
@@ -33,6 +34,8 @@ export class LegacyLane<C extends LaneConnection> {
   #givenUp = false;
 
   constructor(
+    /** The server's key in the era cache: a server that refused a lane is not asked again. */
+    private readonly key: string,
     private readonly open: () => C,
     private readonly log: Logger,
     /** Said once the lane is up (to bring it the state hosts set: the log level). */
@@ -41,7 +44,7 @@ export class LegacyLane<C extends LaneConnection> {
 
   /** The legacy connection, opened on first use; undefined when there is none to use now. */
   async connection(): Promise<C | undefined> {
-    if (this.#givenUp) return undefined;
+    if (this.#givenUp || legacyLaneRefused(this.key)) return undefined;
     this.#opening ??= this.#open();
     const connection = await this.#opening;
     // Down for a while (restarting): the modern connection serves meanwhile.
@@ -70,6 +73,7 @@ export class LegacyLane<C extends LaneConnection> {
           : undefined;
     if (why) {
       this.#givenUp = true;
+      refuseLegacyLane(this.key);
       this.#connection = undefined;
       await connection.stop();
       this.log.info(`legacy hosts' calls stay on the 2026-07-28 connection: ${why}`);

@@ -27,6 +27,7 @@ import { BadHeaderTools } from "./header-declarations.js";
 import { completeWithoutRounds, inputQuestion, withInputRounds, withoutInputFields } from "./input-rounds.js";
 import { fromListenStream, Listen } from "./listen.js";
 import { LANE_METHODS, LegacyLane } from "./legacy-lane.js";
+import { eraKey } from "./era-cache.js";
 import { StreamableHttpChannel } from "./http-channel.js";
 import { handleOversized, type LimitHit } from "./oversized-messages.js";
 import { RemovedMethods } from "./removed-methods.js";
@@ -36,6 +37,8 @@ import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
 const DEFAULT_MAX_INPUT_ROUNDS = 8;
+/** How long a host's resources/subscribe waits for the server to acknowledge the new listen stream. */
+const SUBSCRIBE_ACK_WAIT_MS = 2_000;
 
 export type UpstreamState = "starting" | "ready" | "down" | "stopped" | "disabled";
 
@@ -175,7 +178,7 @@ export class Upstream {
     if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
     const refused = method === "tools/call" ? this.#badHeaderTools.refusal(params) : undefined;
     if (refused) return Promise.reject(refused);
-    const local = this.#removed.answer(method, params, () => this.#listen?.update() ?? Promise.resolve());
+    const local = this.#removed.answer(method, params, () => this.#listen?.update(SUBSCRIBE_ACK_WAIT_MS) ?? Promise.resolve());
     if (local) return local;
     if (!INPUT_REQUIRED_METHODS.includes(method)) {
       return this.#send(method, params, options, progressToken).then((result) => completeWithoutRounds(this.name, method, result));
@@ -319,6 +322,7 @@ export class Upstream {
   #openLegacyLane(): LegacyLane<Upstream> {
     const log = this.log.child({ lane: "legacy" });
     return new LegacyLane(
+      eraKey(this.config),
       () => new Upstream({ ...this.config, protocol: LATEST_LEGACY }, { ...this.events, changed: () => {} }, log, this.limits, this.scope),
       log,
       async (legacy) => {
