@@ -16,6 +16,15 @@ const DUAL_FIXTURE_PATH = fixturePath("conformance-dual-server.mjs");
 
 /** Directly: every check but the tasks extension's passes. */
 const DIRECT = { passed: 205, failed: 27 };
+/**
+ * Through mcpx, one pass fewer: server-sse-polling's disconnect-resume. The fixture's
+ * test_reconnection closes its response stream mid-call (SEP-1699 polling, a MAY); mcpx resumes
+ * that stream itself, so the host's stream is never broken and the answer arrives on it, which the
+ * suite reports as information ("server did not disconnect mid-call"), not as a failure. Closing
+ * the host's stream only so it reconnects would add a round trip and a way to lose the answer.
+ */
+const THROUGH = { passed: 204, failed: 27 };
+const NOT_PASSED_THROUGH_MCPX = ["server-sse-polling server-sse-disconnect-resume SUCCESS"];
 /** The 2025 scenarios that need a legacy connection to a server that asks the 2025 way, or a legacy subscribe. */
 const FOLLOWING_THE_CALLER = [
   "tools-call-elicitation",
@@ -80,17 +89,26 @@ describe.skipIf(SUITE_2026.unavailable !== undefined)(`conformance --suite all, 
         expect(Object.keys(through.scenarios).sort()).toEqual(Object.keys(direct.scenarios).sort());
       });
 
-      it("every check that passes directly passes through mcpx", () => {
-        const why = lostSuccesses(direct, through).map((verdict) => {
-          const [scenario] = verdict.split(" ");
-          return `${verdict} -> ${(through.scenarios[scenario ?? ""]?.failures.join(" | ") ?? "(scenario missing)").slice(0, 300)}`;
-        });
+      it("every check that passes directly passes through mcpx, but the SEP-1699 disconnect mcpx does not pass on", () => {
+        const why = lostSuccesses(direct, through)
+          .filter((verdict) => !NOT_PASSED_THROUGH_MCPX.includes(verdict))
+          .map((verdict) => {
+            const [scenario] = verdict.split(" ");
+            return `${verdict} -> ${(through.scenarios[scenario ?? ""]?.failures.join(" | ") ?? "(scenario missing)").slice(0, 300)}`;
+          });
         expect(why, mcpx?.stderr().slice(-3000)).toEqual([]);
+        expect(lostSuccesses(direct, through)).toEqual(NOT_PASSED_THROUGH_MCPX);
       });
 
-      it(`${DIRECT.passed} passed, ${DIRECT.failed} failed, no failure outside the tasks extension`, () => {
+      it(`${THROUGH.passed} passed, ${THROUGH.failed} failed, no failure outside the tasks extension`, () => {
         expect(failuresOutsideTasks(through)).toEqual([]);
-        expect({ passed: through.passed, failed: through.failed }).toEqual(DIRECT);
+        expect({ passed: through.passed, failed: through.failed }).toEqual(THROUGH);
+      });
+
+      it("the 2025 scenarios that need the caller's era, and the priming event, pass as directly", () => {
+        for (const name of FOLLOWING_THE_CALLER) expect({ name, failures: through.scenarios[name]?.failures }).toEqual({ name, failures: [] });
+        const polling = through.verdicts.filter((verdict) => verdict.startsWith("server-sse-polling "));
+        expect(polling).toEqual(["server-sse-polling server-sse-priming-event SUCCESS", "server-sse-polling server-sse-retry-field SUCCESS"]);
       });
     });
   };
