@@ -13,7 +13,15 @@
  * answer, so it could ask nothing, while the modern connection can still ask through rounds.
  */
 import type { Logger } from "../util/log.js";
+import { within } from "../util/sleep.js";
 import { legacyLaneRefused, refuseLegacyLane } from "./era-cache.js";
+
+/**
+ * How long a legacy host's call waits for the lane to open: a server slow to answer (or deaf to)
+ * `initialize` must not hold the call; it goes on the modern connection, and the lane keeps
+ * opening for the calls after it.
+ */
+const OPEN_WAIT_MS = 5_000;
 
 /** What the lane needs of a connection (an `Upstream`, kept opaque to avoid a cycle). */
 export interface LaneConnection {
@@ -46,7 +54,7 @@ export class LegacyLane<C extends LaneConnection> {
   async connection(): Promise<C | undefined> {
     if (this.#givenUp || legacyLaneRefused(this.key)) return undefined;
     this.#opening ??= this.#open();
-    const connection = await this.#opening;
+    const connection = await within(this.#opening, OPEN_WAIT_MS, undefined);
     // Down for a while (restarting): the modern connection serves meanwhile.
     return connection?.state === "ready" ? connection : undefined;
   }

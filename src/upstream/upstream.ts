@@ -108,6 +108,8 @@ export class Upstream {
     private readonly limits: UpstreamLimits,
     /** Set for a connection that belongs to one host (`sharing: "per-host"`); opaque here. */
     readonly scope?: object,
+    /** A legacy lane of another connection (legacy-lane.ts): a first start that fails is an answer, not an outage. */
+    private readonly lane = false,
   ) {
     if (config.disabled) this.state = "disabled";
     this.#badHeaderTools = new BadHeaderTools(config.name, log);
@@ -283,6 +285,10 @@ export class Upstream {
       this.#restarting = false;
       this.catalog = emptyCatalog();
       this.#setState("down", reason);
+      if (this.lane && this.restarts === 0) {
+        this.log.info("no legacy connection to this server", { reason });
+        return;
+      }
       this.log.warn("upstream failed to start", { reason });
       this.#scheduleRestart();
     }
@@ -323,7 +329,7 @@ export class Upstream {
     const log = this.log.child({ lane: "legacy" });
     return new LegacyLane(
       eraKey(this.config),
-      () => new Upstream({ ...this.config, protocol: LATEST_LEGACY }, { ...this.events, changed: () => {} }, log, this.limits, this.scope),
+      () => new Upstream({ ...this.config, protocol: LATEST_LEGACY }, { ...this.events, changed: () => {} }, log, this.limits, this.scope, true),
       log,
       async (legacy) => {
         const level = this.#removed.logLevel;
