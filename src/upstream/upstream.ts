@@ -37,6 +37,8 @@ import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
 const DEFAULT_MAX_INPUT_ROUNDS = 8;
+/** The lane speaks Streamable HTTP to an HTTP server found modern there (no HTTP+SSE fallback). */
+const laneTransport = (config: ServerConfig): Partial<ServerConfig> => (config.kind === "http" ? { transport: "streamable-http" } : {});
 /** How long a host's resources/subscribe waits for the server to acknowledge the new listen stream. */
 const SUBSCRIBE_ACK_WAIT_MS = 2_000;
 
@@ -329,7 +331,16 @@ export class Upstream {
     const log = this.log.child({ lane: "legacy" });
     return new LegacyLane(
       eraKey(this.config),
-      () => new Upstream({ ...this.config, protocol: LATEST_LEGACY }, { ...this.events, changed: () => {} }, log, this.limits, this.scope, true),
+      // Streamable HTTP only: a server that refuses it a session is not one to try HTTP+SSE on.
+      () =>
+        new Upstream(
+          { ...this.config, protocol: LATEST_LEGACY, ...laneTransport(this.config) },
+          { ...this.events, changed: () => {} },
+          log,
+          this.limits,
+          this.scope,
+          true,
+        ),
       log,
       async (legacy) => {
         const level = this.#removed.logLevel;
