@@ -71,8 +71,6 @@ const FEATURES = {
   elicitationComplete: { since: "2025-11-25", until: "2026-07-28" },
   urlElicitationRequiredError: { since: "2025-11-25", until: "2026-07-28" },
   richEnums: { since: "2025-11-25" },
-  /** `_meta` in `elicitation/create` params (2025-06-18's ElicitRequest params have none). */
-  elicitationParamsMeta: { since: "2025-11-25" },
   elicitationDefaults: { since: "2025-11-25" },
   /** `$schema` on an elicitation's `requestedSchema`. */
   elicitationSchemaDialect: { since: "2025-11-25" },

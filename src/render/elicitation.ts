@@ -37,8 +37,6 @@ export function renderElicitation(question: Question, host: HostProfile, nameSer
   delete params.task;
   // The `mode` field came with URL mode.
   if (!defines(revision, "elicitationUrl")) delete params.mode;
-  // A server's request metadata (an SDK's, say) has no place in a 2025-06-18 elicitation.
-  if (!defines(revision, "elicitationParamsMeta")) delete params._meta;
 
   if (modeOf(question) === "url") {
     if (defines(revision, "elicitationId")) {

@@ -10,17 +10,17 @@ import { fixture, nodeServer, RawStdioHost, writeConfig } from "../helpers/mcpx.
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { firstText, startHttpFixture } from "../helpers/upstreams.js";
 
-/** A 2025-06-18 host calls ask_name, answers the question it is sent, and gets the result; mcpx's log comes back. */
+/** A 2025-11-25 host calls ask_name, answers the question it is sent, and gets the result; mcpx's log comes back. */
 async function askedAndAnswered(upstream: object): Promise<string> {
   const host = new RawStdioHost(writeConfig({ mcpServers: { modern: upstream } }));
   try {
-    await host.initialize("2025-06-18", { elicitation: {} });
+    await host.initialize("2025-11-25", { elicitation: {} });
     host.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "modern__ask_name", arguments: {} } });
     const request = await host.waitFor((frame) => frame.method === "elicitation/create", 30_000);
-    expectValidToClient("2025-06-18", request);
+    expectValidToClient("2025-11-25", request);
     host.send({ jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { name: "Lin" } } });
     const answer = await host.waitFor((frame) => frame.id === 2 && !("method" in frame), 30_000);
-    expectValidToClient("2025-06-18", answer, "tools/call");
+    expectValidToClient("2025-11-25", answer, "tools/call");
     expect(firstText(answer)).toContain("Lin");
     return host.running.stderr();
   } finally {
