@@ -149,7 +149,13 @@ async function forward(
   const clientCapabilities = answerableCapabilities(gateway, session, upstream);
   const call = new ForwardedCall(owner, owned.server, (signal) =>
     sendResolvingUrlRequired(gateway, upstream, owner, method, signal, () =>
-      upstream.call(method, sent, { owner, signal, ...(onProgress ? { onProgress } : {}), ...(clientCapabilities ? { clientCapabilities } : {}) }),
+      upstream.call(method, sent, {
+        owner,
+        signal,
+        legacyCaller: isLegacyHost(session),
+        ...(onProgress ? { onProgress } : {}),
+        ...(clientCapabilities ? { clientCapabilities } : {}),
+      }),
     ),
   );
   return call.serve(context, () => gateway.parked.park(session, retryKey(), call));
@@ -170,6 +176,11 @@ function answerableCapabilities(gateway: Gateway, session: HostSession, upstream
     ...(isObject(sampling) ? { sampling } : {}),
     ...(configuredRoots || isObject(roots) ? { roots: {} } : {}),
   };
+}
+
+/** A host that initialized in a legacy revision: a server that speaks both eras serves its calls in one too. */
+function isLegacyHost(session: HostSession): boolean {
+  return session.revision !== undefined && !MODERN_REVISIONS.includes(session.revision);
 }
 
 /** An unknown tool or prompt, with the exposed names nearest to it (the names hosts see). */
@@ -221,7 +232,11 @@ async function complete(gateway: Gateway, session: HostSession, context: Incomin
   // An upstream without completions has none to offer: an empty answer, not an error.
   if (!upstream || upstream.capabilities.completions === undefined) return { completion: { values: [], hasMore: false } };
   const sent = { ...params, ref: { ...ref, [key]: owned.original } };
-  return upstream.call("completion/complete", sent, { owner: { session, requestId: context.request.id }, signal: context.signal });
+  return upstream.call("completion/complete", sent, {
+    owner: { session, requestId: context.request.id },
+    signal: context.signal,
+    legacyCaller: isLegacyHost(session),
+  });
 }
 
 async function setLevel(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {

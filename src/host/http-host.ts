@@ -193,7 +193,8 @@ export class HttpHost {
       live.channel.receive(messages, undefined);
       return;
     }
-    const exchange = new Exchange(response, headers, { json: jsonAccepted, sse: sseAccepted });
+    const priming = (): string | undefined => live.channel.priming(live.session.revision);
+    const exchange = new Exchange(response, headers, { json: jsonAccepted, sse: sseAccepted, priming });
     live.open++;
     response.once("close", () => {
       live.open--;
@@ -211,6 +212,16 @@ export class HttpHost {
     if (!this.#versionHeaderOk(request, response)) return;
     if (!accepts(request.headers.accept, "text/event-stream")) {
       return sendError(response, 406, ErrorCode.InvalidRequest, "Not Acceptable: GET needs Accept: text/event-stream");
+    }
+    if (request.headers["last-event-id"] !== undefined) {
+      // A host resuming a POST's stream (it was primed): mcpx keeps no events to replay. 405 tells
+      // the SDK clients there is no stream to resume, and they stop trying, quietly.
+      return sendError(
+        response,
+        405,
+        ErrorCode.InvalidRequest,
+        "Method Not Allowed: mcpx does not resume streams (Last-Event-ID); no events are kept to replay",
+      );
     }
     if (live.channel.hasListeningStream) {
       return sendError(response, 409, ErrorCode.InvalidRequest, "This session already has a GET stream open");

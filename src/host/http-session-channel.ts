@@ -11,8 +11,9 @@
 import type { ServerResponse } from "node:http";
 import type { Arrival, Channel, Route } from "../rpc/channel.js";
 import { ErrorCode, errorResponse, isResponse, type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
-import { formatSse } from "../util/sse.js";
+import { formatSse, primingSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
+import { defines, type Revision } from "../protocol/revisions.js";
 import { admitToStream, backedUp, DropCounter } from "./output-pressure.js";
 
 /**
@@ -28,6 +29,11 @@ export interface AnswerFraming {
    * (2026-07-28 gives some errors their own status); undefined keeps 200.
    */
   errorStatus?: (error: JsonRpcErrorObject) => number | undefined;
+  /**
+   * The event the stream opens with, asked when it opens (the session's revision may be known
+   * only by then): the SEP-1699 priming event, for hosts whose revision has it.
+   */
+  priming?: () => string | undefined;
 }
 
 /** One POST and the requests it is still answering. */
@@ -77,15 +83,17 @@ export class Exchange {
       // A lone answer: the whole stream (headers, its one event, its end) in one write. Its
       // length is known, so it goes without chunked framing: one plain write, not a writev of five.
       this.#ended = true;
-      this.#startStream(Buffer.byteLength(event));
-      this.response.end(event);
+      const body = this.#priming() + event;
+      this.#startStream(Buffer.byteLength(body));
+      this.response.end(body);
       return true;
     }
+    let opening = "";
     if (!this.#streaming) {
       this.#startStream();
-      this.response.flushHeaders();
+      opening = this.#priming();
     }
-    this.response.write(event);
+    this.response.write(opening + event);
     if (last) this.end();
     return true;
   }
@@ -110,6 +118,7 @@ export class Exchange {
       this.#endJson();
       return;
     }
+    // A stream with no event at all is not primed: there is nothing on it to resume.
     if (!this.response.headersSent) this.#startStream();
     this.response.end();
   }
@@ -122,6 +131,12 @@ export class Exchange {
     this.response.end(JSON.stringify(body));
   }
 
+  /** What the stream opens with (the priming event, where the revision has one). */
+  #priming(): string {
+    return this.framing.priming?.() ?? "";
+  }
+
+  /** Open the SSE stream; its priming event goes out with the first write. */
   #startStream(contentLength?: number): void {
     this.response.writeHead(200, {
       ...this.headers,
@@ -134,8 +149,16 @@ export class Exchange {
   }
 }
 
+/**
+ * How long a host that lost a POST's stream is told to wait before reconnecting (the priming
+ * event's `retry`). mcpx keeps no events to replay, so a reconnection is answered 405 at once.
+ */
+export const RETRY_MS = 1_000;
+
 export class HttpSessionChannel implements Channel {
   readonly #exchanges = new Map<RequestId, Exchange>();
+  /** Streams primed so far: each priming event's id is unique within the session, as SEP-1699 asks. */
+  #primed = 0;
   #listening: ServerResponse | undefined;
   /** What was dropped for a host not reading, per stream (backpressure). */
   readonly #drops = new WeakMap<ServerResponse, DropCounter>();
@@ -146,6 +169,11 @@ export class HttpSessionChannel implements Channel {
   constructor(private readonly log: Logger) {}
 
   async start(): Promise<void> {}
+
+  /** The priming event a POST's SSE stream opens with, for a host whose revision has it (SEP-1699). */
+  priming(revision: Revision | undefined): string | undefined {
+    return revision && defines(revision, "ssePriming") ? primingSse(`${++this.#primed}`, RETRY_MS) : undefined;
+  }
 
   /** Hand a POST's messages to the session; its requests will be answered on `exchange`. */
   receive(messages: JsonRpcMessage[], exchange: Exchange | undefined): void {

@@ -35,6 +35,11 @@ const FEATURES = {
   ping: { since: "2024-11-05", until: "2026-07-28" },
   loggingSetLevel: { since: "2024-11-05", until: "2026-07-28" },
   resourceSubscribe: { since: "2024-11-05", until: "2026-07-28" },
+  /**
+   * SEP-1699: a POST's SSE stream opens with an event id and empty data, and a `retry` field
+   * (an older client would read the empty data as a malformed message; 2026-07-28 does not resume).
+   */
+  ssePriming: { since: "2025-11-25", until: "2026-07-28" },
   // content and metadata
   audioContent: { since: "2025-03-26" },
   toolAnnotations: { since: "2025-03-26" },

@@ -26,6 +26,11 @@ export interface CallOptions {
    * declares (the caller's own declaration, when only the caller can answer its questions).
    */
   clientCapabilities?: JsonObject;
+  /**
+   * The caller speaks a legacy revision: a server that speaks both eras takes its call on a
+   * legacy connection, where it may ask the 2025 way (legacy-lane.ts).
+   */
+  legacyCaller?: boolean;
 }
 
 export class CallsInFlight {

@@ -31,3 +31,15 @@ export function rememberEra(key: string, era: Era): void {
 export function forgetEra(key: string): void {
   eras.delete(key);
 }
+
+/**
+ * Servers found to speak 2026-07-28 and not to serve a legacy connection mcpx can use (see
+ * legacy-lane.ts): not asked again for the life of the process, as the era itself is not.
+ */
+const withoutLegacyLane = new Set<string>();
+
+export const legacyLaneRefused = (key: string): boolean => withoutLegacyLane.has(key);
+
+export function refuseLegacyLane(key: string): void {
+  withoutLegacyLane.add(key);
+}

@@ -60,8 +60,12 @@ export class Listen {
     };
   }
 
-  /** Open (or replace) the stream with the current filter; resolves once acknowledged (bounded). */
-  async update(): Promise<void> {
+  /**
+   * Open (or replace) the stream with the current filter; resolves once acknowledged, or after
+   * `waitMs` (the acknowledgement timeout unless told): a host's subscribe waits only briefly for a
+   * server that does not acknowledge, since waiting longer would change nothing for it.
+   */
+  async update(waitMs = this.deps.ackTimeoutMs): Promise<void> {
     if (this.#closed) return;
     const previous = this.#current;
     const filter = this.filter();
@@ -71,14 +75,14 @@ export class Listen {
       return;
     }
     const stream = this.#open(filter);
-    await within(stream.acknowledged, this.deps.ackTimeoutMs, undefined);
+    await within(stream.acknowledged, Math.min(waitMs, this.deps.ackTimeoutMs), undefined);
     previous?.stop.abort();
   }
 
   /** `notifications/subscriptions/acknowledged` for the stream opened under `id`. */
   acknowledged(id: unknown, params: JsonObject): void {
     const stream = this.#current;
-    if (!stream || stream.id !== id) return;
+    if (!stream || !sameId(stream.id, id)) return;
     this.#failures = 0;
     this.deps.log.debug("the server is listening", { notifications: params.notifications });
     stream.ack();
@@ -86,7 +90,7 @@ export class Listen {
 
   /** Is `id` the request of a listen stream (its notifications come with it)? */
   owns(id: unknown): boolean {
-    return this.#current !== undefined && this.#current.id === id;
+    return this.#current !== undefined && sameId(this.#current.id, id);
   }
 
   close(): void {
@@ -126,6 +130,15 @@ export class Listen {
       void this.update().then(() => this.deps.reopened());
     });
   }
+}
+
+/**
+ * Is `tag` (a notification's subscription id) the id of the listen request `id`? Servers echo the
+ * request's id, some as a string (the conformance repository's reference server sends
+ * `String(id)`): mcpx's ids are its own, so "5" and 5 name the same stream.
+ */
+function sameId(id: RequestId | undefined, tag: unknown): boolean {
+  return id !== undefined && (tag === id || ((typeof tag === "string" || typeof tag === "number") && String(tag) === String(id)));
 }
 
 /**

@@ -15,7 +15,7 @@ import type { OversizedMessage, ReportsOversized } from "../rpc/oversized.js";
 import type { Pressure } from "../rpc/pressure.js";
 import { ErrorCode, type JsonObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { GatewayError, RpcError } from "../protocol/errors.js";
-import { defines, MODERN_REVISIONS, type Revision } from "../protocol/revisions.js";
+import { defines, LATEST_LEGACY, MODERN_REVISIONS, type Revision } from "../protocol/revisions.js";
 import { INPUT_REQUIRED_METHODS } from "../protocol/modern.js";
 import type { Logger } from "../util/log.js";
 import { emptyCatalog, fetchPart, offeredParts, readCatalog, REFRESHED_BY, type Catalog, type CatalogPart } from "./catalog.js";
@@ -26,6 +26,9 @@ import { openConnection, type Transport } from "./handshake.js";
 import { BadHeaderTools } from "./header-declarations.js";
 import { completeWithoutRounds, inputQuestion, withInputRounds, withoutInputFields } from "./input-rounds.js";
 import { fromListenStream, Listen } from "./listen.js";
+import { LANE_METHODS, LegacyLane } from "./legacy-lane.js";
+import { eraKey } from "./era-cache.js";
+import { StreamableHttpChannel } from "./http-channel.js";
 import { handleOversized, type LimitHit } from "./oversized-messages.js";
 import { RemovedMethods } from "./removed-methods.js";
 import { RestartBackoff } from "./restart-backoff.js";
@@ -34,6 +37,10 @@ import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
 const DEFAULT_MAX_INPUT_ROUNDS = 8;
+/** The lane speaks Streamable HTTP to an HTTP server found modern there (no HTTP+SSE fallback). */
+const laneTransport = (config: ServerConfig): Partial<ServerConfig> => (config.kind === "http" ? { transport: "streamable-http" } : {});
+/** How long a host's resources/subscribe waits for the server to acknowledge the new listen stream. */
+const SUBSCRIBE_ACK_WAIT_MS = 2_000;
 
 export type UpstreamState = "starting" | "ready" | "down" | "stopped" | "disabled";
 
@@ -75,6 +82,10 @@ export class Upstream {
   readonly limitsHit: LimitHit[] = [];
 
   #peer: Peer | undefined;
+  /** The channel the peer reads (what kind of connection it is). */
+  #channel: Channel | undefined;
+  /** For a server found to speak 2026-07-28 under `auto`: the legacy connection for legacy callers. */
+  #legacyLane: LegacyLane<Upstream> | undefined;
   /** This connection speaks the 2026-07-28 era (no session: the envelope rides in every request). */
   #modern = false;
   #listen: Listen | undefined;
@@ -101,6 +112,8 @@ export class Upstream {
     private readonly limits: UpstreamLimits,
     /** Set for a connection that belongs to one host (`sharing: "per-host"`); opaque here. */
     readonly scope?: object,
+    /** A legacy lane of another connection (legacy-lane.ts): a first start that fails is an answer, not an outage. */
+    private readonly lane = false,
   ) {
     if (config.disabled) this.state = "disabled";
     this.#badHeaderTools = new BadHeaderTools(config.name, log);
@@ -145,12 +158,14 @@ export class Upstream {
   async #stop(): Promise<void> {
     this.#stopping = true;
     this.#stopper.abort();
+    const lane = this.#legacyLane?.stop();
     const peer = this.#peer;
     this.#peer = undefined;
     this.#closeListen();
     this.#restarting = false;
     this.#setState("stopped", undefined);
     await peer?.close(new GatewayError("UPSTREAM_UNAVAILABLE", `mcpx is shutting down upstream "${this.name}"`));
+    await lane;
   }
 
   /**
@@ -161,14 +176,34 @@ export class Upstream {
     return this.#restarting;
   }
 
-  /** Send a host's request on to this server. */
+  /** Over HTTP, a legacy handshake that gave no session (the server can send no request on it). */
+  get sessionless(): boolean {
+    return !this.#modern && this.#channel instanceof StreamableHttpChannel && this.#channel.sessionId === undefined;
+  }
+
+  /**
+   * Send a host's request on to this server: a legacy caller's call to a server that speaks both
+   * eras on the legacy connection (legacy-lane.ts), anything else on this one.
+   */
   call(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<JsonObject> {
+    const lane = this.#modern ? this.#legacyLane : undefined;
+    if (lane) {
+      if (options.legacyCaller && LANE_METHODS.has(method)) {
+        return lane.connection().then((legacy) => (legacy ? legacy.call(method, params, options) : this.#call(method, params, options)));
+      }
+      // The log level hosts ask for reaches both connections.
+      if (method === "logging/setLevel") void lane.ready?.call(method, params).catch(() => {});
+    }
+    return this.#call(method, params, options);
+  }
+
+  #call(method: string, params: JsonObject | undefined, options: CallOptions): Promise<JsonObject> {
     if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
     const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
     if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
     const refused = method === "tools/call" ? this.#badHeaderTools.refusal(params) : undefined;
     if (refused) return Promise.reject(refused);
-    const local = this.#removed.answer(method, params, () => this.#listen?.update() ?? Promise.resolve());
+    const local = this.#removed.answer(method, params, () => this.#listen?.update(SUBSCRIBE_ACK_WAIT_MS) ?? Promise.resolve());
     if (local) return local;
     if (!INPUT_REQUIRED_METHODS.includes(method)) {
       return this.#send(method, params, options, progressToken).then((result) => completeWithoutRounds(this.name, method, result));
@@ -274,6 +309,10 @@ export class Upstream {
       this.#restarting = false;
       this.catalog = emptyCatalog();
       this.#setState("down", reason);
+      if (this.lane && this.restarts === 0) {
+        this.log.info("no legacy connection to this server", { reason });
+        return;
+      }
       this.log.warn("upstream failed to start", { reason });
       this.#scheduleRestart();
     }
@@ -306,9 +345,34 @@ export class Upstream {
     this.serverInfo = hello.serverInfo;
     this.instructions = hello.instructions;
     this.#modern = hello.era === "modern";
+    // Found modern under `auto`: legacy callers may need a legacy connection (a pinned protocol forces one era for all).
+    if (this.#modern && this.config.protocol === "auto") this.#legacyLane ??= this.#openLegacyLane();
+  }
+
+  #openLegacyLane(): LegacyLane<Upstream> {
+    const log = this.log.child({ lane: "legacy" });
+    return new LegacyLane(
+      eraKey(this.config),
+      // Streamable HTTP only: a server that refuses it a session is not one to try HTTP+SSE on.
+      () =>
+        new Upstream(
+          { ...this.config, protocol: LATEST_LEGACY, ...laneTransport(this.config) },
+          { ...this.events, changed: () => {} },
+          log,
+          this.limits,
+          this.scope,
+          true,
+        ),
+      log,
+      async (legacy) => {
+        const level = this.#removed.logLevel;
+        if (level !== undefined && legacy.capabilities.logging !== undefined) await legacy.call("logging/setLevel", { level });
+      },
+    );
   }
 
   #peerOn(channel: Channel & ReportsOversized): Peer {
+    this.#channel = channel;
     const peer = new Peer(
       channel,
       {

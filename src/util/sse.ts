@@ -112,6 +112,14 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
   }
 }
 
+/**
+ * The event a resumable stream opens with (SEP-1699): an id, the reconnection delay a client
+ * should wait after losing the connection, and empty data.
+ */
+export function primingSse(id: string, retryMs: number): string {
+  return `id: ${id}\nretry: ${retryMs}\ndata:\n\n`;
+}
+
 /** One event in wire form. */
 export function formatSse(data: string, fields: { event?: string; id?: string } = {}): string {
   let out = "";

@@ -18,12 +18,13 @@ export interface HttpReply {
   body: string;
 }
 
-/** The `data` of each event in a complete SSE body. */
+/** The `data` of each event in a complete SSE body; an event with empty data (SEP-1699 priming) carries no message, as SDK clients read it. */
 export function sseData(body: string): string[] {
   const data: string[] = [];
   for (const block of body.split(/\r?\n\r?\n/)) {
     const lines = block.split(/\r?\n/).filter((line) => line.startsWith("data:"));
-    if (lines.length) data.push(lines.map((line) => line.slice(5).replace(/^ /, "")).join("\n"));
+    const joined = lines.map((line) => line.slice(5).replace(/^ /, "")).join("\n");
+    if (joined !== "") data.push(joined);
   }
   return data;
 }
