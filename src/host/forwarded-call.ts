@@ -16,6 +16,9 @@ type Step = { result: JsonObject } | { error: unknown } | { blocked: BlockedUrlQ
 export class ForwardedCall {
   readonly outcome: Promise<JsonObject>;
   readonly #abort = new AbortController();
+  /** Made only when a question of the call asks for it (most calls raise none). */
+  #ended: AbortController | undefined;
+  #over = false;
   #blocked: BlockedUrlQuestion[] = [];
   #flush: NodeJS.Immediate | undefined;
   #waiter: ((blocked: BlockedUrlQuestion[]) => void) | undefined;
@@ -30,15 +33,25 @@ export class ForwardedCall {
     start: (signal: AbortSignal) => Promise<JsonObject>,
   ) {
     owner.signal = this.#abort.signal;
-    const ended = new AbortController();
-    owner.ended = AbortSignal.any([this.#abort.signal, ended.signal]);
+    owner.ended = () => this.#endedSignal();
     owner.urlBlocked = (blocked) => this.#block(blocked);
     this.outcome = start(this.#abort.signal);
     // A parked call's failure is the retry's to report; either way the call is over.
-    this.outcome.then(
-      () => ended.abort(),
-      () => ended.abort(),
-    );
+    const over = (): void => {
+      this.#over = true;
+      this.#ended?.abort();
+    };
+    this.outcome.then(over, over);
+  }
+
+  /** Aborted once the call is over or cancelled. */
+  #endedSignal(): AbortSignal {
+    if (this.#ended) return this.#ended.signal;
+    const ended = new AbortController();
+    this.#ended = ended;
+    if (this.#over || this.#abort.signal.aborted) ended.abort();
+    else this.#abort.signal.addEventListener("abort", () => ended.abort(), { once: true });
+    return ended.signal;
   }
 
   /**
