@@ -64,15 +64,15 @@ export class ForwardedCall {
     if (context.signal.aborted) follow();
     context.signal.addEventListener("abort", follow, { once: true });
     try {
-      const blocked = new Promise<BlockedUrlQuestion[]>((resolve) => (this.#waiter = resolve));
-      if (this.#blocked.length > 0) this.#schedule(); // blocked while nobody was waiting
-      const step: Step = await Promise.race([
+      // One promise settled by whichever comes first: the outcome, or questions that block it.
+      const step = await new Promise<Step>((resolve) => {
+        this.#waiter = (blocked) => resolve({ blocked });
         this.outcome.then(
-          (result) => ({ result }),
-          (error: unknown) => ({ error }),
-        ),
-        blocked.then((list) => ({ blocked: list })),
-      ]);
+          (result) => resolve({ result }),
+          (error: unknown) => resolve({ error }),
+        );
+        if (this.#blocked.length > 0) this.#schedule(); // blocked while nobody was waiting
+      });
       if ("blocked" in step) {
         parked();
         throw urlElicitationRequired(this.server, step.blocked);
