@@ -16,6 +16,9 @@ type Step = { result: JsonObject } | { error: unknown } | { blocked: BlockedUrlQ
 export class ForwardedCall {
   readonly outcome: Promise<JsonObject>;
   readonly #abort = new AbortController();
+  /** Made only when a question of the call asks for it (most calls raise none). */
+  #ended: AbortController | undefined;
+  #over = false;
   #blocked: BlockedUrlQuestion[] = [];
   #flush: NodeJS.Immediate | undefined;
   #waiter: ((blocked: BlockedUrlQuestion[]) => void) | undefined;
@@ -30,15 +33,25 @@ export class ForwardedCall {
     start: (signal: AbortSignal) => Promise<JsonObject>,
   ) {
     owner.signal = this.#abort.signal;
-    const ended = new AbortController();
-    owner.ended = AbortSignal.any([this.#abort.signal, ended.signal]);
+    owner.ended = () => this.#endedSignal();
     owner.urlBlocked = (blocked) => this.#block(blocked);
     this.outcome = start(this.#abort.signal);
     // A parked call's failure is the retry's to report; either way the call is over.
-    this.outcome.then(
-      () => ended.abort(),
-      () => ended.abort(),
-    );
+    const over = (): void => {
+      this.#over = true;
+      this.#ended?.abort();
+    };
+    this.outcome.then(over, over);
+  }
+
+  /** Aborted once the call is over or cancelled. */
+  #endedSignal(): AbortSignal {
+    if (this.#ended) return this.#ended.signal;
+    const ended = new AbortController();
+    this.#ended = ended;
+    if (this.#over || this.#abort.signal.aborted) ended.abort();
+    else this.#abort.signal.addEventListener("abort", () => ended.abort(), { once: true });
+    return ended.signal;
   }
 
   /**
@@ -51,15 +64,15 @@ export class ForwardedCall {
     if (context.signal.aborted) follow();
     context.signal.addEventListener("abort", follow, { once: true });
     try {
-      const blocked = new Promise<BlockedUrlQuestion[]>((resolve) => (this.#waiter = resolve));
-      if (this.#blocked.length > 0) this.#schedule(); // blocked while nobody was waiting
-      const step: Step = await Promise.race([
+      // One promise settled by whichever comes first: the outcome, or questions that block it.
+      const step = await new Promise<Step>((resolve) => {
+        this.#waiter = (blocked) => resolve({ blocked });
         this.outcome.then(
-          (result) => ({ result }),
-          (error: unknown) => ({ error }),
-        ),
-        blocked.then((list) => ({ blocked: list })),
-      ]);
+          (result) => resolve({ result }),
+          (error: unknown) => resolve({ error }),
+        );
+        if (this.#blocked.length > 0) this.#schedule(); // blocked while nobody was waiting
+      });
       if ("blocked" in step) {
         parked();
         throw urlElicitationRequired(this.server, step.blocked);

@@ -24,7 +24,7 @@ import { hostNotification } from "./host-notifications.js";
 import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
 import { bearerOf, type HostCredential } from "./host-credential.js";
-import { accepts, isJson } from "./media-types.js";
+import { accepts, isJson, postAcceptance } from "./media-types.js";
 import { readBody, sendError, unauthorized } from "./http-replies.js";
 import { slowClientBounds } from "../api/http.js";
 
@@ -103,10 +103,11 @@ export class HttpHost {
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? "/", "http://mcpx.invalid");
+    // Nearly every request is to the MCP path itself, spelled plainly: no URL is parsed for those.
+    const url = request.url === MCP_PATH ? undefined : new URL(request.url ?? "/", "http://mcpx.invalid");
     const refused = rejectReason(request, this.#hosts, this.#origins);
     if (refused) return sendError(response, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
-    if (url.pathname !== MCP_PATH) {
+    if (url && url.pathname !== MCP_PATH) {
       if (await this.options.extraRoutes?.(request, response, url)) return;
       return sendError(response, 404, ErrorCode.InvalidRequest, `Not found: ${url.pathname} (the MCP endpoint is ${MCP_PATH})`);
     }
@@ -130,8 +131,7 @@ export class HttpHost {
     // its answer as plain JSON and nothing else on that POST: no request of mcpx's can travel
     // with it (a URL question for it becomes -32042 where the host's revision has that).
     const accept = request.headers.accept;
-    const jsonAccepted = accepts(accept, "application/json");
-    const sseAccepted = accepts(accept, "text/event-stream");
+    const { json: jsonAccepted, sse: sseAccepted } = postAcceptance(accept);
     if (!jsonAccepted && !sseAccepted) {
       return sendError(
         response,

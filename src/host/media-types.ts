@@ -22,6 +22,29 @@ export function accepts(header: string | string[] | undefined, type: string): bo
   return best !== undefined && best.q > 0;
 }
 
+/** What a POST's `Accept` allows of the two forms its answer can take. */
+export interface PostAcceptance {
+  readonly json: boolean;
+  readonly sse: boolean;
+}
+
+let lastHeader: string | undefined;
+let lastAcceptance: PostAcceptance = { json: true, sse: true };
+
+/**
+ * `accepts` for JSON and for SSE at once. A host sends the same `Accept` on every POST, so the
+ * last header's reading is kept and the next POST with that header is not parsed again.
+ */
+export function postAcceptance(header: string | string[] | undefined): PostAcceptance {
+  if (typeof header === "string" && header === lastHeader) return lastAcceptance;
+  const acceptance = Object.freeze({ json: accepts(header, "application/json"), sse: accepts(header, "text/event-stream") });
+  if (typeof header === "string") {
+    lastHeader = header;
+    lastAcceptance = acceptance;
+  }
+  return acceptance;
+}
+
 /** Whether a `Content-Type` header declares JSON (`application/json`, any parameters). */
 export function isJson(header: string | undefined): boolean {
   return (header ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";

@@ -281,7 +281,7 @@ function closeWhenServerStops(
  * nor for a question raised while no call was in flight (the server asked on its own).
  */
 function followCalls(attribution: Attribution, gone: (why: string) => void): () => void {
-  const ends = attribution.calls.map((call) => call.ended);
+  const ends = attribution.calls.map((call) => call.ended?.());
   if (ends.length === 0 || !ends.every((signal): signal is AbortSignal => signal !== undefined)) return () => {};
   const check = (): void => {
     if (!ends.every((signal) => signal.aborted)) return;

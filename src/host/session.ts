@@ -110,8 +110,12 @@ export interface CallerContext {
   callId?: string;
   /** Aborted when the call ends from the caller's side (cancelled, disconnected). */
   signal?: AbortSignal;
-  /** Aborted when the call is over, however it ended (answered, failed, cancelled): nothing of it waits on a question any more. */
-  ended?: AbortSignal;
+  /**
+   * A signal aborted when the call is over, however it ended (answered, failed, cancelled):
+   * nothing of it waits on a question any more. Made when first asked for, so a call that
+   * raises no question pays nothing for it.
+   */
+  ended?: () => AbortSignal;
   /**
    * Set by the forwarding layer for a host's call: a URL question of this very call could not
    * be delivered inline (design rule 7), with what the host's `-32042` would list for it.

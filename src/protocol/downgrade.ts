@@ -16,6 +16,7 @@ import { omitLacking, type Kind } from "./downgrade/fields.js";
 import { RESULT_REWRITES } from "./downgrade/results.js";
 import { lookupTable } from "./lookup.js";
 import { withResultFields } from "./downgrade/result-type.js";
+import { copyJson } from "./json-copy.js";
 
 /**
  * The result of a client request (`tools/list`, `tools/call`, `resources/*`, `prompts/*`, …)
@@ -24,7 +25,7 @@ import { withResultFields } from "./downgrade/result-type.js";
  */
 export function downgradeResult(method: string, result: JsonObject, revision: Revision): JsonObject {
   const rewrite = RESULT_REWRITES.get(method);
-  const copy = structuredClone(result);
+  const copy = copyJson(result);
   return withResultFields(method, rewrite ? rewrite(copy, revision) : copy, revision);
 }
 
@@ -67,6 +68,6 @@ const NOTIFICATION_KINDS = lookupTable<Kind>({
  */
 export function downgradeNotification(method: string, params: JsonObject = {}, revision: Revision): JsonObject {
   const kind = NOTIFICATION_KINDS.get(method);
-  const copy = structuredClone(params);
+  const copy = copyJson(params);
   return kind ? omitLacking(copy, kind, revision) : copy;
 }

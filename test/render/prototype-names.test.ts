@@ -4,6 +4,7 @@ import { renderFormSchema } from "../../src/render/form-schema.js";
 import { renderSampling } from "../../src/render/sampling.js";
 import { downgradeNotification, downgradeResult } from "../../src/protocol/downgrade.js";
 import { host, question } from "./support.js";
+import type { JsonObject } from "../../src/protocol/jsonrpc.js";
 
 describe("prototype names in rendering and downgrades", () => {
   it('a form field named "__proto__" stays a field of the rendered schema', () => {
@@ -27,5 +28,16 @@ describe("prototype names in rendering and downgrades", () => {
   it.each(["toString", "__proto__", "constructor", "hasOwnProperty"])("a result or notification of method %s is copied unchanged", (method) => {
     expect(downgradeResult(method, { a: 1 }, "2024-11-05")).toEqual({ a: 1 });
     expect(downgradeNotification(method, { a: 1 }, "2024-11-05")).toEqual({ a: 1 });
+  });
+
+  it('a result with a key "__proto__" keeps it as a key of a copy that shares nothing', () => {
+    const wire = '{"structuredContent":{"__proto__":{"polluted":true},"n":[1,{"m":2}]},"content":[]}';
+    const result = JSON.parse(wire) as JsonObject;
+    const copied = downgradeResult("tools/call", result, "2025-11-25");
+    expect(JSON.stringify(copied)).toBe(wire);
+    const structured = copied.structuredContent as JsonObject;
+    expect(Object.getPrototypeOf(structured)).toBe(Object.prototype);
+    expect(Object.keys(structured)).toEqual(["__proto__", "n"]);
+    expect(structured.n).not.toBe((result.structuredContent as JsonObject).n);
   });
 });
