@@ -96,7 +96,13 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
         headers:
           this.modern && isRequest(message)
             ? this.#modern.headers(message)
-            : this.#headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
+            : this.#headers({
+                "content-type": "application/json",
+                accept: "application/json, text/event-stream",
+                // 2026-07-28 asks it on every POST; a legacy server ignores it, and a server that
+                // speaks both eras sees it on the legacy connection mcpx keeps beside the modern one.
+                ...("method" in message ? { "mcp-method": message.method } : {}),
+              }),
         body: JSON.stringify(message),
         signal: stop?.signal ?? this.#aborter.signal,
       })
