@@ -4,6 +4,7 @@
  * - protocol/, render/ and rpc/ do no I/O: no Node built-in, no package, and only the layers
  *   below them (rpc may take the logger's type and the silent logger);
  * - broker/ and upstream/ know nothing of host/, api/ or cli/;
+ * - discovery/ (the schema cache, search, renderings) knows nothing of host/, api/, cli/, upstream/ or broker/;
  * - nothing in src/ imports cli/, which is the thin layer on top;
  * - no two modules import each other, directly or round a longer circle.
  */
@@ -76,6 +77,15 @@ describe("layering", () => {
   it("broker/ and upstream/ know nothing of host/, api/ or cli/", () => {
     const offences = ALL.filter((module) => module.layer === "broker" || module.layer === "upstream").flatMap((module) =>
       module.local.filter((target) => ["host", "api", "cli"].includes(layerOf(target))).map((target) => `${module.path} imports ${target}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it("discovery/ knows nothing of host/, api/, cli/, upstream/ or broker/", () => {
+    const offences = ALL.filter((module) => module.layer === "discovery").flatMap((module) =>
+      module.local
+        .filter((target) => ["host", "api", "cli", "upstream", "broker"].includes(layerOf(target)))
+        .map((target) => `${module.path} imports ${target}`),
     );
     expect(offences).toEqual([]);
   });
