@@ -8,8 +8,9 @@ import { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL, SERVERS_TOOL } from "./gateway-t
 import { pinnedTools } from "./gateway-tools/exposed-tools.js";
 import { serverLine } from "./gateway-tools/server-lines.js";
 
-/** The server lines stop here; mcpx__servers has them all. */
-const SERVER_LINES_BUDGET = 4000;
+/** The server lines stop here (about 600 tokens); mcpx__servers has them all, and whole. */
+const SERVER_LINES_BUDGET = 2500;
+const SERVER_LINE = 100;
 
 export function hostInstructions(gateway: Gateway): string | undefined {
   return gateway.config.expose === "discovery" ? discoveryInstructions(gateway) : upstreamInstructions(gateway);
@@ -28,7 +29,7 @@ function discoveryInstructions(gateway: Gateway): string {
   const lines: string[] = [];
   let length = 0;
   for (const upstream of servers) {
-    const line = `- ${upstream.name}${upstream.state === "ready" ? "" : ` (${upstream.state})`}: ${serverLine(upstream.instructions, upstream.serverInfo)}`;
+    const line = `- ${upstream.name}${upstream.state === "ready" ? "" : ` (${upstream.state})`}: ${serverLine(upstream.instructions, upstream.serverInfo, SERVER_LINE)}`;
     if (length + line.length > SERVER_LINES_BUDGET) {
       lines.push(`- and ${servers.length - lines.length} more: see ${SERVERS_TOOL}`);
       break;

@@ -7,11 +7,11 @@ import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 
 const MAX_LINE = 160;
 
-export function serverLine(instructions: string | undefined, serverInfo: JsonObject | undefined): string {
+export function serverLine(instructions: string | undefined, serverInfo: JsonObject | undefined, max = MAX_LINE): string {
   const info = isObject(serverInfo) ? serverInfo : {};
   const source = [instructions, info.description, info.title].find((text): text is string => typeof text === "string" && text.trim() !== "");
   if (!source) return "";
   const flat = source.replace(/\s+/g, " ").trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(flat)?.[1] ?? flat;
-  return sentence.length <= MAX_LINE ? sentence : `${sentence.slice(0, MAX_LINE - 1)}…`;
+  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1)}…`;
 }
