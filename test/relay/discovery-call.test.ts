@@ -29,6 +29,8 @@ beforeAll(() => {
       ask: askingStdio(),
       progress: nodeServer("progress-server.mjs"),
       changing: nodeServer("changing-server.mjs"),
+      rich: nodeServer("rich-server.mjs"),
+      slow: askingStdio({ timeoutSeconds: 1 }),
     },
     expose: "discovery",
     pinned: ["changing__added_1"],
@@ -61,6 +63,22 @@ describe("a 2025-06-18 host (stdio)", () => {
     }
     expect(asked[1]!.params).toEqual(asked[0]!.params);
     expect((asked[1]!.params as { message: string }).message).toBe("[ask] Who are you?");
+  });
+
+  it("gets the called tool's result as a direct call gets it, structuredContent and all", async () => {
+    const direct = await raw.request("rich-direct", "tools/call", { name: "rich__rich_tool", arguments: {} });
+    const through = await raw.request("rich-through", "tools/call", via("rich__rich_tool", {}));
+    expectValidToClient("2025-06-18", through, "tools/call");
+    expect((through.result as { structuredContent: unknown }).structuredContent).toEqual({ answer: 42 });
+    expect(through.result).toEqual(direct.result);
+  });
+
+  it("times the called tool out as a direct call is (-32001, naming the server)", async () => {
+    const started = Date.now();
+    const answer = await raw.request("slow", "tools/call", via("slow__wait_for_cancel", {}));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expectValidToClient("2025-06-18", answer);
+    expect(answer.error).toMatchObject({ code: -32001, message: expect.stringContaining('"slow"') });
   });
 });
 
