@@ -218,6 +218,28 @@ describe("hosts of mcpx serve --http in discovery mode", () => {
     }
   });
 
+  it("a 2026-07-28 host discovers the discovery instructions and lists the gateway tools", async () => {
+    const V = "2026-07-28";
+    const modern = async (method: string) => {
+      const reply = await post(
+        mcpx.url,
+        {
+          jsonrpc: "2.0",
+          id: method,
+          method,
+          params: { _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {} } },
+        },
+        { "mcp-protocol-version": V, "mcp-method": method },
+      );
+      expectValidToClient(V, reply.messages[0], method);
+      return reply.messages[0]!.result as Record<string, unknown>;
+    };
+    expect(String((await modern("server/discover")).instructions)).toContain('mcpx__search {"query"');
+    const names = ((await modern("tools/list")).tools as Array<{ name: string }>).map((tool) => tool.name);
+    expect(names.slice(0, 4)).toEqual(["mcpx__search", "mcpx__describe", "mcpx__call", "mcpx__servers"]);
+    expect(names).not.toContain("ask__ask_form");
+  });
+
   it("a 2026-07-28 retry's requestState is bound to the tool mcpx__call called and its arguments", async () => {
     const V = "2026-07-28";
     const send = async (id: number, params: Record<string, unknown>) => {
