@@ -62,7 +62,10 @@ describe.skipIf(!TOOL_SEARCH_DATA)("a host of mcpx in discovery mode, with the 7
     const instructions = client.getInstructions() ?? "";
     expect(instructions).toContain('mcpx__search {"query"');
     expect(instructions).toContain("mcpx__call");
-    expect(instructions).toContain("- weather:");
+    // One line per server while they fit (about 600 tokens), then how many more.
+    expect(instructions).toContain("- 12306-mcp: The 12306-mcp server (8 tools).");
+    expect(instructions).toMatch(/\n- and \d+ more: see mcpx__servers$/);
+    expect(countTokens(instructions)).toBeLessThan(1000);
     expect(instructions).toContain(`Listed directly as well: ${PINNED.join(", ")}.`);
   });
 
