@@ -1,5 +1,6 @@
 /** The `mcpx` command line. Commands are thin: they parse, call the library, and set the exit code. */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
+import type { Expose } from "../config/types.js";
 import { IMPLEMENTATION } from "../version.js";
 import { configFor } from "./context.js";
 import { CliError, Exit } from "./exit.js";
@@ -27,7 +28,10 @@ program
   .option("--http", "serve Streamable HTTP at /mcp instead of stdio")
   .option("--host <host>", "address to bind with --http (default from config: 127.0.0.1)")
   .option("--port <port>", "port to bind with --http (default from config: 7777)", parsePort)
-  .action(async (options: { config?: string; http?: boolean; host?: string; port?: number }) => {
+  .addOption(
+    new Option("--expose <what>", "what hosts' tools/list holds: every tool, or the discovery tools (default from config: all)").choices(["all", "discovery"]),
+  )
+  .action(async (options: { config?: string; http?: boolean; host?: string; port?: number; expose?: Expose }) => {
     await serve(configFor(options.config), options);
   });
 

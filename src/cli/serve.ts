@@ -1,5 +1,5 @@
 /** `mcpx serve`: the gateway, for one host on stdio or many over HTTP, with the question broker. */
-import type { Config } from "../config/types.js";
+import type { Config, Expose } from "../config/types.js";
 import { DEFAULTS_FILE } from "../config/load.js";
 import { Gateway } from "../host/gateway.js";
 import { HttpHost } from "../host/http-host.js";
@@ -23,9 +23,12 @@ export interface ServeOptions {
   http?: boolean;
   host?: string;
   port?: number;
+  /** Overrides the config's `expose`. */
+  expose?: Expose;
 }
 
-export async function serve(config: Config, options: ServeOptions): Promise<void> {
+export async function serve(fromFile: Config, options: ServeOptions): Promise<void> {
+  const config = options.expose ? { ...fromFile, expose: options.expose } : fromFile;
   // Before anything is opened or bound: a bind beyond loopback without a credential never listens.
   const credential = options.http ? serveCredential(config, options.host ?? config.http.host) : undefined;
   const log = createLogger();

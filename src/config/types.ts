@@ -17,6 +17,12 @@ export type Sharing = "shared" | "per-host";
 /** What mcpx does with a question nobody is around to answer. */
 export type ElicitationMode = "ask" | "host" | "auto" | "decline" | "error";
 
+/**
+ * What a host's `tools/list` holds: every upstream tool (`all`), or mcpx's gateway tools
+ * (`mcpx__search`, `mcpx__describe`, `mcpx__call`, `mcpx__servers`) and the pinned tools.
+ */
+export type Expose = "all" | "discovery";
+
 /** A root as `roots/list` answers it. */
 export interface Root {
   uri: string;
@@ -85,6 +91,10 @@ export interface Config {
   };
   /** The default answer to `roots/list`; absent: a per-host connection's host's roots, else none. */
   roots?: Root[];
+  /** What hosts' `tools/list` holds (`mcpx serve --expose` overrides it). */
+  expose: Expose;
+  /** With `expose` "discovery": upstream tools still listed, by `SERVER__TOOL` (the server's own tool name), in this order. */
+  pinned: string[];
   http: {
     host: string;
     port: number;

@@ -10,13 +10,15 @@ import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";
 import { readRoots } from "./roots.js";
-import type { Config, ElicitationMode, LeftOutServer, ServerConfig } from "./types.js";
+import type { Config, ElicitationMode, Expose, LeftOutServer, ServerConfig } from "./types.js";
+import { readPinned } from "./pinned.js";
 
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
-const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "http", "limits"];
+const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "expose", "pinned", "http", "limits"];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
+export const EXPOSE_CHOICES: readonly Expose[] = ["all", "discovery"];
 
 /** A valid config, and what the person should hear about it once (ignored keys, servers left out). */
 export interface CheckedConfig {
@@ -176,6 +178,9 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     }
   }
 
+  const expose = top?.oneOf("expose", EXPOSE_CHOICES) ?? "all";
+  const pinned = top?.read("pinned", (v, at) => readPinned(check, v, at, servers)) ?? [];
+
   check.finish();
   const ignored = ignoredWarning(file, check.ignored);
   const config: Config = {
@@ -184,6 +189,8 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     ...(leftOutServers.length ? { leftOut: leftOutServers } : {}),
     elicitation,
     ...(roots ? { roots } : {}),
+    expose,
+    pinned,
     http,
     limits,
   };

@@ -17,6 +17,11 @@ import { LOG_LEVELS, type CallerContext, type HostSession, type LogLevel } from 
 import { ForwardedCall } from "./forwarded-call.js";
 import { callKey } from "./parked-calls.js";
 import { sendResolvingUrlRequired } from "./url-required.js";
+import { hostInstructions } from "./instructions.js";
+import { CALL_TOOL, isGatewayTool } from "./gateway-tools/definitions.js";
+import { listedTools } from "./gateway-tools/exposed-tools.js";
+import { answerGatewayTool } from "./gateway-tools/answers.js";
+import { unwrapCall } from "./gateway-tools/call.js";
 import type { Upstream } from "../upstream/upstream.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
@@ -25,15 +30,14 @@ type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext
 const HANDLERS = lookupTable<Handler>({
   initialize,
   ping: async () => ({}),
-  "tools/list": async (gateway, session, _context, params) =>
-    list(offersAgentTools(gateway, session) ? [...gateway.catalogue.tools, ...agentTools(gateway.servesPage)] : gateway.catalogue.tools, "tools", params),
+  "tools/list": async (gateway, session, _context, params) => {
+    const tools = listedTools(gateway.config, gateway.catalogue);
+    return list(offersAgentTools(gateway, session) ? [...tools, ...agentTools(gateway.servesPage)] : tools, "tools", params);
+  },
   "prompts/list": async (gateway, _session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
   "resources/list": async (gateway, _session, _context, params) => list(gateway.catalogue.resources, "resources", params),
   "resources/templates/list": async (gateway, _session, _context, params) => list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),
-  "tools/call": async (gateway, session, context, params) =>
-    isAgentTool(requireString(params, "name"))
-      ? callAgentTool(gateway, session, requireString(params, "name"), isObject(params.arguments) ? params.arguments : {})
-      : forward(gateway, session, context, "name", params, gateway.catalogue.tool(requireString(params, "name")), "tool"),
+  "tools/call": callTool,
   "prompts/get": (gateway, session, context, params) =>
     forward(gateway, session, context, "name", params, gateway.catalogue.prompt(requireString(params, "name")), "prompt"),
   "resources/read": (gateway, session, context, params) =>
@@ -61,6 +65,23 @@ export async function dispatch(gateway: Gateway, session: HostSession, context: 
   return session.revision ? downgradeResult(method, result, session.revision) : result;
 }
 
+/**
+ * A host's tool call. mcpx's own tools are answered here; `mcpx__call` is unwrapped into the
+ * call of the tool it names and takes the same path as a direct call (design rule 11).
+ */
+async function callTool(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {
+  const name = requireString(params, "name");
+  const args = isObject(params.arguments) ? params.arguments : {};
+  if (isAgentTool(name)) return callAgentTool(gateway, session, name, args);
+  if (gateway.config.expose === "discovery" && isGatewayTool(name)) {
+    if (name !== CALL_TOOL) return answerGatewayTool(gateway, name, args);
+    const unwrapped = unwrapCall(gateway, params);
+    if ("refusal" in unwrapped) return unwrapped.refusal;
+    return forward(gateway, session, context, "name", unwrapped.params, unwrapped.owned, "tool");
+  }
+  return forward(gateway, session, context, "name", params, gateway.catalogue.tool(name), "tool");
+}
+
 async function initialize(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {
   if (session.initialized) throw new RpcError(ErrorCode.InvalidRequest, "initialize was already done on this connection");
   if (typeof params.protocolVersion !== "string") throw invalidParams("initialize needs a protocolVersion string");
@@ -77,20 +98,13 @@ async function initialize(gateway: Gateway, session: HostSession, _context: Inco
     logging: {},
   };
   if (defines(revision, "completions")) capabilities.completions = {};
-  const instructions = combinedInstructions(gateway);
+  const instructions = hostInstructions(gateway);
   return {
     protocolVersion: revision,
     capabilities,
     serverInfo: { ...IMPLEMENTATION },
     ...(instructions ? { instructions } : {}),
   };
-}
-
-function combinedInstructions(gateway: Gateway): string | undefined {
-  const parts = gateway.upstreams
-    .filter((upstream) => upstream.instructions)
-    .map((upstream) => (gateway.upstreams.length === 1 ? upstream.instructions : `## ${upstream.name}\n${upstream.instructions}`));
-  return parts.length ? parts.join("\n\n") : undefined;
 }
 
 async function list(items: JsonObject[], key: string, params: JsonObject): Promise<JsonObject> {

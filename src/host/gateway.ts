@@ -24,6 +24,7 @@ import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
 import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
+import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -213,6 +214,10 @@ export class Gateway {
       const level = dropped.reason === "hidden" ? "info" : "warn";
       if (this.#firstTime(`dropped ${JSON.stringify(dropped)}`)) this.log[level](`left out of the catalogue: ${message}`, { ...dropped });
     }
+    const ready = this.upstreams.filter((upstream) => upstream.state === "ready").map((upstream) => upstream.name);
+    for (const name of missingPinned(this.config, this.catalogue, ready)) {
+      if (this.#firstTime(`pinned ${name}`)) this.log.warn("a pinned tool is not among its server's tools, so hosts do not see it listed", { tool: name });
+    }
     for (const aliased of this.catalogue.aliased) {
       if (this.#firstTime(`aliased ${JSON.stringify(aliased)}`))
         this.log.info("a resource URI another server lists too is served under an alias", { ...aliased });
@@ -239,7 +244,11 @@ export class Gateway {
       what === "state"
         ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter((part) => !sameList(before[part], this.catalogue[part]))
         : [what];
-    for (const method of new Set(parts.map((part) => LIST_CHANGED[part]))) this.broadcast(method);
+    // In discovery mode hosts list the gateway tools and the pinned ones: news only when those change.
+    const news = parts.filter(
+      (part) => part !== "tools" || this.config.expose !== "discovery" || !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
+    );
+    for (const method of new Set(news.map((part) => LIST_CHANGED[part]))) this.broadcast(method);
   }
 }
 

@@ -36,6 +36,8 @@ describe("configFromObject: defaults", () => {
       file: path.resolve(FILE),
       servers: [],
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
+      expose: "all",
+      pinned: [],
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       limits: {
         maxMessageBytes: 4194304,

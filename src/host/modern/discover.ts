@@ -7,6 +7,7 @@ import { REVISIONS, SERVED_REVISIONS } from "../../protocol/revisions.js";
 import { IMPLEMENTATION } from "../../version.js";
 import type { Gateway } from "../gateway.js";
 import { META } from "../../protocol/modern.js";
+import { hostInstructions } from "../instructions.js";
 
 /** The same offer `initialize` makes, as 2026-07-28 states it (`resources.subscribe`: via subscriptions/listen). */
 export function modernCapabilities(): JsonObject {
@@ -21,10 +22,7 @@ export function modernCapabilities(): JsonObject {
 
 export async function discover(gateway: Gateway): Promise<JsonObject> {
   await gateway.start();
-  const instructions = gateway.upstreams
-    .filter((upstream) => upstream.instructions)
-    .map((upstream) => (gateway.upstreams.length === 1 ? upstream.instructions : `## ${upstream.name}\n${upstream.instructions}`))
-    .join("\n\n");
+  const instructions = hostInstructions(gateway);
   return {
     // Newest first: the one a client should pick.
     supportedVersions: [...REVISIONS].reverse().filter((revision) => SERVED_REVISIONS.includes(revision)),

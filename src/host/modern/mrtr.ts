@@ -27,6 +27,8 @@ import { ModernRequestSession, type InputSink } from "./request-session.js";
 import { inputResponsesRefusal } from "./input-responses.js";
 import { hostIdentity } from "./host-identity.js";
 import { digest, RequestStateSigner, type Binding } from "./request-state.js";
+import { CALL_TOOL } from "../gateway-tools/definitions.js";
+import { callTarget } from "../gateway-tools/call.js";
 
 /** The requests that may be answered `input_required`. */
 export const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -221,8 +223,10 @@ function callsOf(gateway: Gateway): ModernCalls {
   return calls;
 }
 
-/** What a retry must repeat of the original request. */
+/** What a retry must repeat of the original request: for mcpx__call, the tool it calls and that tool's arguments. */
 function bindingOf(method: string, params: JsonObject): Binding {
+  const called = method === "tools/call" && params.name === CALL_TOOL ? callTarget(params) : undefined;
+  if (called) return { method, target: called.name, args: digest(called.arguments) };
   const target = method === "resources/read" ? params.uri : params.name;
   return { method, target: typeof target === "string" ? target : "", args: digest(params.arguments ?? null) };
 }

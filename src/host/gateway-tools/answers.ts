@@ -1,0 +1,137 @@
+/**
+ * What mcpx__search, mcpx__describe and mcpx__servers answer: tool results (text the model
+ * reads). A mistake in their arguments is an `isError` result saying what to send, so the
+ * model can correct itself; a name nobody has gets the nearest names there are.
+ */
+import { declarations } from "../../discovery/typescript.js";
+import { search } from "../../discovery/search.js";
+import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
+import { nearest } from "../../util/nearest.js";
+import type { Gateway } from "../gateway.js";
+import { DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOL, MAX_DESCRIBED, MAX_SEARCH_LIMIT, SEARCH_TOOL, SERVERS_TOOL } from "./definitions.js";
+import { discoveryView, type DiscoveryView } from "./discovery-view.js";
+import { serverLine } from "./server-lines.js";
+
+/** Search results carry this much of a description; mcpx__describe has all of it. */
+const MAX_HIT_DESCRIPTION = 300;
+const SUGGESTIONS = 5;
+
+export function viewOf(gateway: Gateway): DiscoveryView {
+  return discoveryView(gateway.catalogue, () =>
+    Object.fromEntries(gateway.upstreams.map((upstream) => [upstream.name, serverLine(upstream.instructions, upstream.serverInfo)])),
+  );
+}
+
+export function answerGatewayTool(gateway: Gateway, name: string, args: JsonObject): JsonObject {
+  if (name === SEARCH_TOOL) return searchTools(viewOf(gateway), args);
+  if (name === DESCRIBE_TOOL) return describeTools(viewOf(gateway), args);
+  if (name === SERVERS_TOOL) return listServers(gateway, args);
+  return toolError(`unknown tool "${name}"`);
+}
+
+function searchTools(view: DiscoveryView, args: JsonObject): JsonObject {
+  const { query, limit } = args;
+  if (typeof query !== "string" || query.trim() === "") return toolError('give "query": a few words for what you want done, or a tool\'s name');
+  if (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= MAX_SEARCH_LIMIT)) {
+    return toolError(`"limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
+  }
+  const hits = search(view.index, query, (limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT).map((hit) => ({
+    ...hit,
+    description: clip(hit.description, MAX_HIT_DESCRIPTION),
+  }));
+  if (hits.length === 0) return text(`no tool matches ${JSON.stringify(query)}; try other words, or ${SERVERS_TOOL} for what each server is for`);
+  return text(JSON.stringify(hits));
+}
+
+function describeTools(view: DiscoveryView, args: JsonObject): JsonObject {
+  const { names, format = "typescript" } = args;
+  if (!Array.isArray(names) || names.length === 0 || !names.every((name) => typeof name === "string")) {
+    return toolError('give "names": a list of SERVER__TOOL names (from mcpx__search)');
+  }
+  if (names.length > MAX_DESCRIBED) return toolError(`at most ${MAX_DESCRIBED} names at a time`);
+  if (format !== "typescript" && format !== "schema") return toolError('"format" is "typescript" or "schema"');
+  const found = [...new Set(names as string[])].map((name) => ({ name, tool: view.find(name) }));
+  const records = found.flatMap(({ tool }) => (tool ? [tool.record] : []));
+  const unknown = found.filter(({ tool }) => !tool).map(({ name }) => unknownToolLine(view, name));
+  if (records.length === 0) return toolError(unknown.join("\n"));
+  const body =
+    format === "typescript"
+      ? declarations(records)
+      : JSON.stringify(
+          records.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+            name,
+            ...(title ? { title } : {}),
+            description,
+            inputSchema: inputSchema ?? { type: "object" },
+            ...(outputSchema ? { outputSchema } : {}),
+            ...(annotations ? { annotations } : {}),
+          })),
+        );
+  return text(unknown.length ? `${body}\n\n${unknown.join("\n")}` : body);
+}
+
+function listServers(gateway: Gateway, args: JsonObject): JsonObject {
+  const { server } = args;
+  const view = viewOf(gateway);
+  const count = (name: string): number => view.tools.filter((tool) => tool.record.server === name).length;
+  if (server === undefined) {
+    return text(
+      JSON.stringify(
+        gateway.upstreams.map((upstream) => ({
+          server: upstream.name,
+          state: upstream.state,
+          tools: count(upstream.name),
+          description: serverLine(upstream.instructions, upstream.serverInfo),
+        })),
+      ),
+    );
+  }
+  if (typeof server !== "string") return toolError('"server" must be a server\'s name');
+  const upstream = gateway.upstream(server);
+  if (!upstream) {
+    const near = nearest(
+      server,
+      gateway.upstreams.map((candidate) => candidate.name),
+    );
+    return toolError(
+      `no server named ${JSON.stringify(server)}${near.length ? `; did you mean ${near.map((name) => JSON.stringify(name)).join(" or ")}?` : ""}`,
+    );
+  }
+  const info = isObject(upstream.serverInfo) ? upstream.serverInfo : {};
+  return text(
+    JSON.stringify({
+      server: upstream.name,
+      state: upstream.state,
+      ...(typeof info.title === "string" ? { title: info.title } : {}),
+      ...(typeof info.description === "string" ? { description: info.description } : {}),
+      ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
+      tools: view.tools.filter((tool) => tool.record.server === upstream.name).map((tool) => tool.record.name),
+    }),
+  );
+}
+
+/** The names nearest to one nobody has: near spellings first, then what a search for its words finds. */
+export function suggestionsFor(view: DiscoveryView, name: string): string[] {
+  const spelled = nearest(name, view.names, SUGGESTIONS);
+  const words = name.replace(/__|[._-]/g, " ");
+  const found = search(view.index, words, SUGGESTIONS).map((hit) => hit.name);
+  return [...new Set([...spelled, ...found])].slice(0, SUGGESTIONS);
+}
+
+export function unknownToolLine(view: DiscoveryView, name: string): string {
+  const suggestions = suggestionsFor(view, name);
+  const near = suggestions.length ? `; the nearest are ${suggestions.map((candidate) => JSON.stringify(candidate)).join(", ")}` : "";
+  return `no tool named ${JSON.stringify(name)} (names are SERVER__TOOL, as ${SEARCH_TOOL} gives them)${near}`;
+}
+
+function clip(value: string, max: number): string {
+  return value.length <= max ? value : `${value.slice(0, max - 1)}…`;
+}
+
+export function text(value: string): JsonObject {
+  return { content: [{ type: "text", text: value }] };
+}
+
+export function toolError(value: string): JsonObject {
+  return { content: [{ type: "text", text: value }], isError: true };
+}

@@ -1,0 +1,75 @@
+/**
+ * The gateway's live catalogue as discovery sees it: one ToolRecord per tool hosts may see (the
+ * catalogue has already left out what the config hides), named `SERVER__TOOL`, with the way to
+ * its exposed name; and the search index over them. Made once per catalogue, when first asked
+ * for (the catalogue is rebuilt as each upstream comes up, and most rebuilds are never searched).
+ */
+import { buildIndex, type SearchIndex } from "../../discovery/search.js";
+import { discoveryName, type ToolRecord } from "../../discovery/records.js";
+import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
+import type { Catalogue } from "../catalogue.js";
+
+export interface DiscoveredTool {
+  record: ToolRecord;
+  /** The name hosts call it by directly (`SERVER__TOOL`, the bare name for a passthrough server, or a shortened one). */
+  exposed: string;
+}
+
+export class DiscoveryView {
+  readonly tools: DiscoveredTool[];
+  readonly #byName = new Map<string, DiscoveredTool>();
+  readonly #byExposed = new Map<string, DiscoveredTool>();
+  #index: SearchIndex | undefined;
+
+  constructor(
+    catalogue: Catalogue,
+    /** Each server's one-line description, for the index. */
+    private readonly serverDescriptions: () => Record<string, string>,
+  ) {
+    this.tools = catalogue.tools.flatMap((item) => {
+      const exposed = String(item.name);
+      const owned = catalogue.tool(exposed);
+      if (!owned) return [];
+      const found = { record: toolRecord(owned.server, owned.original, item), exposed };
+      this.#byName.set(found.record.name, found);
+      this.#byExposed.set(exposed, found);
+      return [found];
+    });
+  }
+
+  /** By its discovery name (`SERVER__TOOL`), else by the name hosts see it under. */
+  find(name: string): DiscoveredTool | undefined {
+    return this.#byName.get(name) ?? this.#byExposed.get(name);
+  }
+
+  get names(): string[] {
+    return [...this.#byName.keys()];
+  }
+
+  get index(): SearchIndex {
+    this.#index ??= buildIndex({ tools: this.tools.map((tool) => tool.record), serverDescriptions: this.serverDescriptions() });
+    return this.#index;
+  }
+}
+
+function toolRecord(server: string, tool: string, item: JsonObject): ToolRecord {
+  return {
+    server,
+    tool,
+    name: discoveryName(server, tool),
+    ...(typeof item.title === "string" ? { title: item.title } : {}),
+    description: typeof item.description === "string" ? item.description : "",
+    ...(isObject(item.inputSchema) ? { inputSchema: item.inputSchema } : {}),
+    ...(isObject(item.outputSchema) ? { outputSchema: item.outputSchema } : {}),
+    ...(isObject(item.annotations) ? { annotations: item.annotations } : {}),
+  };
+}
+
+const views = new WeakMap<Catalogue, DiscoveryView>();
+
+/** The view of `catalogue`, made on first use and dropped with the catalogue. */
+export function discoveryView(catalogue: Catalogue, serverDescriptions: () => Record<string, string>): DiscoveryView {
+  let view = views.get(catalogue);
+  if (!view) views.set(catalogue, (view = new DiscoveryView(catalogue, serverDescriptions)));
+  return view;
+}

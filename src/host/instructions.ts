@@ -1,0 +1,51 @@
+/**
+ * The `instructions` hosts get (initialize, server/discover). Expose "all": the upstreams' own,
+ * each under its server's name. "discovery": how to find and call tools through the gateway
+ * tools, and one line per server; each server's own instructions are one mcpx__servers call away.
+ */
+import type { Gateway } from "./gateway.js";
+import { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL, SERVERS_TOOL } from "./gateway-tools/definitions.js";
+import { pinnedTools } from "./gateway-tools/exposed-tools.js";
+import { serverLine } from "./gateway-tools/server-lines.js";
+
+/** The server lines stop here (about 600 tokens); mcpx__servers has them all, and whole. */
+const SERVER_LINES_BUDGET = 2500;
+const SERVER_LINE = 100;
+
+export function hostInstructions(gateway: Gateway): string | undefined {
+  return gateway.config.expose === "discovery" ? discoveryInstructions(gateway) : upstreamInstructions(gateway);
+}
+
+function upstreamInstructions(gateway: Gateway): string | undefined {
+  const parts = gateway.upstreams
+    .filter((upstream) => upstream.instructions)
+    .map((upstream) => (gateway.upstreams.length === 1 ? upstream.instructions : `## ${upstream.name}\n${upstream.instructions}`));
+  return parts.length ? parts.join("\n\n") : undefined;
+}
+
+function discoveryInstructions(gateway: Gateway): string {
+  const servers = gateway.upstreams.filter((upstream) => upstream.state !== "disabled");
+  const pinned = pinnedTools(gateway.config, gateway.catalogue).map((tool) => String(tool.name));
+  const lines: string[] = [];
+  let length = 0;
+  for (const upstream of servers) {
+    const line = `- ${upstream.name}${upstream.state === "ready" ? "" : ` (${upstream.state})`}: ${serverLine(upstream.instructions, upstream.serverInfo, SERVER_LINE)}`;
+    if (length + line.length > SERVER_LINES_BUDGET) {
+      lines.push(`- and ${servers.length - lines.length} more: see ${SERVERS_TOOL}`);
+      break;
+    }
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return [
+    `mcpx connects you to ${servers.length} MCP server${servers.length === 1 ? "" : "s"}. Their tools are not listed: find them, then call them.`,
+    `1. ${SEARCH_TOOL} {"query": "a few words for what you want done"}: tool names (SERVER__TOOL), best first.`,
+    `2. ${DESCRIBE_TOOL} {"names": ["SERVER__TOOL"]}: their arguments and results, as TypeScript.`,
+    `3. ${CALL_TOOL} {"name": "SERVER__TOOL", "arguments": {…}}: the tool's own answer. A question the tool asks reaches you as it would from a direct call.`,
+    `${SERVERS_TOOL} says what each server is for; with {"server": NAME}, its own instructions.`,
+    ...(pinned.length ? [`Listed directly as well: ${pinned.join(", ")}.`] : []),
+    "",
+    "Servers:",
+    ...lines,
+  ].join("\n");
+}
