@@ -15,6 +15,11 @@ const MAX_DEPTH = 24;
 const MAX_NODES = 4000;
 /** Object types shorter than this, with no doc comment inside, stay on one line. */
 const ONE_LINE = 80;
+/**
+ * What a type alias's top reaching itself again adds: nothing. A union drops it (A = A | string
+ * is string), an intersection too (A = A & B is B); only if nothing else is left is it `unknown`.
+ */
+const CYCLE = "\u0000cycle";
 
 export interface SchemaTypes {
   /** The root schema's type expression, indented for its place. */
@@ -26,7 +31,7 @@ export interface SchemaTypes {
 /** The TypeScript for one schema; hoisted names are `${prefix}_…`, taken from `names`. */
 export function schemaTypes(root: unknown, names: TypeNames, prefix: string, indent = ""): SchemaTypes {
   const renderer = new Renderer(root, names, prefix);
-  const type = renderer.type(root, 0, true, indent);
+  const type = settled(renderer.type(root, 0, true, indent));
   return { type, definitions: renderer.definitions() };
 }
 
@@ -69,7 +74,7 @@ class Renderer {
   }
 
   definitions(): string[] {
-    return [...this.#targets].map(([target, name]) => `export type ${name} = ${this.#body(target, 0, false, "")};\n`);
+    return [...this.#targets].map(([target, name]) => `export type ${name} = ${settled(this.#body(target, 0, false, ""))};\n`);
   }
 
   /**
@@ -87,7 +92,7 @@ class Renderer {
   #reference(target: Node, name: string, depth: number, guarded: boolean, indent: string): string {
     if (guarded || rendersAsObjectOrArray(target)) return name;
     // An alias whose top is a union may not reach itself through other aliases' tops: spell it out here.
-    if (this.#expanding.has(target)) return "unknown";
+    if (this.#expanding.has(target)) return CYCLE;
     this.#expanding.add(target);
     const type = this.#body(target, depth + 1, guarded, indent);
     this.#expanding.delete(target);
@@ -267,17 +272,22 @@ function literal(value: unknown): string {
   return "unknown";
 }
 
-export function union(types: readonly string[]): string {
-  const unique = [...new Set(types)];
+function settled(type: string): string {
+  return type === CYCLE ? "unknown" : type;
+}
+
+function union(types: readonly string[]): string {
+  const unique = [...new Set(types)].filter((type) => type !== CYCLE);
+  if (unique.length === 0 && types.length > 0) return CYCLE;
   if (unique.includes("unknown")) return "unknown";
   const members = unique.filter((type) => type !== "never");
   return members.length === 0 ? "never" : members.join(" | ");
 }
 
 function intersection(types: readonly string[]): string {
-  const members = [...new Set(types)].filter((type) => type !== "unknown");
+  const members = [...new Set(types)].filter((type) => type !== "unknown" && type !== CYCLE);
   if (members.includes("never")) return "never";
-  if (members.length === 0) return "unknown";
+  if (members.length === 0) return types.includes(CYCLE) && !types.includes("unknown") ? CYCLE : "unknown";
   return members.length === 1 ? members[0]! : members.map(parenthesised).join(" & ");
 }
 

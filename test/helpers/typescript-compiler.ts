@@ -31,6 +31,8 @@ export function compile(files: Record<string, string>): Compiled {
   const host: ts.CompilerHost = {
     ...base,
     fileExists: (name) => own.has(name) || base.fileExists(name),
+    directoryExists: (name) => name === "/virtual" || (base.directoryExists?.(name) ?? false),
+    realpath: (name) => (own.has(name) ? name : (base.realpath?.(name) ?? name)),
     readFile: (name) => own.get(name) ?? base.readFile(name),
     getSourceFile: (name, version) => {
       const text = own.get(name);
