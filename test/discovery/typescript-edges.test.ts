@@ -300,14 +300,16 @@ describe("declarations of edge-case schemas", () => {
       `type Args = Parameters<${access}>[0];`,
       `type Out = NonNullable<Awaited<ReturnType<${access}>>["structuredContent"]>;`,
     ];
-    (testCase.accepts ?? []).forEach((value, j) => lines.push(`export const accept${j}: Args = ${literal(value)};`));
-    (testCase.rejects ?? []).forEach((value, j) =>
-      lines.push("// @ts-expect-error the schema forbids it", `export const reject${j}: Args = ${literal(value)};`),
-    );
-    (testCase.resultAccepts ?? []).forEach((value, j) => lines.push(`export const out${j}: Out = ${literal(value)};`));
-    (testCase.resultRejects ?? []).forEach((value, j) =>
-      lines.push("// @ts-expect-error the schema forbids it", `export const badOut${j}: Out = ${literal(value)};`),
-    );
+    const declare = (values: unknown[] | undefined, type: string, name: string, rejected: boolean): void => {
+      for (const [j, value] of (values ?? []).entries()) {
+        if (rejected) lines.push("// @ts-expect-error the schema forbids it");
+        lines.push(`export const ${name}${j}: ${type} = ${literal(value)};`);
+      }
+    };
+    declare(testCase.accepts, "Args", "accept", false);
+    declare(testCase.rejects, "Args", "reject", true);
+    declare(testCase.resultAccepts, "Out", "out", false);
+    declare(testCase.resultRejects, "Out", "badOut", true);
     files[`check${i}.ts`] = `${lines.join("\n")}\n`;
   });
 
