@@ -84,7 +84,7 @@ export function firstSentence(text: string): string {
 }
 
 /** Whitespace of any kind (newlines, U+2028) as single spaces, control characters gone. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return (
     text
       // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
