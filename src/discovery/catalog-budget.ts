@@ -119,7 +119,7 @@ function choose(input: CatalogInput, servers: readonly CatalogServer[], budget: 
   }
   const scores = bias?.trim() ? biasScores(input.tools, bias, index) : new Map<string, number>();
   const rank = new Map<CatalogTool, number>();
-  perServer.forEach((tools) => tools.forEach((tool, i) => rank.set(tool, i)));
+  for (const tools of perServer) for (const [i, tool] of tools.entries()) rank.set(tool, i);
   const favoured = input.tools
     .filter((tool) => (scores.get(tool.name) ?? 0) > 0 && rank.has(tool))
     .sort((a, b) => scores.get(b.name)! - scores.get(a.name)! || rank.get(a)! - rank.get(b)! || order.get(a.server)! - order.get(b.server)!);
