@@ -8,7 +8,7 @@
  * typed); one without returns `ToolResult`, the MCP CallToolResult shape. That shape, not
  * `unknown`, because it is what a call does return: content blocks, maybe `isError`.
  */
-import { docComment } from "./doc-comment.js";
+import { commentLines, docComment } from "./doc-comment.js";
 import type { ToolRecord } from "./records.js";
 import { schemaTypes } from "./schema-type.js";
 import { propertyKey, TypeNames } from "./ts-names.js";
@@ -16,9 +16,11 @@ import { propertyKey, TypeNames } from "./ts-names.js";
 export interface DeclarationOptions {
   /** Each server's one-line description, by server name: its interface's doc comment. */
   serverDescriptions?: Record<string, string>;
+  /** The first line's comment: how to call what follows (the CLI and the host tools say it their way); "" for none. */
+  howToCall?: string;
 }
 
-const HEADER = "// Call a tool as SERVER__TOOL with its args as JSON: mcpx call SERVER__TOOL '{…}'\n";
+export const HOW_TO_CALL = "One interface per server, one method per tool: call it as SERVER__TOOL with the args object as JSON.";
 
 const RESULT = `/** What a tool call returns (MCP CallToolResult); structuredContent follows the tool's outputSchema where it has one. */
 export interface ToolResult<S = { [key: string]: unknown }> {
@@ -44,7 +46,8 @@ export interface TypeDeclarations {
 export function typeDeclarations(tools: readonly ToolRecord[], options: DeclarationOptions = {}): TypeDeclarations {
   const names = new TypeNames(OWN_NAMES);
   const interfaces = new Map<string, string>();
-  const parts = [HEADER, RESULT];
+  const howToCall = commentLines(options.howToCall ?? HOW_TO_CALL).join(" ");
+  const parts = [howToCall ? `// ${howToCall}\n` : "", RESULT];
   for (const [server, serverTools] of byServer(tools)) {
     const name = names.allocate(server);
     interfaces.set(server, name);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/protocol/jsonrpc.js";
 import { discoveryName, type ToolRecord } from "../../src/discovery/records.js";
-import { declarations, typeDeclarations } from "../../src/discovery/typescript.js";
+import { declarations, HOW_TO_CALL, typeDeclarations } from "../../src/discovery/typescript.js";
 import { compile } from "../helpers/typescript-compiler.js";
 
 interface Case {
@@ -334,5 +334,14 @@ describe("declarations of edge-case schemas", () => {
     expect(text).toContain("export interface git {");
     expect(text).toContain('/** Server "12306-mcp". */\nexport interface _12306_mcp {');
     expect(text).toContain('  "get-tickets"(args?: {}): Promise<ToolResult>;');
+  });
+
+  it("opens with how to call the tools, on one comment line, as the caller words it", () => {
+    const tools = [record("git", "status", obj({}))];
+    expect(declarations(tools).split("\n")[0]).toBe(`// ${HOW_TO_CALL}`);
+    const custom = declarations(tools, { howToCall: "Use mcpx__call\n{name, arguments}" });
+    expect(custom.split("\n")[0]).toBe("// Use mcpx__call {name, arguments}");
+    expect(compile({ "custom.ts": custom }).errors).toEqual([]);
+    expect(declarations(tools, { howToCall: "" }).startsWith("/** What a tool call returns")).toBe(true);
   });
 });
