@@ -9,6 +9,7 @@
  * largest number it can carry (o200k_base spends one token per group of up to 3 digits, so a
  * smaller number never costs more), so the sum is never below the truth.
  */
+import { stemmer } from "stemmer";
 import type { ServerRecord } from "./records.js";
 import { type SearchIndex, search } from "./search.js";
 import { firstSentence, oneLine, signature } from "./signature.js";
@@ -148,16 +149,25 @@ function biasScores(tools: readonly CatalogTool[], bias: string, index?: SearchI
   return new Map(
     tools.map((tool) => {
       const own = words(`${tool.name} ${tool.description}`);
-      return [tool.name, wanted.filter((word) => own.some((mine) => mine.startsWith(word) || word.startsWith(mine))).length];
+      return [tool.name, wanted.filter((word) => own.some((mine) => sameWord(word, mine))).length];
     }),
   );
 }
+
+/** Same stem, or one stem a prefix of the other of at least 4 letters ("forecasts", "forecasting"; not "for", "forecast"). */
+function sameWord(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short === long || (short.length >= 4 && long.startsWith(short));
+}
+
+const STOP_WORDS = new Set(["the", "and", "for", "with", "from", "into", "that", "this", "are", "was", "can", "use", "all", "any", "its", "not"]);
 
 function words(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length >= 3);
+    .filter((word) => word.length >= 3 && !STOP_WORDS.has(word))
+    .map((word) => stemmer(word));
 }
 
 function header(servers: number, tools: number, shown: number): string {

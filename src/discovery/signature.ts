@@ -75,7 +75,8 @@ function shortType(schema: unknown, depth: number): string {
 /** The description's first sentence (or line), on one line, at most MAX_SUMMARY characters. */
 export function firstSentence(text: string): string {
   const line = oneLine(text.trim().split(/\n\s*\n|\n(?=\s*[-*#|])/)[0] ?? "");
-  const end = /[.!?](?=\s|$)|[。！？]/u.exec(line);
+  // A list number ("1. ") or an abbreviation ("e.g. ") does not end a sentence.
+  const end = /(?<!\b(?:\d+|e\.g|i\.e|etc|vs|incl|approx))[.!?](?=\s|$)|[。！？]/iu.exec(line);
   const sentence = end ? line.slice(0, end.index + end[0].length) : line;
   if (sentence.length <= MAX_SUMMARY) return sentence;
   const cut = sentence.slice(0, MAX_SUMMARY - 1);

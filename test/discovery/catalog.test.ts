@@ -91,6 +91,7 @@ describe("catalog", () => {
     const servers = uniform(6, 5);
     servers[4]!.tools[3]!.description = "Forecasts the weather for a city.";
     servers[2]!.tools[4]!.description = "Reads the weather radar.";
+    servers[0]!.tools[2]!.description = "Works for anyone, with the cast of forty.";
     const input = catalogInput(servers, countTokens);
     const base = input.headerTokens + input.servers.reduce((sum, server) => sum + server.tokens, 0);
     const budget = base + 3 * input.tools[0]!.tokens;
@@ -99,6 +100,8 @@ describe("catalog", () => {
     const biased = names(catalog(input, budget, "weather forecast"));
     expect(biased).toContain("server04__tool3");
     expect(biased).toContain("server02__tool4");
+    expect(biased).not.toContain("server00__tool2");
+    expect(names(catalog(input, budget, "forecasting"))).toContain("server04__tool3");
     const indexed = names(catalog(input, budget, "weather", buildIndex({ tools: servers.flatMap((server) => server.tools) })));
     expect(indexed).toEqual(expect.arrayContaining(["server04__tool3", "server02__tool4"]));
   });

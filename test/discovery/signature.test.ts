@@ -38,6 +38,8 @@ describe("signature", () => {
     );
     expect(line).toBe("srv__do_thing(where: {…}, colour?: string, either?: string|null, loose?: any) — Does a thing.");
     expect(signature(tool(undefined, "No schema."))).toBe("srv__do_thing() — No schema.");
+    expect(signature(tool(undefined, "Finds files, e.g. logs, etc. and more. Then stops."))).toBe("srv__do_thing() — Finds files, e.g. logs, etc. and more.");
+    expect(signature(tool(undefined, "适用场景： 1. 查询 2. 列出。后面"))).toBe("srv__do_thing() — 适用场景： 1. 查询 2. 列出。");
   });
 
   it("never holds a newline or control character, whatever the upstream wrote", () => {
