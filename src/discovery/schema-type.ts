@@ -64,7 +64,7 @@ class Renderer {
   readonly #root: unknown;
   /** Each `$ref` target, by identity, and the name it is declared under. */
   readonly #targets = new Map<Node, string>();
-  /** Targets being expanded in place (see `reference`), so a cycle of them ends in `unknown`. */
+  /** Targets being expanded in place (see `#reference`), so a cycle of them ends (in CYCLE). */
   readonly #expanding = new Set<Node>();
   #nodes = 0;
 
@@ -219,7 +219,7 @@ function objectLiteral(members: readonly Member[], indent: string): string {
 function subschemas(node: Node): unknown[] {
   const children: unknown[] = [];
   for (const key of ["properties", "patternProperties"]) if (isNode(node[key])) children.push(...Object.values(node[key]));
-  for (const key of ["additionalProperties", "items", "additionalItems", "not"]) {
+  for (const key of ["additionalProperties", "items", "additionalItems"]) {
     const value = node[key];
     if (Array.isArray(value)) children.push(...value);
     else children.push(value);

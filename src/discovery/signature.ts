@@ -24,7 +24,7 @@ export function parameters(schema: unknown): string {
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const all = Object.entries(schema.properties).map(([key, property]) => ({
     required: required.has(key),
-    text: `${oneLine(/^[\p{L}\p{N}_$-]+$/u.test(key) ? key : JSON.stringify(key))}${required.has(key) ? "" : "?"}: ${shortType(property, 0)}`,
+    text: `${oneLine(/^[\p{L}\p{N}_$-]+$/u.test(key) ? key : JSON.stringify(key))}${required.has(key) ? "" : "?"}: ${shortType(property, 0, schema)}`,
   }));
   const ordered = [...all.filter((p) => p.required), ...all.filter((p) => !p.required)];
   const shown: string[] = [];
@@ -41,8 +41,9 @@ export function parameters(schema: unknown): string {
 }
 
 /** A short type: primitives, small enums as literals, arrays of those, objects as `{…}`. */
-function shortType(schema: unknown, depth: number): string {
+function shortType(schema: unknown, depth: number, root: unknown): string {
   if (!isNode(schema)) return schema === false ? "never" : "any";
+  if (typeof schema.$ref === "string") return depth < 3 ? shortType(pointer(root, schema.$ref), depth + 1, root) : "any";
   if ("const" in schema) return literal(schema.const) ?? "any";
   if (Array.isArray(schema.enum)) {
     const literals = schema.enum.map(literal);
@@ -50,7 +51,7 @@ function shortType(schema: unknown, depth: number): string {
   }
   const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
   if (alternatives && depth < 2) {
-    const members = [...new Set(alternatives.map((member) => shortType(member, depth + 1)))].filter((member) => member !== "never");
+    const members = [...new Set(alternatives.map((member) => shortType(member, depth + 1, root)))].filter((member) => member !== "never");
     return members.length > 3 ? `${members.slice(0, 3).join("|")}|…` : members.join("|") || "any";
   }
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type): type is string => typeof type === "string");
@@ -64,7 +65,7 @@ function shortType(schema: unknown, depth: number): string {
       if (type === "integer") return "number";
       if (type === "object") return isNode(schema.properties) && Object.keys(schema.properties).length > 0 ? "{…}" : "object";
       if (type === "array") {
-        const item = depth < 2 && isNode(schema.items) ? shortType(schema.items, depth + 1) : "any";
+        const item = depth < 2 && isNode(schema.items) ? shortType(schema.items, depth + 1, root) : "any";
         return item.includes("|") ? `(${item})[]` : `${item}[]`;
       }
       return ["string", "number", "boolean", "null"].includes(type) ? type : "any";
@@ -93,6 +94,18 @@ export function oneLine(text: string): string {
       .replace(/\s+/gu, " ")
       .trim()
   );
+}
+
+/** What a `#/…` JSON pointer points at in the root schema (undefined for anything else). */
+function pointer(root: unknown, ref: string): unknown {
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  let node = root;
+  for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (!isNode(node) && !Array.isArray(node)) return undefined;
+    node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
 }
 
 function literal(value: unknown): string | undefined {

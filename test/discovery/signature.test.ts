@@ -38,6 +38,13 @@ describe("signature", () => {
     );
     expect(line).toBe("srv__do_thing(where: {…}, colour?: string, either?: string|null, loose?: any) — Does a thing.");
     expect(signature(tool(undefined, "No schema."))).toBe("srv__do_thing() — No schema.");
+    const refs = {
+      type: "object",
+      properties: { item: { $ref: "#/$defs/Item" }, kind: { $ref: "#/$defs/Kind" }, self: { $ref: "#" }, away: { $ref: "https://x/y" } },
+      required: ["item"],
+      $defs: { Item: { type: "object", properties: { id: { type: "string" } } }, Kind: { enum: ["a", "b"] } },
+    };
+    expect(signature(tool(refs, "Refs."))).toBe('srv__do_thing(item: {…}, kind?: "a"|"b", self?: {…}, away?: any) — Refs.');
     expect(signature(tool(undefined, "Finds files, e.g. logs, etc. and more. Then stops."))).toBe("srv__do_thing() — Finds files, e.g. logs, etc. and more.");
     expect(signature(tool(undefined, "适用场景： 1. 查询 2. 列出。后面"))).toBe("srv__do_thing() — 适用场景： 1. 查询 2. 列出。");
   });
