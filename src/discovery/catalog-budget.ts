@@ -10,6 +10,7 @@
  * smaller number never costs more), so the sum is never below the truth.
  */
 import { stemmer } from "stemmer";
+import { invalidParams } from "../protocol/errors.js";
 import type { ServerRecord } from "./records.js";
 import { type SearchIndex, search } from "./search.js";
 import { firstSentence, oneLine, signature } from "./signature.js";
@@ -71,8 +72,9 @@ export function catalogInput(servers: readonly ServerRecord[], countTokens: Coun
   };
 }
 
-/** The catalog text, at most `budget` tokens; "" when not even its header fits. */
+/** The catalog text, at most `budget` tokens; "" when not even its header fits. Throws on a budget that is no count. */
 export function catalog(input: CatalogInput, budget: number, bias?: string, index?: SearchIndex): string {
+  if (!Number.isSafeInteger(budget) || budget < 0) throw invalidParams(`the budget is a whole number of tokens, 0 or more (got ${budget})`);
   let left = budget - input.headerTokens;
   if (left < 0) return "";
   const servers = input.servers;

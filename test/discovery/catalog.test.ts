@@ -74,6 +74,11 @@ describe("catalog", () => {
     expect(catalog(input, 0)).toBe("");
   });
 
+  it("refuses a budget that is not a count of tokens, saying what it wants", () => {
+    const input = catalogInput(uniform(2, 2), countTokens);
+    for (const budget of [Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY]) expect(() => catalog(input, budget)).toThrow(/whole number of tokens/);
+  });
+
   it("spreads the signatures round-robin: no server gets a second before every server has one", () => {
     const input = catalogInput(uniform(10, 6), countTokens);
     const base = input.headerTokens + input.servers.reduce((sum, server) => sum + server.tokens, 0);
