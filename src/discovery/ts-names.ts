@@ -18,7 +18,11 @@ const RESERVED = new Set(
     .split(" "),
 );
 
-const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
+/**
+ * ASCII only: TypeScript would take many more letters, but which ones depends on the Unicode
+ * version of whichever compiler reads the output; a quoted name is valid in every one.
+ */
+const IDENTIFIER = /^[A-Za-z$_][\w$]*$/;
 
 /** An IdentifierName: may stand bare as a property or method name (reserved words included). */
 export function isIdentifierName(text: string): boolean {
@@ -44,10 +48,10 @@ export class TypeNames {
     this.#used = new Set(taken);
   }
 
-  /** `wanted` itself when it is free and valid, else the nearest free valid name. */
-  allocate(wanted: string): string {
-    let base = [...wanted].map((char) => (/[\p{ID_Continue}$\u200C\u200D]/u.test(char) ? char : "_")).join("");
-    if (!/^[\p{ID_Start}$_]/u.test(base)) base = `_${base}`;
+  /** `wanted` itself when it is free and valid, else the nearest free valid name (`fallback` when nothing of it is ASCII). */
+  allocate(wanted: string, fallback = "T"): string {
+    let base = /[A-Za-z0-9]/.test(wanted) ? wanted.replace(/[^\w$]/g, "_") : fallback;
+    if (!/^[A-Za-z$_]/.test(base)) base = `_${base}`;
     if (RESERVED.has(base)) base = `${base}_`;
     let name = base;
     for (let n = 2; this.#used.has(name); n++) name = `${base}_${n}`;

@@ -49,7 +49,7 @@ export function typeDeclarations(tools: readonly ToolRecord[], options: Declarat
   const howToCall = commentLines(options.howToCall ?? HOW_TO_CALL).join(" ");
   const parts = [howToCall ? `// ${howToCall}\n` : "", RESULT];
   for (const [server, serverTools] of byServer(tools)) {
-    const name = names.allocate(server);
+    const name = names.allocate(server, "server");
     interfaces.set(server, name);
     const description = options.serverDescriptions?.[server] ?? "";
     const doc = name === server ? description : `Server "${server}".${description ? ` ${description}` : ""}`;

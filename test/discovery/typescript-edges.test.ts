@@ -336,6 +336,14 @@ describe("declarations of edge-case schemas", () => {
     expect(text).toContain('  "get-tickets"(args?: {}): Promise<ToolResult>;');
   });
 
+  it("names servers without an ASCII letter server, server_2, …, with their names in the comment", () => {
+    const text = declarations([record("天气", "查询", obj({})), record("股票", "查询", obj({}))]);
+    expect(text).toContain('/** Server "天气". */\nexport interface server {\n');
+    expect(text).toContain('/** Server "股票". */\nexport interface server_2 {\n');
+    expect(text).toContain('  "查询"(args?: {}): Promise<ToolResult>;');
+    expect(compile({ "cjk.ts": text }).errors).toEqual([]);
+  });
+
   it("opens with how to call the tools, on one comment line, as the caller words it", () => {
     const tools = [record("git", "status", obj({}))];
     expect(declarations(tools).split("\n")[0]).toBe(`// ${HOW_TO_CALL}`);
