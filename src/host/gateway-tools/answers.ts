@@ -3,12 +3,12 @@
  * reads). A mistake in their arguments is an `isError` result saying what to send, so the
  * model can correct itself; a name nobody has gets the nearest names there are.
  */
-import { declarations } from "../../discovery/typescript.js";
+import { describe } from "../../discovery/describe.js";
 import { search } from "../../discovery/search.js";
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 import { nearest } from "../../util/nearest.js";
 import type { Gateway } from "../gateway.js";
-import { DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOL, MAX_DESCRIBED, MAX_SEARCH_LIMIT, SEARCH_TOOL, SERVERS_TOOL } from "./definitions.js";
+import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOL, MAX_DESCRIBED, MAX_SEARCH_LIMIT, SEARCH_TOOL, SERVERS_TOOL } from "./definitions.js";
 import { discoveryView, type DiscoveryView } from "./discovery-view.js";
 import { serverLine } from "./server-lines.js";
 
@@ -56,17 +56,8 @@ function describeTools(view: DiscoveryView, args: JsonObject): JsonObject {
   if (records.length === 0) return toolError(unknown.join("\n"));
   const body =
     format === "typescript"
-      ? declarations(records)
-      : JSON.stringify(
-          records.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
-            name,
-            ...(title ? { title } : {}),
-            description,
-            inputSchema: inputSchema ?? { type: "object" },
-            ...(outputSchema ? { outputSchema } : {}),
-            ...(annotations ? { annotations } : {}),
-          })),
-        );
+      ? describe(records, "typescript", { howToCall: `Call each as ${CALL_TOOL} {"name": "SERVER__TOOL", "arguments": {...}}.` })
+      : JSON.stringify(describe(records, "schema").tools);
   return text(unknown.length ? `${body}\n\n${unknown.join("\n")}` : body);
 }
 
