@@ -1,0 +1,155 @@
+/**
+ * Building the search index: BM25F over a tool's fields (each field's term frequencies weighted
+ * and length-normalised, then summed, so BM25 saturates once per term), and a table from words
+ * that are not in the catalogue to words that are, through WordNet, so a query in other words
+ * still reaches a tool. Everything a query needs is precomputed here; the result is plain JSON.
+ */
+import type { JsonObject } from "../../protocol/jsonrpc.js";
+import type { ToolRecord } from "../records.js";
+import { stem, terms, words } from "./text.js";
+import { type FieldWeights, type SearchTuning, tune } from "./tuning.js";
+import type { Lexicon } from "./wordnet.js";
+
+export const INDEX_VERSION = 1;
+
+export interface IndexedTool {
+  name: string;
+  server: string;
+  tool: string;
+  description: string;
+}
+
+export interface SearchIndex {
+  /** Changes whenever the shape or the meaning of the index changes: an index of another version is rebuilt, never read. */
+  version: typeof INDEX_VERSION;
+  /** What the query side must do the same way, or may tune. */
+  query: Pick<SearchTuning, "stemming" | "k1" | "nameTiers" | "nameMention">;
+  tools: IndexedTool[];
+  /** term -> [idf, tool, weight, tool, weight, ...]: the tools holding the term and its length-normalised, field-weighted frequency. */
+  postings: Record<string, number[]>;
+  /** word not (only) in the catalogue -> [catalogue term, weight, ...]: where a related word leads. */
+  related: Record<string, Array<string | number>>;
+}
+
+type Field = keyof FieldWeights;
+
+/** Parameter names and descriptions, nested objects and arrays included, to a bounded depth. */
+function parameters(schema: JsonObject | undefined, depth = 0): { names: string[]; descriptions: string[] } {
+  const names: string[] = [];
+  const descriptions: string[] = [];
+  const properties = schema?.properties;
+  if (depth > 3 || !properties || typeof properties !== "object" || Array.isArray(properties)) return { names, descriptions };
+  for (const [key, value] of Object.entries(properties)) {
+    names.push(key);
+    if (!value || typeof value !== "object" || Array.isArray(value)) continue;
+    const property = value as JsonObject;
+    if (typeof property.description === "string") descriptions.push(property.description);
+    if (typeof property.title === "string") descriptions.push(property.title);
+    const items = property.items;
+    const nested = [property, ...(items && typeof items === "object" && !Array.isArray(items) ? [items as JsonObject] : [])];
+    for (const inner of nested) {
+      const found = parameters(inner, depth + 1);
+      names.push(...found.names);
+      descriptions.push(...found.descriptions);
+    }
+  }
+  return { names, descriptions };
+}
+
+function fieldTexts(tool: ToolRecord, serverDescription: string): Record<Field, string> {
+  const schema = parameters(tool.inputSchema);
+  return {
+    name: tool.tool,
+    title: tool.title ?? "",
+    server: tool.server,
+    description: tool.description,
+    parameterName: schema.names.join(" "),
+    parameterDescription: schema.descriptions.join(" "),
+    serverDescription,
+  };
+}
+
+export interface BuildOptions {
+  tuning?: SearchTuning;
+  /** Where related words come from; none: no related words. */
+  lexicon?: Lexicon;
+}
+
+export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record<string, string>, options: BuildOptions = {}): SearchIndex {
+  const tuning = options.tuning ?? tune();
+  const fields = (Object.keys(tuning.fields) as Field[]).filter((field) => tuning.fields[field] > 0);
+  const texts = tools.map((tool) => fieldTexts(tool, Object.hasOwn(serverDescriptions, tool.server) ? (serverDescriptions[tool.server] ?? "") : ""));
+
+  // term counts per tool and field, and each field's average length
+  const counts = texts.map((text) => new Map(fields.map((field) => [field, countTerms(terms(text[field], tuning.stemming))])));
+  const lengths = new Map(fields.map((field) => [field, counts.map((byField) => sum(byField.get(field)!.values()))]));
+  const average = new Map(fields.map((field) => [field, sum(lengths.get(field)!) / Math.max(1, tools.length)]));
+
+  const postings = new Map<string, number[]>();
+  counts.forEach((byField, toolIndex) => {
+    const weights = new Map<string, number>();
+    for (const field of fields) {
+      const length = lengths.get(field)![toolIndex]!;
+      const norm = 1 - tuning.b + (tuning.b * length) / (average.get(field)! || 1);
+      for (const [term, count] of byField.get(field)!) weights.set(term, (weights.get(term) ?? 0) + (tuning.fields[field] * count) / norm);
+    }
+    for (const [term, weight] of weights) {
+      let list = postings.get(term);
+      if (!list) postings.set(term, (list = []));
+      list.push(toolIndex, round(weight));
+    }
+  });
+  const total = tools.length;
+  const withIdf = [...postings].map(([term, list]): [string, number[]] => {
+    const frequency = list.length / 2;
+    return [term, [round(Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5))), ...list]];
+  });
+
+  const vocabulary = new Set<string>();
+  for (const text of texts) for (const field of fields) for (const word of words(text[field])) vocabulary.add(word);
+  const related = options.lexicon ? relatedTerms(vocabulary, options.lexicon, tuning) : new Map<string, Map<string, number>>();
+
+  return {
+    version: INDEX_VERSION,
+    query: { stemming: tuning.stemming, k1: tuning.k1, nameTiers: tuning.nameTiers, nameMention: tuning.nameMention },
+    tools: tools.map(({ name, server, tool, description }) => ({ name, server, tool, description })),
+    postings: Object.fromEntries(withIdf),
+    related: Object.fromEntries([...related].map(([word, targets]) => [word, [...targets].flatMap(([target, weight]) => [target, weight])])),
+  };
+}
+
+/** For each catalogue word, the words WordNet relates to it, as a table from those words back to the catalogue's term. */
+function relatedTerms(vocabulary: Set<string>, lexicon: Lexicon, tuning: SearchTuning): Map<string, Map<string, number>> {
+  const table = new Map<string, Map<string, number>>();
+  const asTerm = (word: string) => (tuning.stemming ? stem(word) : word);
+  for (const word of vocabulary) {
+    if (!/^[a-z]{3,}$/.test(word)) continue;
+    const target = asTerm(word);
+    for (const { word: other, relation } of lexicon.related(word)) {
+      const weight = tuning.relations[relation];
+      const source = asTerm(other);
+      if (!(weight > 0) || source === target) continue;
+      let targets = table.get(source);
+      if (!targets) table.set(source, (targets = new Map()));
+      targets.set(target, Math.max(targets.get(target) ?? 0, weight));
+    }
+  }
+  return table;
+}
+
+function countTerms(list: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of list) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}
+
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+}
+
+/** Four decimals are plenty for a ranking, and keep the JSON small. */
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
