@@ -49,20 +49,31 @@ function parseCsv(text) {
   let row = [];
   let field = '';
   let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = '';
+  };
+  const endRow = () => {
+    endField();
+    rows.push(row);
+    row = [];
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
+    else if (c === ',') endField();
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
+      endRow();
     } else field += c;
   }
-  if (field !== '' || row.length > 0) row.push(field), rows.push(row);
+  if (field !== '' || row.length > 0) endRow();
   return rows;
 }
 
@@ -123,7 +134,8 @@ export const NAME_VARIANTS = {
 
 /**
  * For each variant, the share of tools ranked first by that variant of their name: first among
- * the tools sharing that name (a name two servers use), and exactly first for `SERVER__TOOL`.
+ * the tools sharing that name (a name two servers use; for a variant, the tools whose names
+ * differ only in case and separators), and exactly first for `SERVER__TOOL`.
  * A variant that is itself another tool's name, but for case and separators, is not counted (that tool is rightly first).
  */
 export function nameMetrics(tools, rank) {
@@ -142,7 +154,8 @@ export function nameMetrics(tools, rank) {
       const query = make(t.tool);
       if (query === undefined || [...(owners.get(folded(query)) ?? [])].some((other) => other !== t.tool)) continue;
       asked++;
-      const same = byName.get(t.tool);
+      // the tools a variant cannot tell apart: same name (exact), same name but for case and separators (the others)
+      const same = variant === 'exact' ? byName.get(t.tool) : tools.filter((other) => folded(other.tool) === folded(t.tool)).map((other) => other.name);
       const ranked = rank(query, same.length);
       if (ranked.includes(t.name)) found++;
       else misses[variant].push(query);

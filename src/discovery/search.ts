@@ -27,7 +27,8 @@ export interface IndexInput {
 
 export function buildIndex(input: IndexInput): SearchIndex {
   const tuning = input.tuning ?? tune();
-  if (input.lexicon !== undefined) return buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, ...(input.lexicon ? { lexicon: input.lexicon } : {}) });
+  if (input.lexicon !== undefined)
+    return buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, ...(input.lexicon ? { lexicon: input.lexicon } : {}) });
   const wordnet = openWordNet({ senses: tuning.senses });
   try {
     return buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, lexicon: wordnet });

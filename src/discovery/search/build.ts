@@ -23,10 +23,12 @@ export interface SearchIndex {
   /** Changes whenever the shape or the meaning of the index changes: an index of another version is rebuilt, never read. */
   version: typeof INDEX_VERSION;
   /** What the query side must do the same way, or may tune. */
-  query: Pick<SearchTuning, "stemming" | "k1" | "nameTiers" | "nameMention">;
+  query: Pick<SearchTuning, "stemming" | "k1" | "k3" | "nameTiers" | "nameMention" | "prefix" | "prefixWeight">;
   tools: IndexedTool[];
   /** term -> [idf, tool, weight, tool, weight, ...]: the tools holding the term and its length-normalised, field-weighted frequency. */
   postings: Record<string, number[]>;
+  /** the first `query.prefix` letters of a term -> the catalogue's terms starting so ("financi" finds "financ"). */
+  prefixes: Record<string, string[]>;
   /** word not (only) in the catalogue -> [catalogue term, weight, ...]: where a related word leads. */
   related: Record<string, Array<string | number>>;
 }
@@ -99,27 +101,45 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
       list.push(toolIndex, round(weight));
     }
   });
+  const vocabulary = new Set<string>();
+  for (const text of texts) for (const field of fields) for (const word of words(text[field])) vocabulary.add(word);
+  const relatedWords = new Set<string>();
+  const related = options.lexicon ? relatedTerms(vocabulary, options.lexicon, tuning, relatedWords) : new Map<string, Map<string, number>>();
+  if (!tuning.expandKnownWords) for (const term of postings.keys()) related.delete(term);
+  const discount =
+    options.lexicon && tuning.commonness > 0 ? commonDiscounts([...vocabulary, ...relatedWords], options.lexicon, tuning) : new Map<string, number>();
+  for (const [source, targets] of related) {
+    const factor = discount.get(source) ?? 1;
+    for (const [target, weight] of targets) targets.set(target, round(weight * factor));
+  }
+
   const total = tools.length;
   const withIdf = [...postings].map(([term, list]): [string, number[]] => {
     const frequency = list.length / 2;
-    return [term, [round(Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5))), ...list]];
+    const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+    return [term, [round(idf * (discount.get(term) ?? 1)), ...list]];
   });
-
-  const vocabulary = new Set<string>();
-  for (const text of texts) for (const field of fields) for (const word of words(text[field])) vocabulary.add(word);
-  const related = options.lexicon ? relatedTerms(vocabulary, options.lexicon, tuning) : new Map<string, Map<string, number>>();
 
   return {
     version: INDEX_VERSION,
-    query: { stemming: tuning.stemming, k1: tuning.k1, nameTiers: tuning.nameTiers, nameMention: tuning.nameMention },
+    query: {
+      stemming: tuning.stemming,
+      k1: tuning.k1,
+      k3: tuning.k3,
+      nameTiers: tuning.nameTiers,
+      nameMention: tuning.nameMention,
+      prefix: tuning.prefix,
+      prefixWeight: tuning.prefixWeight,
+    },
     tools: tools.map(({ name, server, tool, description }) => ({ name, server, tool, description })),
     postings: Object.fromEntries(withIdf),
-    related: Object.fromEntries([...related].map(([word, targets]) => [word, [...targets].flatMap(([target, weight]) => [target, weight])])),
+    prefixes: Object.fromEntries(prefixTable(postings.keys(), tuning.prefix)),
+    related: Object.fromEntries([...related].map(([word, targets]) => [word, [...targets].flat()])),
   };
 }
 
 /** For each catalogue word, the words WordNet relates to it, as a table from those words back to the catalogue's term. */
-function relatedTerms(vocabulary: Set<string>, lexicon: Lexicon, tuning: SearchTuning): Map<string, Map<string, number>> {
+function relatedTerms(vocabulary: Set<string>, lexicon: Lexicon, tuning: SearchTuning, used: Set<string>): Map<string, Map<string, number>> {
   const table = new Map<string, Map<string, number>>();
   const asTerm = (word: string) => (tuning.stemming ? stem(word) : word);
   for (const word of vocabulary) {
@@ -129,10 +149,36 @@ function relatedTerms(vocabulary: Set<string>, lexicon: Lexicon, tuning: SearchT
       const weight = tuning.relations[relation];
       const source = asTerm(other);
       if (!(weight > 0) || source === target) continue;
+      used.add(other);
       let targets = table.get(source);
       if (!targets) table.set(source, (targets = new Map()));
       targets.set(target, Math.max(targets.get(target) ?? 0, weight));
     }
+  }
+  return table;
+}
+
+/** term -> its discount as a query word, from how common in English its most common word is. */
+function commonDiscounts(words: Iterable<string>, lexicon: Lexicon, tuning: SearchTuning): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of words) {
+    if (!/^[a-z]{2,}$/.test(word)) continue;
+    const term = tuning.stemming ? stem(word) : word;
+    counts.set(term, Math.max(counts.get(term) ?? 0, lexicon.frequency(word)));
+  }
+  const discounts = new Map<string, number>();
+  for (const [term, count] of counts) if (count > 0) discounts.set(term, 1 / (1 + tuning.commonness * Math.log(1 + count)));
+  return discounts;
+}
+
+/** Latin terms at least `length` long, by their first `length` letters. */
+function prefixTable(terms: Iterable<string>, length: number): Map<string, string[]> {
+  const table = new Map<string, string[]>();
+  if (length <= 0) return table;
+  for (const term of terms) {
+    if (term.length < length || !/^[a-z]+$/.test(term)) continue;
+    const key = term.slice(0, length);
+    table.set(key, [...(table.get(key) ?? []), term]);
   }
   return table;
 }

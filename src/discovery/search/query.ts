@@ -61,8 +61,11 @@ function namesOf(index: SearchIndex): NamedTool[] {
 function textScores(index: SearchIndex, query: string): number[] {
   const scores = new Array<number>(index.tools.length).fill(0);
   const k1 = index.query.k1;
-  const distinct = [...new Set(terms(query, index.query.stemming))].slice(0, MAX_TERMS);
-  for (const term of distinct) {
+  const said = new Map<string, number>();
+  for (const term of terms(query, index.query.stemming)) if (said.has(term) || said.size < MAX_TERMS) said.set(term, (said.get(term) ?? 0) + 1);
+  const { k3, prefix, prefixWeight } = index.query;
+  for (const [term, times] of said) {
+    const repeated = k3 > 0 ? (times * (k3 + 1)) / (times + k3) : 1;
     const best = new Map<number, number>();
     const route = (target: string, weight: number) => {
       if (!Object.hasOwn(index.postings, target)) return;
@@ -80,7 +83,11 @@ function textScores(index: SearchIndex, query: string): number[] {
       const targets = index.related[term]!;
       for (let at = 0; at + 1 < targets.length; at += 2) route(String(targets[at]), Number(targets[at + 1]));
     }
-    for (const [tool, value] of best) scores[tool]! += value;
+    const start = term.slice(0, prefix);
+    if (prefix > 0 && term.length >= prefix && !Object.hasOwn(index.postings, term) && Object.hasOwn(index.prefixes, start)) {
+      for (const target of index.prefixes[start]!) route(target, prefixWeight);
+    }
+    for (const [tool, value] of best) scores[tool]! += value * repeated;
   }
   return scores;
 }

@@ -31,6 +31,20 @@ export interface SearchTuning {
   b: number;
   /** What a query word counts when it reaches a tool only through a related word (0: not followed). */
   relations: Record<Relation, number>;
+  /**
+   * How much a word common in English (WordNet's sense-tagged corpus) is discounted: a query
+   * word counts 1 / (1 + commonness × ln(1 + its count)). A catalogue's own frequencies (idf)
+   * cannot tell that "give" or "help" says little, when few tools happen to use them.
+   */
+  commonness: number;
+  /** A query word that reaches no tool itself reaches the catalogue's terms sharing its first `prefix` letters (0: off). */
+  prefix: number;
+  /** What such a prefix match counts. */
+  prefixWeight: number;
+  /** BM25's query-term saturation: a word said twice in a query counts up to (k3 + 1) times (0: once). */
+  k3: number;
+  /** Whether a query word the catalogue holds itself also reaches tools through its related words. */
+  expandKnownWords: boolean;
   /** Senses of a word looked at in WordNet, most frequent first. */
   senses: number;
   /** Whole-query name matches (exact, folded, typo, prefix) rank before any text match. */
@@ -45,6 +59,11 @@ export const DEFAULT_TUNING: SearchTuning = {
   k1: 1.2,
   b: 0.75,
   relations: { synonym: 0.5, derived: 0.5, broader: 0.3, narrower: 0, similar: 0.3 },
+  commonness: 0.15,
+  prefix: 5,
+  prefixWeight: 0.5,
+  k3: 0,
+  expandKnownWords: true,
   senses: 3,
   nameTiers: true,
   nameMention: 2,

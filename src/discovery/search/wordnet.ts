@@ -21,6 +21,8 @@ export interface RelatedWord {
 export interface Lexicon {
   /** Single words related to `word` (lower case), through its most frequent senses. */
   related(word: string): RelatedWord[];
+  /** How often the word occurs in WordNet's sense-tagged corpus (all its senses, its base form's): 0 for a word it does not know. */
+  frequency(word: string): number;
 }
 
 export interface WordNetOptions {
@@ -37,13 +39,45 @@ type Part = (typeof PARTS)[number];
 
 /** WordNet's own detachment rules (morphy), so "files" finds "file" and "searching" finds "search". */
 const DETACH: Record<Part, Array<[string, string]>> = {
-  noun: [["s", ""], ["ses", "s"], ["xes", "x"], ["zes", "z"], ["ches", "ch"], ["shes", "sh"], ["men", "man"], ["ies", "y"]],
-  verb: [["s", ""], ["ies", "y"], ["es", "e"], ["es", ""], ["ed", "e"], ["ed", ""], ["ing", "e"], ["ing", ""]],
-  adj: [["er", ""], ["est", ""], ["er", "e"], ["est", "e"]],
+  noun: [
+    ["s", ""],
+    ["ses", "s"],
+    ["xes", "x"],
+    ["zes", "z"],
+    ["ches", "ch"],
+    ["shes", "sh"],
+    ["men", "man"],
+    ["ies", "y"],
+  ],
+  verb: [
+    ["s", ""],
+    ["ies", "y"],
+    ["es", "e"],
+    ["es", ""],
+    ["ed", "e"],
+    ["ed", ""],
+    ["ing", "e"],
+    ["ing", ""],
+  ],
+  adj: [
+    ["er", ""],
+    ["est", ""],
+    ["er", "e"],
+    ["est", "e"],
+  ],
   adv: [],
 };
 
-const POINTERS: Record<string, Relation> = { "+": "derived", "\\": "derived", "@": "broader", "@i": "broader", "~": "narrower", "~i": "narrower", "&": "similar", "^": "similar" };
+const POINTERS: Record<string, Relation> = {
+  "+": "derived",
+  "\\": "derived",
+  "@": "broader",
+  "@i": "broader",
+  "~": "narrower",
+  "~i": "narrower",
+  "&": "similar",
+  "^": "similar",
+};
 
 const BLOCK = 4096;
 
@@ -108,6 +142,14 @@ class DictFile {
 
 /** The index line whose first field is `key`, by binary search over the sorted file. */
 function findIndexLine(file: DictFile, key: string): string | undefined {
+  const start = lowerBound(file, key);
+  if (start >= file.size) return undefined;
+  const { text } = file.lineAt(start);
+  return firstField(text) === key ? text : undefined;
+}
+
+/** Where the first line whose first field is not below `key` starts (the file's size if none). */
+function lowerBound(file: DictFile, key: string): number {
   let low = 0;
   let high = file.size;
   while (low < high) {
@@ -121,10 +163,20 @@ function findIndexLine(file: DictFile, key: string): string | undefined {
     if (firstField(line.text) < key) low = line.next;
     else high = middle;
   }
-  const start = file.lineStartFrom(low);
-  if (start >= file.size) return undefined;
-  const { text } = file.lineAt(start);
-  return firstField(text) === key ? text : undefined;
+  return file.lineStartFrom(low);
+}
+
+/** The tag counts of every sense of `lemma` (index.sense lines `lemma%... offset sense_number tag_cnt`). */
+function tagCount(file: DictFile, lemma: string): number {
+  const prefix = `${lemma}%`;
+  let total = 0;
+  for (let at = lowerBound(file, prefix); at < file.size; ) {
+    const line = file.lineAt(at);
+    if (!line.text.startsWith(prefix)) break;
+    total += Number(line.text.split(" ")[3]) || 0;
+    at = line.next;
+  }
+  return total;
 }
 
 function firstField(line: string): string {
@@ -192,7 +244,8 @@ export function openWordNet(options: WordNetOptions = {}): Lexicon & { close(): 
   /** The lemmas WordNet knows `word` by in this part of speech: the word itself or its base form. */
   const lemmas = (word: string, part: Part): Array<{ lemma: string; offsets: number[] }> => {
     const candidates = new Set([word]);
-    for (const [suffix, ending] of DETACH[part]) if (word.endsWith(suffix) && word.length > suffix.length + 1) candidates.add(word.slice(0, -suffix.length) + ending);
+    for (const [suffix, ending] of DETACH[part])
+      if (word.endsWith(suffix) && word.length > suffix.length + 1) candidates.add(word.slice(0, -suffix.length) + ending);
     const found: Array<{ lemma: string; offsets: number[] }> = [];
     for (const lemma of candidates) {
       const line = findIndexLine(file(`index.${part}`), lemma);
@@ -225,6 +278,14 @@ export function openWordNet(options: WordNetOptions = {}): Lexicon & { close(): 
         }
       }
       return [...out].map(([other, relation]) => ({ word: other, relation }));
+    },
+    frequency(word: string): number {
+      if (!/^[a-z][a-z'-]*$/.test(word)) return 0;
+      const bases = new Set([word]);
+      for (const part of PARTS) for (const { lemma } of lemmas(word, part)) bases.add(lemma);
+      let most = 0;
+      for (const base of bases) most = Math.max(most, tagCount(file("index.sense"), base));
+      return most;
     },
     close() {
       for (const opened of files.values()) opened.close();
