@@ -10,7 +10,7 @@ import type { ToolRecord } from "./records.js";
 import { buildSearchIndex, INDEX_VERSION, type SearchIndex } from "./search/build.js";
 import { searchIndex, type SearchHit } from "./search/query.js";
 import { type SearchTuning, tune } from "./search/tuning.js";
-import { type Lexicon, openWordNet } from "./search/wordnet.js";
+import { type Lexicon, openWordNet, type Relation } from "./search/wordnet.js";
 
 export type { SearchHit, SearchIndex };
 export { INDEX_VERSION };
@@ -29,7 +29,8 @@ export function buildIndex(input: IndexInput): SearchIndex {
   const tuning = input.tuning ?? tune();
   if (input.lexicon !== undefined)
     return buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, ...(input.lexicon ? { lexicon: input.lexicon } : {}) });
-  const wordnet = openWordNet({ senses: tuning.senses });
+  const relations = (Object.keys(tuning.relations) as Relation[]).filter((relation) => tuning.relations[relation] > 0);
+  const wordnet = openWordNet({ senses: tuning.senses, relations });
   try {
     return buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, lexicon: wordnet });
   } finally {

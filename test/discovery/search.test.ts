@@ -155,10 +155,9 @@ describe("WordNet", () => {
   const wordnet = openWordNet();
 
   it("relates a word to its synonyms, derived forms and broader words, through its base form", () => {
-    const related = (word: string) => new Map(wordnet.related(word).map((entry) => [entry.word, entry.relation]));
-    expect(related("deleted").get("cancel")).toBe("synonym");
-    expect(related("delete").get("deletion")).toBe("derived");
-    expect(related("delete").get("remove")).toBe("broader");
+    const related = (word: string) => wordnet.related(word).map((entry) => `${entry.relation} ${entry.word}`);
+    expect(related("deleted")).toContain("synonym cancel");
+    expect(related("delete")).toEqual(expect.arrayContaining(["derived deletion", "broader remove"]));
     expect(wordnet.related("xqzv")).toEqual([]);
     expect(wordnet.related("Not a word!")).toEqual([]);
   });

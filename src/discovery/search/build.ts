@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from "../../protocol/jsonrpc.js";
 import type { ToolRecord } from "../records.js";
-import { stem, terms, words } from "./text.js";
+import { isStopWord, stem, terms, words } from "./text.js";
 import { type FieldWeights, type SearchTuning, tune } from "./tuning.js";
 import type { Lexicon } from "./wordnet.js";
 
@@ -25,12 +25,16 @@ export interface SearchIndex {
   /** What the query side must do the same way, or may tune. */
   query: Pick<SearchTuning, "stemming" | "k1" | "k3" | "nameTiers" | "nameMention" | "prefix" | "prefixWeight">;
   tools: IndexedTool[];
-  /** term -> [idf, tool, weight, tool, weight, ...]: the tools holding the term and its length-normalised, field-weighted frequency. */
-  postings: Record<string, number[]>;
-  /** the first `query.prefix` letters of a term -> the catalogue's terms starting so ("financi" finds "financ"). */
-  prefixes: Record<string, string[]>;
-  /** word not (only) in the catalogue -> [catalogue term, weight, ...]: where a related word leads. */
-  related: Record<string, Array<string | number>>;
+  /**
+   * term -> "idf tool weight tool weight ...": the tools holding the term and its length-normalised,
+   * field-weighted frequency. Strings, not arrays: parsing the index stays quick (a CLI command
+   * parses it whole) and a query splits only the few entries it reads.
+   */
+  postings: Record<string, string>;
+  /** the first `query.prefix` letters of a term -> "term term ...": the catalogue's terms starting so ("financi" finds "financ"). */
+  prefixes: Record<string, string>;
+  /** word -> "term weight term weight ...": the catalogue terms a related word leads to, and what it counts there. */
+  related: Record<string, string>;
 }
 
 type Field = keyof FieldWeights;
@@ -102,7 +106,9 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
     }
   });
   const vocabulary = new Set<string>();
-  for (const text of texts) for (const field of fields) for (const word of words(text[field])) vocabulary.add(word);
+  // parameter descriptions are the bulk of a catalogue's words and weigh little: their words are not looked up
+  const expanded = fields.filter((field) => field !== "parameterDescription");
+  for (const text of texts) for (const field of expanded) for (const word of words(text[field])) vocabulary.add(word);
   const relatedWords = new Set<string>();
   const related = options.lexicon ? relatedTerms(vocabulary, options.lexicon, tuning, relatedWords) : new Map<string, Map<string, number>>();
   if (!tuning.expandKnownWords) for (const term of postings.keys()) related.delete(term);
@@ -114,10 +120,10 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
   }
 
   const total = tools.length;
-  const withIdf = [...postings].map(([term, list]): [string, number[]] => {
+  const withIdf = [...postings].map(([term, list]): [string, string] => {
     const frequency = list.length / 2;
     const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-    return [term, [round(idf * (discount.get(term) ?? 1)), ...list]];
+    return [term, [round(idf * (discount.get(term) ?? 1)), ...list].join(" ")];
   });
 
   return {
@@ -131,10 +137,10 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
       prefix: tuning.prefix,
       prefixWeight: tuning.prefixWeight,
     },
-    tools: tools.map(({ name, server, tool, description }) => ({ name, server, tool, description })),
+    tools: tools.map(({ name, server, tool, description }) => ({ name, server, tool, description: summary(description) })),
     postings: Object.fromEntries(withIdf),
-    prefixes: Object.fromEntries(prefixTable(postings.keys(), tuning.prefix)),
-    related: Object.fromEntries([...related].map(([word, targets]) => [word, [...targets].flat()])),
+    prefixes: Object.fromEntries([...prefixTable(postings.keys(), tuning.prefix)].map(([start, terms]) => [start, terms.join(" ")])),
+    related: Object.fromEntries([...related].map(([word, targets]) => [word, [...targets].flat().join(" ")])),
   };
 }
 
@@ -148,7 +154,7 @@ function relatedTerms(vocabulary: Set<string>, lexicon: Lexicon, tuning: SearchT
     for (const { word: other, relation } of lexicon.related(word)) {
       const weight = tuning.relations[relation];
       const source = asTerm(other);
-      if (!(weight > 0) || source === target) continue;
+      if (!(weight > 0) || source === target || isStopWord(other)) continue;
       used.add(other);
       let targets = table.get(source);
       if (!targets) table.set(source, (targets = new Map()));
@@ -181,6 +187,21 @@ function prefixTable(terms: Iterable<string>, length: number): Map<string, strin
     table.set(key, [...(table.get(key) ?? []), term]);
   }
   return table;
+}
+
+/** Longest description a hit carries: search answers which tool, the full text is the cache's (`mcpx types`, `mcpx__describe`). */
+export const SUMMARY_LENGTH = 240;
+
+/** The description's first paragraph, cut at a word before SUMMARY_LENGTH characters. */
+export function summary(description: string): string {
+  const first = description
+    .trim()
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s+/g, " ");
+  if (first.length <= SUMMARY_LENGTH) return first;
+  const cut = first.slice(0, SUMMARY_LENGTH - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > SUMMARY_LENGTH / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }
 
 function countTerms(list: string[]): Map<string, number> {

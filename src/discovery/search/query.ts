@@ -20,7 +20,7 @@ export interface SearchHit {
 const TIER_STEP = 1000;
 /** A query is read to this many characters and this many distinct terms: bounded work whatever is sent. */
 const MAX_QUERY = 2000;
-const MAX_TERMS = 32;
+const MAX_TERMS = 64;
 const MAX_LIMIT = 1000;
 
 export function searchIndex(index: SearchIndex, query: string, limit = 10): SearchHit[] {
@@ -69,7 +69,7 @@ function textScores(index: SearchIndex, query: string): number[] {
     const best = new Map<number, number>();
     const route = (target: string, weight: number) => {
       if (!Object.hasOwn(index.postings, target)) return;
-      const list = index.postings[target]!;
+      const list = index.postings[target]!.split(" ").map(Number);
       const idf = list[0]!;
       for (let at = 1; at + 1 < list.length; at += 2) {
         const frequency = list[at + 1]!;
@@ -80,12 +80,12 @@ function textScores(index: SearchIndex, query: string): number[] {
     };
     route(term, 1);
     if (Object.hasOwn(index.related, term)) {
-      const targets = index.related[term]!;
-      for (let at = 0; at + 1 < targets.length; at += 2) route(String(targets[at]), Number(targets[at + 1]));
+      const targets = index.related[term]!.split(" ");
+      for (let at = 0; at + 1 < targets.length; at += 2) route(targets[at]!, Number(targets[at + 1]));
     }
     const start = term.slice(0, prefix);
     if (prefix > 0 && term.length >= prefix && !Object.hasOwn(index.postings, term) && Object.hasOwn(index.prefixes, start)) {
-      for (const target of index.prefixes[start]!) route(target, prefixWeight);
+      for (const target of index.prefixes[start]!.split(" ")) route(target, prefixWeight);
     }
     for (const [tool, value] of best) scores[tool]! += value * repeated;
   }

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 
 /** How a related word is related: same sense, derived form (delete/deletion), broader, narrower, similar adjective. */
-export type Relation = "synonym" | "derived" | "broader" | "narrower" | "similar";
+export type Relation = "synonym" | "derived" | "broader" | "narrower" | "similar" | "sibling" | "broader2" | "gloss";
 
 export interface RelatedWord {
   word: string;
@@ -19,7 +19,7 @@ export interface RelatedWord {
 }
 
 export interface Lexicon {
-  /** Single words related to `word` (lower case), through its most frequent senses. */
+  /** Single words related to `word` (lower case), through its most frequent senses; a word related two ways is listed for each. */
   related(word: string): RelatedWord[];
   /** How often the word occurs in WordNet's sense-tagged corpus (all its senses, its base form's): 0 for a word it does not know. */
   frequency(word: string): number;
@@ -103,10 +103,6 @@ class DictFile {
     return block;
   }
 
-  byte(position: number): number {
-    return this.block(Math.floor(position / BLOCK))[position % BLOCK]!;
-  }
-
   /** The line starting at `start` (without its newline) and where the next line starts. */
   lineAt(start: number): { text: string; next: number } {
     const pieces: Buffer[] = [];
@@ -126,12 +122,28 @@ class DictFile {
     return { text: Buffer.concat(pieces).toString("latin1"), next: position };
   }
 
+  /** The first field of the line starting at `start` (up to its first space), read without copying the line. */
+  keyAt(start: number): string {
+    const block = this.block(Math.floor(start / BLOCK));
+    const from = start % BLOCK;
+    const space = block.indexOf(32, from);
+    const newline = block.indexOf(10, from);
+    const end = space >= 0 && (newline < 0 || space < newline) ? space : newline;
+    if (end >= 0) return block.toString("latin1", from, end);
+    return firstField(this.lineAt(start).text);
+  }
+
   /** Where the first line starting at or after `position` starts. */
   lineStartFrom(position: number): number {
     if (position === 0) return 0;
-    let at = position;
-    while (at < this.size && this.byte(at - 1) !== 10) at++;
-    return at;
+    let at = position - 1;
+    while (at < this.size) {
+      const block = this.block(Math.floor(at / BLOCK));
+      const newline = block.indexOf(10, at % BLOCK);
+      if (newline >= 0) return at - (at % BLOCK) + newline + 1;
+      at += block.length - (at % BLOCK);
+    }
+    return this.size;
   }
 
   close(): void {
@@ -159,8 +171,7 @@ function lowerBound(file: DictFile, key: string): number {
       high = middle;
       continue;
     }
-    const line = file.lineAt(start);
-    if (firstField(line.text) < key) low = line.next;
+    if (file.keyAt(start) < key) low = file.lineStartFrom(start + 1);
     else high = middle;
   }
   return file.lineStartFrom(low);
@@ -195,6 +206,8 @@ function senseOffsets(line: string): number[] {
 
 interface Synset {
   words: string[];
+  /** The definition, without its quoted examples. */
+  gloss: string;
   pointers: Array<{ symbol: string; offset: number; part: Part; source: number }>;
 }
 
@@ -202,7 +215,9 @@ const PART_OF: Record<string, Part> = { n: "noun", v: "verb", a: "adj", s: "adj"
 
 function parseSynset(line: string): Synset {
   // offset lex_filenum ss_type w_cnt word lex_id [word lex_id...] p_cnt [ptr...] ... | gloss
-  const fields = line.split(" | ")[0]!.split(" ");
+  const bar = line.indexOf(" | ");
+  const fields = (bar < 0 ? line : line.slice(0, bar)).split(" ");
+  const gloss = bar < 0 ? "" : (line.slice(bar + 3).split(/;\s*"/)[0] ?? "");
   const count = Number.parseInt(fields[3]!, 16);
   const words: string[] = [];
   for (let i = 0; i < count; i++) words.push(fields[4 + 2 * i]!.replace(/\(.*\)$/, "").toLowerCase());
@@ -213,7 +228,7 @@ function parseSynset(line: string): Synset {
     const part = PART_OF[fields[at + 2]!];
     if (part) pointers.push({ symbol: fields[at]!, offset: Number(fields[at + 1]), part, source: Number.parseInt(fields[at + 3]!.slice(0, 2), 16) });
   }
-  return { words, pointers };
+  return { words, pointers, gloss };
 }
 
 function dictDirectory(): string {
@@ -223,7 +238,7 @@ function dictDirectory(): string {
 /** A WordNet lexicon; `close()` releases its files (they are opened on first use). */
 export function openWordNet(options: WordNetOptions = {}): Lexicon & { close(): void } {
   const senses = options.senses ?? 3;
-  const relations = new Set<Relation>(options.relations ?? ["synonym", "derived", "broader", "narrower", "similar"]);
+  const relations = new Set<Relation>(options.relations ?? ["synonym", "derived", "broader", "narrower", "similar", "sibling", "broader2", "gloss"]);
   const dict = options.dict ?? dictDirectory();
   const files = new Map<string, DictFile>();
   const synsets = new Map<string, Synset>();
@@ -242,7 +257,14 @@ export function openWordNet(options: WordNetOptions = {}): Lexicon & { close(): 
   };
 
   /** The lemmas WordNet knows `word` by in this part of speech: the word itself or its base form. */
+  const known = new Map<string, Array<{ lemma: string; offsets: number[] }>>();
   const lemmas = (word: string, part: Part): Array<{ lemma: string; offsets: number[] }> => {
+    const key = `${part}:${word}`;
+    let found = known.get(key);
+    if (!found) known.set(key, (found = lookUp(word, part)));
+    return found;
+  };
+  const lookUp = (word: string, part: Part): Array<{ lemma: string; offsets: number[] }> => {
     const candidates = new Set([word]);
     for (const [suffix, ending] of DETACH[part])
       if (word.endsWith(suffix) && word.length > suffix.length + 1) candidates.add(word.slice(0, -suffix.length) + ending);
@@ -257,40 +279,52 @@ export function openWordNet(options: WordNetOptions = {}): Lexicon & { close(): 
   return {
     related(word: string): RelatedWord[] {
       if (!/^[a-z][a-z'-]*$/.test(word)) return [];
-      const out = new Map<string, Relation>();
+      // a word may be related several ways (a synonym in one sense, broader in another): each way is kept, the reader weighs them
+      const out = new Map<string, RelatedWord>();
       const add = (other: string, relation: Relation) => {
-        if (other !== word && /^[a-z]+$/.test(other) && relations.has(relation) && !out.has(other)) out.set(other, relation);
+        if (other !== word && /^[a-z]+$/.test(other) && relations.has(relation)) out.set(`${relation} ${other}`, { word: other, relation });
       };
       for (const part of PARTS) {
         for (const { lemma, offsets } of lemmas(word, part)) {
           for (const offset of offsets.slice(0, senses)) {
             const own = synset(part, offset);
             for (const other of own.words) add(other, "synonym");
+            if (relations.has("gloss")) for (const other of own.gloss.toLowerCase().match(/[a-z]+/g) ?? []) add(other, "gloss");
             const position = own.words.indexOf(lemma) + 1;
             for (const pointer of own.pointers) {
               const relation = POINTERS[pointer.symbol];
               if (!relation || !relations.has(relation)) continue;
               // lexical pointers (derived forms) belong to one word of the synset: keep only this word's
               if (pointer.source !== 0 && pointer.source !== position) continue;
-              for (const other of synset(pointer.part, pointer.offset).words) add(other, relation);
+              const target = synset(pointer.part, pointer.offset);
+              for (const other of target.words) add(other, relation);
+              if (relation !== "broader") continue;
+              // one step further: the broader word's own broader words, and its other narrower words (this word's siblings)
+              for (const next of target.pointers) {
+                const step = POINTERS[next.symbol];
+                if (step === "broader" && relations.has("broader2")) for (const other of synset(next.part, next.offset).words) add(other, "broader2");
+                if (step === "narrower" && relations.has("sibling")) for (const other of synset(next.part, next.offset).words) add(other, "sibling");
+              }
             }
           }
         }
       }
-      return [...out].map(([other, relation]) => ({ word: other, relation }));
+      return [...out.values()];
     },
     frequency(word: string): number {
       if (!/^[a-z][a-z'-]*$/.test(word)) return 0;
-      const bases = new Set([word]);
-      for (const part of PARTS) for (const { lemma } of lemmas(word, part)) bases.add(lemma);
+      // a word WordNet lists counts as itself; only another form ("files", "searching") is taken to its base forms
+      const own = tagCount(file("index.sense"), word);
+      if (own > 0) return own;
       let most = 0;
-      for (const base of bases) most = Math.max(most, tagCount(file("index.sense"), base));
+      for (const part of PARTS) for (const { lemma } of lemmas(word, part)) if (lemma !== word) most = Math.max(most, tagCount(file("index.sense"), lemma));
       return most;
     },
     close() {
       for (const opened of files.values()) opened.close();
       files.clear();
       synsets.clear();
+      known.clear();
     },
   };
 }
