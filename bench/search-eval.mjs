@@ -152,7 +152,8 @@ export function nameMetrics(tools, rank) {
     misses[variant] = [];
     for (const t of tools) {
       const query = make(t.tool);
-      if (query === undefined || [...(owners.get(folded(query)) ?? [])].some((other) => other !== t.tool)) continue;
+      if (query === undefined) continue;
+      if (variant !== 'exact' && [...(owners.get(folded(query)) ?? [])].some((other) => other !== t.tool)) continue;
       asked++;
       // the tools a variant cannot tell apart: same name (exact), same name but for case and separators (the others)
       const same = variant === 'exact' ? byName.get(t.tool) : tools.filter((other) => folded(other.tool) === folded(t.tool)).map((other) => other.name);

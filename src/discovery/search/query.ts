@@ -57,6 +57,18 @@ function namesOf(index: SearchIndex): NamedTool[] {
   return names;
 }
 
+const parsed = new WeakMap<SearchIndex, Map<string, Float64Array>>();
+
+/** A term's postings as numbers, split once per index (at most once per term the index holds). */
+function postingsOf(index: SearchIndex, term: string): Float64Array | undefined {
+  if (!Object.hasOwn(index.postings, term)) return undefined;
+  let cache = parsed.get(index);
+  if (!cache) parsed.set(index, (cache = new Map()));
+  let list = cache.get(term);
+  if (!list) cache.set(term, (list = Float64Array.from(index.postings[term]!.split(" "), Number)));
+  return list;
+}
+
 /** BM25 per tool: for each query term, its best route (direct, or through a related word) to that tool. */
 function textScores(index: SearchIndex, query: string): number[] {
   const scores = new Array<number>(index.tools.length).fill(0);
@@ -68,8 +80,8 @@ function textScores(index: SearchIndex, query: string): number[] {
     const repeated = k3 > 0 ? (times * (k3 + 1)) / (times + k3) : 1;
     const best = new Map<number, number>();
     const route = (target: string, weight: number) => {
-      if (!Object.hasOwn(index.postings, target)) return;
-      const list = index.postings[target]!.split(" ").map(Number);
+      const list = postingsOf(index, target);
+      if (!list) return;
       const idf = list[0]!;
       for (let at = 1; at + 1 < list.length; at += 2) {
         const frequency = list[at + 1]!;
