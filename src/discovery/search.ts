@@ -27,14 +27,17 @@ export interface IndexInput {
 
 export function buildIndex(input: IndexInput): SearchIndex {
   const tuning = input.tuning ?? tune();
-  if (input.lexicon !== undefined)
-    return buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, ...(input.lexicon ? { lexicon: input.lexicon } : {}) });
+  const build = (lexicon?: Lexicon) => buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, ...(lexicon ? { lexicon } : {}) });
+  if (input.lexicon === null) return build();
   const relations = (Object.keys(tuning.relations) as Relation[]).filter((relation) => tuning.relations[relation] > 0);
-  const wordnet = openWordNet({ senses: tuning.senses, relations });
+  const wordnet = input.lexicon ? undefined : openWordNet({ senses: tuning.senses, relations });
   try {
-    return buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, lexicon: wordnet });
+    return build(input.lexicon ?? wordnet);
+  } catch {
+    // WordNet unreadable (files missing or damaged): names and text still rank; related words are a bonus
+    return build();
   } finally {
-    wordnet.close();
+    wordnet?.close();
   }
 }
 

@@ -89,6 +89,18 @@ describe("search: text", () => {
     expect(names(index, "remove")).toEqual(["b__remove_item", "a__erase_record"]);
   });
 
+  it("still ranks by names and text when the lexicon cannot be read", () => {
+    const broken: Lexicon = {
+      related: () => {
+        throw new Error("EIO: dict unreadable");
+      },
+      frequency: () => 0,
+    };
+    const index = buildIndex({ tools: CATALOGUE, lexicon: broken });
+    expect(names(index, "writing files", 1)).toEqual(["fs__write_file"]);
+    expect(index.related).toEqual({});
+  });
+
   it("discounts a word common in English against a rare one the catalogue uses as little", () => {
     const tools = [tool("a", "alpha", "Give a summary."), tool("b", "beta", "Forecast the tides.")];
     const lexicon = fakeLexicon({}, { give: 800, tide: 3 });
