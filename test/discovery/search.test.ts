@@ -51,6 +51,12 @@ describe("search: names", () => {
     expect(names(index, query, 2).sort()).toEqual(["docs__read_file", "fs__read_file"]);
   });
 
+  it("finds a tool whose name has no letters or digits by that exact name", () => {
+    const index = buildIndex({ tools: [...CATALOGUE, tool("calc", "+", "Add two numbers.")], lexicon: null });
+    expect(names(index, "+", 1)).toEqual(["calc__+"]);
+    expect(names(index, "calc__+", 1)).toEqual(["calc__+"]);
+  });
+
   it("takes a folded SERVER__TOOL as that tool ('docs read file')", () => {
     expect(names(index, "docs read file", 1)).toEqual(["docs__read_file"]);
   });

@@ -50,7 +50,8 @@ export function namedTool(tool: { name: string; tool: string }): NamedTool {
 export function nameTier(query: NameQuery, tool: NamedTool): number {
   const { exact, folded } = query;
   if (exact === tool.name) return NAME_TIER.fullExact;
-  if (folded.length === 0 || folded.length > MAX_NAME) return NAME_TIER.none;
+  // nothing to fold (a name of symbols only) or a sentence, not a name: only the exact name counts
+  if (folded.length === 0 || folded.length > MAX_NAME) return exact === tool.tool ? NAME_TIER.toolExact : NAME_TIER.none;
   const { toolFolded, fullFolded } = tool;
   if (folded === fullFolded) return NAME_TIER.fullFolded;
   if (exact === tool.tool) return NAME_TIER.toolExact;
