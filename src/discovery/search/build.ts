@@ -23,7 +23,7 @@ export interface SearchIndex {
   /** Changes whenever the shape or the meaning of the index changes: an index of another version is rebuilt, never read. */
   version: typeof INDEX_VERSION;
   /** What the query side must do the same way, or may tune. */
-  query: Pick<SearchTuning, "stemming" | "k1" | "k3" | "nameTiers" | "nameMention" | "prefix" | "prefixWeight">;
+  query: Pick<SearchTuning, "stemming" | "k1" | "nameTiers" | "nameMention" | "prefix" | "prefixWeight">;
   tools: IndexedTool[];
   /**
    * term -> "idf tool weight tool weight ...": the tools holding the term and its length-normalised,
@@ -131,7 +131,6 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
     query: {
       stemming: tuning.stemming,
       k1: tuning.k1,
-      k3: tuning.k3,
       nameTiers: tuning.nameTiers,
       nameMention: tuning.nameMention,
       prefix: tuning.prefix,

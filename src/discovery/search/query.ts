@@ -73,11 +73,10 @@ function postingsOf(index: SearchIndex, term: string): Float64Array | undefined 
 function textScores(index: SearchIndex, query: string): number[] {
   const scores = new Array<number>(index.tools.length).fill(0);
   const k1 = index.query.k1;
-  const said = new Map<string, number>();
-  for (const term of terms(query, index.query.stemming)) if (said.has(term) || said.size < MAX_TERMS) said.set(term, (said.get(term) ?? 0) + 1);
-  const { k3, prefix, prefixWeight } = index.query;
-  for (const [term, times] of said) {
-    const repeated = k3 > 0 ? (times * (k3 + 1)) / (times + k3) : 1;
+  // a word said twice counts once: repetition in a request is emphasis, not a second need
+  const distinct = [...new Set(terms(query, index.query.stemming))].slice(0, MAX_TERMS);
+  const { prefix, prefixWeight } = index.query;
+  for (const term of distinct) {
     const best = new Map<number, number>();
     const route = (target: string, weight: number) => {
       const list = postingsOf(index, target);
@@ -99,7 +98,7 @@ function textScores(index: SearchIndex, query: string): number[] {
     if (prefix > 0 && term.length >= prefix && !Object.hasOwn(index.postings, term) && Object.hasOwn(index.prefixes, start)) {
       for (const target of index.prefixes[start]!.split(" ")) route(target, prefixWeight);
     }
-    for (const [tool, value] of best) scores[tool]! += value * repeated;
+    for (const [tool, value] of best) scores[tool]! += value;
   }
   return scores;
 }

@@ -41,8 +41,6 @@ export interface SearchTuning {
   prefix: number;
   /** What such a prefix match counts. */
   prefixWeight: number;
-  /** BM25's query-term saturation: a word said twice in a query counts up to (k3 + 1) times (0: once). */
-  k3: number;
   /** Whether a query word the catalogue holds itself also reaches tools through its related words. */
   expandKnownWords: boolean;
   /** Senses of a word looked at in WordNet, most frequent first. */
@@ -62,7 +60,6 @@ export const DEFAULT_TUNING: SearchTuning = {
   commonness: 0.15,
   prefix: 5,
   prefixWeight: 0.5,
-  k3: 0,
   expandKnownWords: true,
   senses: 3,
   nameTiers: true,
