@@ -1,42 +1,47 @@
 /**
- * Ranking tools for a query (PLACEHOLDER: a substring ranker until the real index lands).
+ * Ranking tools for a query: `mcpx search` and `mcpx__search`.
  *
- * `buildIndex` may take its time (it runs when the cache changes); `search` must be fast, and
- * an index must survive `JSON.stringify`/`JSON.parse` so it can be kept on disk beside the cache.
+ * `buildIndex` may take its time (it runs when the cache changes: BM25F over the tools' fields,
+ * WordNet read for the catalogue's words); `search` is fast and pure, and an index survives
+ * `JSON.stringify`/`JSON.parse`, so it is kept on disk beside the cache. How it ranks:
+ * src/discovery/search/ and docs/discovery.md "## Search".
  */
 import type { ToolRecord } from "./records.js";
+import { buildSearchIndex, INDEX_VERSION, type SearchIndex } from "./search/build.js";
+import { searchIndex, type SearchHit } from "./search/query.js";
+import { type SearchTuning, tune } from "./search/tuning.js";
+import { type Lexicon, openWordNet, type Relation } from "./search/wordnet.js";
 
-export interface SearchHit {
-  name: string;
-  server: string;
-  tool: string;
-  description: string;
-  score: number;
-}
-
-export interface SearchIndex {
-  version: 0;
-  tools: Array<Pick<ToolRecord, "name" | "server" | "tool" | "description">>;
-}
+export type { SearchHit, SearchIndex };
+export { INDEX_VERSION };
 
 export interface IndexInput {
   tools: ToolRecord[];
   /** Each server's one-line description, by server name. */
   serverDescriptions?: Record<string, string>;
+  /** The ranking's knobs; default the measured best (search/tuning.ts). */
+  tuning?: SearchTuning;
+  /** Where related words come from: default WordNet (read here, only for the catalogue's words); `null` for none. */
+  lexicon?: Lexicon | null;
 }
 
 export function buildIndex(input: IndexInput): SearchIndex {
-  return { version: 0, tools: input.tools.map(({ name, server, tool, description }) => ({ name, server, tool, description })) };
+  const tuning = input.tuning ?? tune();
+  const build = (lexicon?: Lexicon) => buildSearchIndex(input.tools, input.serverDescriptions ?? {}, { tuning, ...(lexicon ? { lexicon } : {}) });
+  if (input.lexicon === null) return build();
+  const relations = (Object.keys(tuning.relations) as Relation[]).filter((relation) => tuning.relations[relation] > 0);
+  const wordnet = input.lexicon ? undefined : openWordNet({ senses: tuning.senses, relations });
+  try {
+    return build(input.lexicon ?? wordnet);
+  } catch {
+    // WordNet unreadable (files missing or damaged): names and text still rank; related words are a bonus
+    return build();
+  } finally {
+    wordnet?.close();
+  }
 }
 
+/** The best `limit` tools for `query`, best first; an exact or near-exact tool name is always first. */
 export function search(index: SearchIndex, query: string, limit = 10): SearchHit[] {
-  const words = query.toLowerCase().split(/\W+/).filter(Boolean);
-  return index.tools
-    .map((tool) => {
-      const text = `${tool.name} ${tool.description}`.toLowerCase();
-      return { ...tool, score: words.filter((word) => text.includes(word)).length };
-    })
-    .filter((hit) => hit.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit);
+  return searchIndex(index, query, limit);
 }

@@ -1,0 +1,94 @@
+/**
+ * A query that is a tool's name, or nearly: the match BM25 misses most often (a name is one
+ * rare "word" to a text ranker, or several common ones). Tiers, best first; a tool in a tier
+ * ranks before every tool in a lower tier, whatever their text scores.
+ */
+import { foldName } from "./text.js";
+
+export const NAME_TIER = {
+  /** `SERVER__TOOL`, exactly. */
+  fullExact: 6,
+  /** `SERVER__TOOL` in other case or separators ("server tool", "Server-Tool"). */
+  fullFolded: 5,
+  /** The tool's own name, exactly. */
+  toolExact: 4,
+  /** The tool's name in other case or separators (camelCase, spaces, dashes). */
+  toolFolded: 3,
+  /** Within a typo or two of the tool's name or of `SERVER__TOOL`. */
+  typo: 2,
+  /** The start of the tool's name. */
+  prefix: 1,
+  none: 0,
+} as const;
+
+/** Longest folded query compared letter by letter against names; longer ones are sentences, not names. */
+const MAX_NAME = 120;
+
+export interface NameQuery {
+  exact: string;
+  folded: string;
+}
+
+/** A tool's names, as given and folded (computed once per index, not per query). */
+export interface NamedTool {
+  name: string;
+  tool: string;
+  fullFolded: string;
+  toolFolded: string;
+}
+
+export function nameQuery(query: string): NameQuery {
+  const exact = query.trim();
+  return { exact, folded: foldName(exact) };
+}
+
+export function namedTool(tool: { name: string; tool: string }): NamedTool {
+  return { name: tool.name, tool: tool.tool, fullFolded: foldName(tool.name), toolFolded: foldName(tool.tool) };
+}
+
+/** A name's tier for a query, with a fraction within the tier (closer typos, longer prefixes rank higher). */
+export function nameTier(query: NameQuery, tool: NamedTool): number {
+  const { exact, folded } = query;
+  if (exact === tool.name) return NAME_TIER.fullExact;
+  // nothing to fold (a name of symbols only) or a sentence, not a name: only the exact name counts
+  if (folded.length === 0 || folded.length > MAX_NAME) return exact === tool.tool ? NAME_TIER.toolExact : NAME_TIER.none;
+  const { toolFolded, fullFolded } = tool;
+  if (folded === fullFolded) return NAME_TIER.fullFolded;
+  if (exact === tool.tool) return NAME_TIER.toolExact;
+  if (folded === toolFolded) return NAME_TIER.toolFolded;
+  const allowed = typosAllowed(folded.length);
+  if (allowed > 0) {
+    const distance = Math.min(editDistance(folded, toolFolded, allowed), editDistance(folded, fullFolded, allowed));
+    if (distance <= allowed) return NAME_TIER.typo + (allowed + 1 - distance) / (allowed + 2);
+  }
+  if (folded.length >= 3 && toolFolded.startsWith(folded)) return NAME_TIER.prefix + folded.length / (toolFolded.length + 1);
+  return NAME_TIER.none;
+}
+
+/** One typo in a short name, two in a long one, none in a name too short to tell typos from other names. */
+function typosAllowed(length: number): number {
+  if (length < 4) return 0;
+  return length < 9 ? 1 : 2;
+}
+
+/** Optimal string alignment distance (a swap of neighbours is one typo), or `bound + 1` once it must exceed `bound`. */
+export function editDistance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) > bound) return bound + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowBest = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current.push(value);
+      rowBest = Math.min(rowBest, value);
+    }
+    if (rowBest > bound) return bound + 1;
+    before = previous;
+    previous = current;
+  }
+  return Math.min(previous[b.length]!, bound + 1);
+}

@@ -1,0 +1,118 @@
+/**
+ * Answering a query from a built index: name tiers first (see names.ts), then BM25 over the
+ * precomputed field-weighted frequencies, a query word counting through its best route to a
+ * tool (itself, or a related word at that word's weight). No I/O and no big module: it runs
+ * in a CLI command.
+ */
+import type { SearchIndex } from "./build.js";
+import { NAME_TIER, type NamedTool, nameQuery, namedTool, nameTier } from "./names.js";
+import { foldName, terms } from "./text.js";
+
+export interface SearchHit {
+  name: string;
+  server: string;
+  tool: string;
+  description: string;
+  score: number;
+}
+
+/** Text scores stay far below this (at most MAX_TERMS × the largest idf), so a tier always outranks text. */
+const TIER_STEP = 1000;
+/** A query is read to this many characters and this many distinct terms: bounded work whatever is sent. */
+const MAX_QUERY = 2000;
+const MAX_TERMS = 64;
+const MAX_LIMIT = 1000;
+
+export function searchIndex(index: SearchIndex, query: string, limit = 10): SearchHit[] {
+  const count = Number.isFinite(limit) ? Math.min(MAX_LIMIT, Math.max(0, Math.floor(limit))) : 10;
+  const text = typeof query === "string" ? query.slice(0, MAX_QUERY) : "";
+  if (count === 0 || text.trim() === "") return [];
+  const scores = textScores(index, text);
+  const names = namesOf(index);
+  if (index.query.nameTiers) {
+    const asName = nameQuery(text);
+    names.forEach((tool, i) => {
+      const tier = nameTier(asName, tool);
+      if (tier > NAME_TIER.none) scores[i] = (scores[i] ?? 0) + tier * TIER_STEP;
+    });
+  }
+  if (index.query.nameMention > 0) mentionedNames(names, text, scores, index.query.nameMention);
+  const ranked: Array<[number, number]> = [];
+  scores.forEach((score, i) => {
+    if (score > 0) ranked.push([i, score]);
+  });
+  ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return ranked.slice(0, count).map(([i, score]) => {
+    const tool = index.tools[i]!;
+    return { name: tool.name, server: tool.server, tool: tool.tool, description: tool.description, score: Math.round(score * 1000) / 1000 };
+  });
+}
+
+const folded = new WeakMap<SearchIndex, NamedTool[]>();
+
+/** The tools' folded names, made once per index (a server answering many queries keeps its index). */
+function namesOf(index: SearchIndex): NamedTool[] {
+  let names = folded.get(index);
+  if (!names) folded.set(index, (names = index.tools.map(namedTool)));
+  return names;
+}
+
+const parsed = new WeakMap<SearchIndex, Map<string, Float64Array>>();
+
+/** A term's postings as numbers, split once per index (at most once per term the index holds). */
+function postingsOf(index: SearchIndex, term: string): Float64Array | undefined {
+  if (!Object.hasOwn(index.postings, term)) return undefined;
+  let cache = parsed.get(index);
+  if (!cache) parsed.set(index, (cache = new Map()));
+  let list = cache.get(term);
+  if (!list) cache.set(term, (list = Float64Array.from(index.postings[term]!.split(" "), Number)));
+  return list;
+}
+
+/** BM25 per tool: for each query term, its best route (direct, or through a related word) to that tool. */
+function textScores(index: SearchIndex, query: string): number[] {
+  const scores = new Array<number>(index.tools.length).fill(0);
+  const k1 = index.query.k1;
+  // a word said twice counts once: repetition in a request is emphasis, not a second need
+  const distinct = [...new Set(terms(query, index.query.stemming))].slice(0, MAX_TERMS);
+  const { prefix, prefixWeight } = index.query;
+  for (const term of distinct) {
+    const best = new Map<number, number>();
+    const route = (target: string, weight: number) => {
+      const list = postingsOf(index, target);
+      if (!list) return;
+      const idf = list[0]!;
+      for (let at = 1; at + 1 < list.length; at += 2) {
+        const frequency = list[at + 1]!;
+        const value = (weight * idf * frequency * (k1 + 1)) / (frequency + k1);
+        const tool = list[at]!;
+        if (value > (best.get(tool) ?? 0)) best.set(tool, value);
+      }
+    };
+    route(term, 1);
+    if (Object.hasOwn(index.related, term)) {
+      const targets = index.related[term]!.split(" ");
+      for (let at = 0; at + 1 < targets.length; at += 2) route(targets[at]!, Number(targets[at + 1]));
+    }
+    const start = term.slice(0, prefix);
+    if (prefix > 0 && term.length >= prefix && !Object.hasOwn(index.postings, term) && Object.hasOwn(index.prefixes, start)) {
+      for (const target of index.prefixes[start]!.split(" ")) route(target, prefixWeight);
+    }
+    for (const [tool, value] of best) scores[tool]! += value;
+  }
+  return scores;
+}
+
+/** A query word that is some tool's whole name ("fetch the page", "use read_file on it") points at that tool. */
+function mentionedNames(tools: NamedTool[], query: string, scores: number[], bonus: number): void {
+  const mentioned = new Set(
+    query
+      .split(/\s+/)
+      .map(foldName)
+      .filter((word) => word.length >= 3),
+  );
+  if (mentioned.size === 0) return;
+  tools.forEach((tool, i) => {
+    if (mentioned.has(tool.toolFolded)) scores[i] = (scores[i] ?? 0) + bonus;
+  });
+}

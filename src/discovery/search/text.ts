@@ -1,0 +1,68 @@
+/**
+ * Text as the search index sees it: words (camelCase and snake_case split, Han script as
+ * character pairs), stop words dropped, Porter stems; and names folded to compare them whatever
+ * their case or separators. Used alike when the index is built and when a query runs.
+ */
+import { stemmer } from "stemmer";
+
+/** Words that say nothing about which tool is meant (a general English list, not the test queries'). */
+const STOP_WORDS = new Set(
+  (
+    "a about above after again against all am an and any are as at be because been before being below between both but by can " +
+    "could did do does doing down during each few for from further had has have having he her here hers herself him himself his " +
+    "how i if in into is it its itself just let me more most my myself no nor not of off on once only or other our ours ourselves " +
+    "out over own please same she should so some such than that the their theirs them themselves then there these they this those " +
+    "through to too under until up very was we were what when where which while who whom why will with would you your yours " +
+    "yourself yourselves"
+  ).split(" "),
+);
+
+/** Longest word kept: past this a "word" is noise (a hash, a base64 run) that would only bloat the index. */
+const MAX_WORD = 40;
+
+const HAN = /\p{Script=Han}/u;
+
+/** Lower-case words of `text`: letters and digits, camelCase split, Han runs as overlapping pairs. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const run of text.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (HAN.test(run)) {
+      out.push(...hanPairs(run));
+      continue;
+    }
+    // camelCase and digit boundaries: "getHTTPResponse2" -> get HTTP Response 2
+    const parts = run.match(/\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{N}]+/gu) ?? [run];
+    for (const part of parts) if (part.length <= MAX_WORD) out.push(part.toLowerCase());
+  }
+  return out;
+}
+
+/** Han has no spaces: overlapping pairs of characters (and a lone character as itself) stand for words. */
+function hanPairs(run: string): string[] {
+  const chars = [...run];
+  if (chars.length === 1) return chars;
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
+  return pairs;
+}
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** The Porter stem of a word (Latin letters only; other scripts are kept as they are). */
+export function stem(word: string): string {
+  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
+}
+
+/** The terms of `text`, as the index stores them: stems of the words that are not stop words. */
+export function terms(text: string, stemming = true): string[] {
+  const out: string[] = [];
+  for (const word of words(text)) if (!isStopWord(word)) out.push(stemming ? stem(word) : word);
+  return out;
+}
+
+/** A name folded for comparison: lower case, nothing but letters and digits ("Get-File info" = "get_file_info" = "getFileInfo"). */
+export function foldName(name: string): string {
+  return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
