@@ -5,15 +5,30 @@
  * `ls` and `search` cost about what Node takes to start (issue 14). A new command follows suit:
  * its action imports its module.
  */
-import { Command, CommanderError } from "commander";
+import { createRequire } from "node:module";
 import { IMPLEMENTATION } from "../version.js";
 import { CliError, Exit } from "./exit.js";
 import type { Config } from "../config/types.js";
 import { UI_DEFAULT_PORT } from "./ports.js";
 
+// `mcpx --version` alone needs nothing more, not even the option parser.
+const only = process.argv.slice(2);
+if (only.length === 1 && (only[0] === "--version" || only[0] === "-V")) {
+  process.stdout.write(`${IMPLEMENTATION.version}\n`);
+  process.exit(Exit.Ok);
+}
+
+// Required, not imported: as CommonJS through the ESM loader, commander would be scanned for its exports first.
+const { Command, CommanderError } = createRequire(import.meta.url)("commander") as typeof import("commander");
+
 /** The config for a command (loaded, checked, its warnings said once). */
 async function configFor(explicit: string | undefined): Promise<Config> {
   return (await import("./context.js")).configFor(explicit);
+}
+
+/** The config for a discovery command, which never asks a question: the policy rules are not checked. */
+async function discoveryConfig(explicit: string | undefined): Promise<Config> {
+  return (await import("./context.js")).configFor(explicit, { rules: false });
 }
 
 const program = new Command("mcpx")
@@ -42,7 +57,7 @@ program
   .option("--cached", "never start a server, not even one never read")
   .action(async (options: { config?: string; json?: boolean; cached?: boolean }) => {
     const { ls } = await import("./ls.js");
-    process.exitCode = await ls(await configFor(options.config), options);
+    process.exitCode = await ls(await discoveryConfig(options.config), options);
   });
 
 program
@@ -55,7 +70,7 @@ program
   .option("--cached", "never start a server, not even one never read")
   .action(async (words: string[], options: { config?: string; json?: boolean; cached?: boolean; limit?: number }) => {
     const { searchCommand } = await import("./search.js");
-    process.exitCode = await searchCommand(await configFor(options.config), words, options);
+    process.exitCode = await searchCommand(await discoveryConfig(options.config), words, options);
   });
 
 program
@@ -67,7 +82,7 @@ program
   .option("--cached", "never start a server, not even one never read")
   .action(async (spec: string, options: { config?: string; json?: boolean; cached?: boolean }) => {
     const { types } = await import("./types.js");
-    process.exitCode = await types(await configFor(options.config), spec, options);
+    process.exitCode = await types(await discoveryConfig(options.config), spec, options);
   });
 
 program
@@ -80,7 +95,7 @@ program
   .option("--cached", "never start a server, not even one never read")
   .action(async (options: { config?: string; json?: boolean; cached?: boolean; budget: number; bias?: string }) => {
     const { catalog } = await import("./catalog.js");
-    process.exitCode = await catalog(await configFor(options.config), options);
+    process.exitCode = await catalog(await discoveryConfig(options.config), options);
   });
 
 program
@@ -116,7 +131,7 @@ program
   .option("--cached", "never start a server, not even one never read")
   .action(async (server: string | undefined, options: { config?: string; json?: boolean; live?: boolean; cached?: boolean }) => {
     const { tools } = await import("./tools.js");
-    process.exitCode = await tools(await configFor(options.config), server, options);
+    process.exitCode = await tools(await discoveryConfig(options.config), server, options);
   });
 
 program
