@@ -34,7 +34,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   const store = openStore(dir);
   const broker = new Broker(store, log);
   broker.start(config.elicitation.retentionDays);
-  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true });
+  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir });
   const shutdown = async (): Promise<void> => {
     await gateway.stop();
     broker.stop();
