@@ -29,7 +29,11 @@ function numberOption(name, fallback) {
 }
 
 function dataDir() {
-  const candidates = [process.env.MCPX_TOOL_SEARCH_DATA, path.resolve(ROOT, '..', 'shared', 'data', 'tool-search'), path.resolve(ROOT, '..', '..', 'shared', 'data', 'tool-search')];
+  const candidates = [
+    process.env.MCPX_TOOL_SEARCH_DATA,
+    path.resolve(ROOT, '..', 'shared', 'data', 'tool-search'),
+    path.resolve(ROOT, '..', '..', 'shared', 'data', 'tool-search'),
+  ];
   const found = candidates.find((dir) => dir && existsSync(path.join(dir, 'livemcptool_tools.json')));
   if (!found) throw new Error('the shared tool-search data is not here (set MCPX_TOOL_SEARCH_DATA)');
   return found;
@@ -94,7 +98,12 @@ try {
     for (const [name, args] of Object.entries(targets)) times[name].push(run(args, env).ms);
   }
   const floor = median(times['node -e 0']);
-  const latency = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, { medianMs: Math.round(median(list) * 10) / 10, ratio: Math.round((median(list) / floor) * 100) / 100 }]));
+  const latency = Object.fromEntries(
+    Object.entries(times).map(([name, list]) => [
+      name,
+      { medianMs: Math.round(median(list) * 10) / 10, ratio: Math.round((median(list) / floor) * 100) / 100 },
+    ]),
+  );
 
   const { countTokens } = await import(path.join(ROOT, 'dist', 'discovery', 'tokens.js'));
   const text = {
@@ -115,7 +124,8 @@ try {
   } else {
     console.log(`discovery: 70 servers, 527 tools, cached; ${RUNS} interleaved runs each, load average ${load.toFixed(2)}`);
     console.log('\nlatency (median)                     ms   × node -e 0');
-    for (const [name, { medianMs, ratio }] of Object.entries(latency)) console.log(`  ${name.padEnd(30)} ${String(medianMs).padStart(7)}   ${ratio.toFixed(2)}`);
+    for (const [name, { medianMs, ratio }] of Object.entries(latency))
+      console.log(`  ${name.padEnd(30)} ${String(medianMs).padStart(7)}   ${ratio.toFixed(2)}`);
     console.log('\noutput tokens (o200k_base)');
     for (const [name, count] of Object.entries(tokens)) console.log(`  ${name.padEnd(32)} ${String(count).padStart(7)}`);
   }
