@@ -12,8 +12,9 @@ import type { Logger } from "../util/log.js";
 import { type CacheEntry, ENTRY_VERSION } from "./cache-entry.js";
 import { entriesDir, entryFile, writePrivateAtomically } from "./cache-files.js";
 import { definitionOf, serverKey } from "./cache-key.js";
+import { CacheBuilder } from "./cache-builder.js";
 import { readEntry } from "./cache-read-entry.js";
-import type { CatalogueSnapshot } from "./cache-snapshot.js";
+import { type CatalogueSnapshot, contentHash } from "./cache-snapshot.js";
 
 type Job = { server: ServerConfig; at: Date } & ({ snapshot: CatalogueSnapshot } | { failure: string });
 
@@ -24,6 +25,7 @@ export class CacheWriter {
   /** The latest news per definition key, not yet written. */
   readonly #pending = new Map<string, Job>();
   #running: Promise<void> | undefined;
+  readonly #builder = new CacheBuilder();
 
   constructor(
     readonly stateDir: string,
@@ -43,6 +45,12 @@ export class CacheWriter {
   /** Resolves once everything told so far is on disk (or has failed to get there, logged). */
   async flush(): Promise<void> {
     while (this.#running) await this.#running;
+  }
+
+  /** Flush, then stop the worker that makes the reads. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.#builder.close();
   }
 
   #queue(job: Job): void {
@@ -75,9 +83,11 @@ export class CacheWriter {
     const previous = readEntry(this.stateDir, key);
     const entry: CacheEntry = { version: ENTRY_VERSION, key, server: job.server.name, definition: definitionOf(job.server) };
     if ("snapshot" in job) {
-      // The tokenizer and the renderers load only here, when there is something to write.
-      const { buildRead } = await import("./cache-build.js");
-      entry.read = buildRead(job.server.name, job.snapshot, job.at, previous?.read);
+      const same = previous?.read && previous.read.contentHash === contentHash(job.snapshot);
+      // Only a changed catalogue needs new signatures and counts (the tokenizer, in a worker).
+      entry.read = same
+        ? { ...previous.read!, readAt: job.at.toISOString() }
+        : await this.#builder.build(job.server.name, job.snapshot, job.at, previous?.read);
     } else {
       if (previous?.read) entry.read = previous.read;
       entry.failure = { at: job.at.toISOString(), reason: job.failure };

@@ -16,8 +16,10 @@ export function toolRecord(server: string, tool: JsonObject): ToolRecord {
   };
 }
 
-/** The first line of the server's instructions, else its serverInfo title, description or name; else "". */
+/** The first line of the server's instructions (a Markdown heading's `#`s dropped), else its serverInfo title, description or name; else "". */
 export function serverDescription(instructions: string | null | undefined, serverInfo: JsonObject | null | undefined): string {
-  const first = (text: unknown): string => (typeof text === "string" ? (text.trim().split(/\r?\n/)[0] ?? "").trim() : "");
+  // The first line with words in it, without a Markdown heading's `#`s.
+  const first = (text: unknown): string =>
+    typeof text === "string" ? (text.split(/\r?\n/).find((line) => line.trim() !== "") ?? "").replace(/^\s*#+\s*/, "").trim() : "";
   return first(instructions) || first(serverInfo?.title) || first(serverInfo?.description) || first(serverInfo?.name);
 }

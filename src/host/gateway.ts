@@ -118,7 +118,7 @@ export class Gateway {
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
-    await this.#schemaCache?.flush();
+    await this.#schemaCache?.close();
   }
 
   /** Everything read so far is in the schema cache (`mcpx refresh` waits for it before it answers). */
