@@ -14,6 +14,7 @@ import { QuestionStore, STORE_FILE } from "../broker/store.js";
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { readDiscovery, type ServerView } from "../discovery/cache-read.js";
 import { ago } from "./discovery-view.js";
+import { hiddenBy } from "../config/tool-filter.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { settled, stillStarting } from "./settled.js";
@@ -124,13 +125,23 @@ function cachedReport(server: ServerView, unattributedQuestions: number): Server
     reason: server.failure?.reason ?? (server.state === "disabled" ? DISABLED : null),
     stderrTail: [],
     stderrErrors: [],
-    dropped: [],
+    dropped: hiddenTools(server),
     aliased: [],
     sharing: server.config.sharing,
     unattributedQuestions,
     limitsHit: [],
     readAt: server.readAt ?? null,
   };
+}
+
+/** The cached tools the config's filter hides, as the live catalogue reports them. */
+function hiddenTools(server: ServerView): ServerReport["dropped"] {
+  return (server.entry?.read?.tools ?? []).flatMap(({ tool }) => {
+    const why = typeof tool.name === "string" ? hiddenBy(server.config.tools, tool.name) : undefined;
+    if (why === undefined) return [];
+    const message = why === "deny" ? "the config hides it (tools.deny)" : "the config shows only the tools in tools.allow";
+    return [{ kind: "tool" as const, name: String(tool.name), reason: "hidden" as const, count: 1, message }];
+  });
 }
 
 /** A server of the file that mcpx left out: `disabled` when the file disables it anyway, else `left-out`. */

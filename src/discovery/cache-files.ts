@@ -4,7 +4,7 @@
  * reader in another process sees the old entry or the new one, never half of one.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The cache's folder under the state directory. */
@@ -49,4 +49,12 @@ export function readJsonFile(file: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Bound a folder of JSON files: past `max`, the ones written longest ago are removed. */
+export function keepNewest(dir: string, max: number): void {
+  const names = readdirSync(dir).filter((name) => name.endsWith(".json"));
+  if (names.length <= max) return;
+  const byAge = names.map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs })).sort((a, b) => a.mtime - b.mtime);
+  for (const { name } of byAge.slice(0, names.length - max)) rmSync(join(dir, name), { force: true });
 }

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isObject } from "../protocol/jsonrpc.js";
-import { indexesDir, readJsonFile, writePrivateAtomically } from "./cache-files.js";
+import { indexesDir, keepNewest, readJsonFile, writePrivateAtomically } from "./cache-files.js";
 import { allTools, type DiscoveryView } from "./cache-read.js";
 import { buildIndex, type SearchIndex } from "./search.js";
 
@@ -47,11 +47,15 @@ export function searchIndexFor(view: DiscoveryView): { index: SearchIndex; built
   const record: StoredIndex = { key, builtAt: new Date().toISOString(), index };
   try {
     writePrivateAtomically(file, JSON.stringify(record));
+    keepNewest(indexesDir(view.stateDir), MAX_INDEXES);
   } catch {
     // Not stored: the next reader builds it again, which is slower, never wrong.
   }
   return { index, built: true };
 }
+
+/** Index files kept at most (one per config file used); past that, the ones built longest ago go. */
+export const MAX_INDEXES = 50;
 
 /** One index file per config file: several configs on one state directory do not undo each other's. */
 function indexFile(view: DiscoveryView): string {

@@ -5,12 +5,10 @@
  * waits on the disk or the tokenizer. A failed read never replaces a good one: it is noted
  * beside it.
  */
-import { readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
 import type { ServerConfig } from "../config/types.js";
 import type { Logger } from "../util/log.js";
 import { type CacheEntry, ENTRY_VERSION } from "./cache-entry.js";
-import { entriesDir, entryFile, writePrivateAtomically } from "./cache-files.js";
+import { entriesDir, entryFile, keepNewest, writePrivateAtomically } from "./cache-files.js";
 import { definitionOf, serverKey } from "./cache-key.js";
 import { CacheBuilder } from "./cache-builder.js";
 import { readEntry } from "./cache-read-entry.js";
@@ -93,15 +91,6 @@ export class CacheWriter {
       entry.failure = { at: job.at.toISOString(), reason: job.failure };
     }
     writePrivateAtomically(entryFile(this.stateDir, key), JSON.stringify(entry));
-    if (!previous) this.#prune();
-  }
-
-  /** Bound the folder: past MAX_ENTRIES, the entries written longest ago are removed. */
-  #prune(): void {
-    const dir = entriesDir(this.stateDir);
-    const names = readdirSync(dir).filter((name) => name.endsWith(".json"));
-    if (names.length <= MAX_ENTRIES) return;
-    const byAge = names.map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs })).sort((a, b) => a.mtime - b.mtime);
-    for (const { name } of byAge.slice(0, names.length - MAX_ENTRIES)) rmSync(join(dir, name), { force: true });
+    if (!previous) keepNewest(entriesDir(this.stateDir), MAX_ENTRIES);
   }
 }

@@ -113,7 +113,20 @@ describe.skipIf(!TOOL_SEARCH_DATA)("discovery commands over the 70 LiveMCPTool s
       expect(tools.some((tool) => tool.name === `${MEMORY}__write_note`)).toBe(false);
       const report = await mcpx("servers", "--json");
       expect(report.code, report.stderr).toBe(0);
-      expect((JSON.parse(report.stdout) as Array<{ state: string }>).every((entry) => entry.state === "cached")).toBe(true);
+      const reports = JSON.parse(report.stdout) as Array<{ name: string; state: string; tools: number; dropped: Array<{ name: string; reason: string }> }>;
+      expect(reports.every((entry) => entry.state === "cached")).toBe(true);
+      const memory = reports.find((entry) => entry.name === MEMORY)!;
+      expect(memory.tools).toBe(19); // what the server lists; the 7 the config hides are reported as such
+      expect(memory.dropped.map((item) => item.name).sort()).toEqual([
+        "delete_note",
+        "delete_project",
+        "edit_note",
+        "move_note",
+        "read_note",
+        "view_note",
+        "write_note",
+      ]);
+      expect(memory.dropped.every((item) => item.reason === "hidden")).toBe(true);
     });
 
     it("mcpx call refuses a tool a glob denies, before starting anything", async () => {
