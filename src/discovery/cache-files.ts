@@ -3,7 +3,6 @@
  * (dirs 0700, files 0600) and atomically (a temporary file renamed over the old one), so a
  * reader in another process sees the old entry or the new one, never half of one.
  */
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -22,11 +21,14 @@ export function entryFile(stateDir: string, key: string): string {
   return join(entriesDir(stateDir), `${key}.json`);
 }
 
+/** Temporary files this process made: with the pid and the time, a name no other writer uses (and `wx` refuses one that exists). */
+let written = 0;
+
 /** Write `text` to `file` whole or not at all, readable by the user only. */
 export function writePrivateAtomically(file: string, text: string): void {
   const dir = file.slice(0, file.lastIndexOf("/"));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const temporary = `${file}.${process.pid}.${Date.now()}.${++written}.tmp`;
   try {
     writeFileSync(temporary, text, { mode: 0o600, flag: "wx" });
     renameSync(temporary, file);

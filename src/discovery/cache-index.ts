@@ -4,11 +4,11 @@
  * so it is rebuilt only when one of those changed, by whoever first needs it; never on every
  * command.
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isObject } from "../protocol/jsonrpc.js";
 import { indexesDir, keepNewest, readJsonFile, writePrivateAtomically } from "./cache-files.js";
 import { allTools, type DiscoveryView } from "./cache-read.js";
+import { fastHash } from "./hash.js";
 import { buildIndex, type SearchIndex } from "./search.js";
 
 /** Bumped when what goes into an index changes; the index's own format is search.ts's business (its `version`). */
@@ -29,9 +29,7 @@ export function indexKey(view: DiscoveryView): string {
     server.config.tools ?? null,
     server.description,
   ]);
-  return createHash("sha256")
-    .update(JSON.stringify([INDEX_INPUT_VERSION, view.config.limits.maxToolsPerServer, parts]))
-    .digest("hex");
+  return fastHash(JSON.stringify([INDEX_INPUT_VERSION, view.config.limits.maxToolsPerServer, parts]));
 }
 
 /** The view's search index: the stored one when it is current, else built now and stored for the next reader. */
@@ -59,6 +57,6 @@ export const MAX_INDEXES = 50;
 
 /** One index file per config file: several configs on one state directory do not undo each other's. */
 function indexFile(view: DiscoveryView): string {
-  const name = createHash("sha256").update(view.config.file).digest("hex").slice(0, 32);
+  const name = fastHash(view.config.file);
   return join(indexesDir(view.stateDir), `${name}.json`);
 }

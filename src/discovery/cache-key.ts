@@ -2,11 +2,12 @@
  * What defines a server for the schema cache, and the key its entry is kept under. Two config
  * names for the same definition share an entry; any change to how the server is started or
  * reached (command, args, the names of the variables set, cwd, URL, transport, protocol) is a
- * new key, so a changed definition is never answered with the old one's tools. Environment
+ * new key, so a changed definition is never answered with the old one's tools (a reader also
+ * checks the entry's own definition). Environment
  * values and headers stay out: they are often secrets, and the key is written to disk.
  */
-import { createHash } from "node:crypto";
 import type { ServerConfig } from "../config/types.js";
+import { fastHash } from "./hash.js";
 
 export interface Definition {
   kind: ServerConfig["kind"];
@@ -32,9 +33,9 @@ export function definitionOf(server: ServerConfig): Definition {
   };
 }
 
-/** A file-name-safe key: the first 32 hex digits of the SHA-256 of the definition. */
+/** A file-name-safe key: 32 hex digits hashed from the definition. */
 export function definitionKey(definition: Definition): string {
-  return createHash("sha256").update(JSON.stringify(definition)).digest("hex").slice(0, 32);
+  return fastHash(JSON.stringify(definition));
 }
 
 export function serverKey(server: ServerConfig): string {

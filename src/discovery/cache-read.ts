@@ -6,7 +6,7 @@
 import type { Config, ServerConfig } from "../config/types.js";
 import { hiddenBy } from "../config/tool-filter.js";
 import type { CacheEntry } from "./cache-entry.js";
-import { serverKey } from "./cache-key.js";
+import { definitionKey, definitionOf } from "./cache-key.js";
 import { readEntry } from "./cache-read-entry.js";
 import type { ToolRecord } from "./records.js";
 import { signature } from "./signature.js";
@@ -54,8 +54,9 @@ export function allTools(view: DiscoveryView): DiscoveryTool[] {
 }
 
 function serverView(config: Config, server: ServerConfig, stateDir: string, now: number): ServerView {
-  const key = serverKey(server);
-  const entry = readEntry(stateDir, key);
+  const definition = definitionOf(server);
+  const key = definitionKey(definition);
+  const entry = readEntry(stateDir, key, definition);
   const read = entry?.read;
   const failure = entry?.failure && (!read || entry.failure.at >= read.readAt) ? entry.failure : undefined;
   const state: ServerState = server.disabled ? "disabled" : failure ? "last read failed" : read ? "cached" : "never read";

@@ -78,8 +78,9 @@ export class CacheWriter {
   }
 
   async #write(key: string, job: Job): Promise<void> {
-    const previous = readEntry(this.stateDir, key);
-    const entry: CacheEntry = { version: ENTRY_VERSION, key, server: job.server.name, definition: definitionOf(job.server) };
+    const definition = definitionOf(job.server);
+    const previous = readEntry(this.stateDir, key, definition);
+    const entry: CacheEntry = { version: ENTRY_VERSION, key, server: job.server.name, definition };
     if ("snapshot" in job) {
       const same = previous?.read && previous.read.contentHash === contentHash(job.snapshot);
       // Only a changed catalogue needs new signatures and counts (the tokenizer, in a worker).
