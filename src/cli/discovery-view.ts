@@ -13,6 +13,8 @@ export interface ViewOptions {
   cached?: boolean;
   /** Only these servers matter to the command (a never-read server outside them is not read). */
   only?: readonly string[];
+  /** The command needs the tools' schemas (not only names, descriptions and signatures). */
+  schemas?: boolean;
 }
 
 /** Data older than this is pointed out on stderr. */
@@ -20,7 +22,8 @@ const OLD_MS = 24 * 3600 * 1000;
 
 export async function discoveryView(config: Config, options: ViewOptions = {}): Promise<DiscoveryView> {
   const dir = ensurePrivateDir(stateDir());
-  let view = readDiscovery(config, dir);
+  const read = { schemas: options.schemas === true };
+  let view = readDiscovery(config, dir, read);
   const unread = view.servers.filter((server) => server.state === "never read" && (options.only === undefined || options.only.includes(server.server)));
   if (unread.length > 0 && options.cached !== true) {
     for (const server of unread)
@@ -31,7 +34,7 @@ export async function discoveryView(config: Config, options: ViewOptions = {}): 
       dir,
       unread.map((server) => server.server),
     );
-    view = readDiscovery(config, dir);
+    view = readDiscovery(config, dir, read);
   }
   return view;
 }

@@ -79,7 +79,7 @@ const FINE = new Set(["ready", "disabled", "cached"]);
 
 export async function servers(config: Config, options: { json?: boolean; live?: boolean; cached?: boolean }): Promise<number> {
   const dir = ensurePrivateDir(stateDir());
-  const view = readDiscovery(config, dir);
+  const view = readDiscovery(config, dir, { schemas: true }); // the whole entries: revision, transport, counts
   // Started here: every server with --live, else those never read (unless --cached).
   const started = view.servers.filter((server) => options.live === true || (server.state === "never read" && options.cached !== true));
   if (options.live !== true) {

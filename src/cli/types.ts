@@ -24,7 +24,7 @@ export async function types(config: Config, spec: string, options: { json?: bool
     .filter(Boolean)
     .map((part) => parseTarget(part, names));
   if (targets.length === 0) throw new CliError("name a server or a tool: mcpx types SERVER[.TOOL]", Exit.Usage);
-  const view = await discoveryView(config, { cached: options.cached === true, only: targets.map((target) => target.server) });
+  const view = await discoveryView(config, { cached: options.cached === true, only: targets.map((target) => target.server), schemas: true });
   const tools = unique(targets.flatMap((target) => toolsOf(view, target)));
   const servers = view.servers.filter((server) => targets.some((target) => target.server === server.server));
   warnIfOld(servers);

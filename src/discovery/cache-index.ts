@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { isObject } from "../protocol/jsonrpc.js";
 import { indexesDir, keepNewest, readJsonFile, writePrivateAtomically } from "./cache-files.js";
-import { allTools, type DiscoveryView } from "./cache-read.js";
+import { allTools, type DiscoveryView, readDiscovery } from "./cache-read.js";
 import { fastHash } from "./hash.js";
 import { buildIndex, type SearchIndex } from "./search.js";
 
@@ -25,7 +25,7 @@ export function indexKey(view: DiscoveryView): string {
   const parts = view.servers.map((server) => [
     server.server,
     server.key,
-    server.state === "disabled" ? "disabled" : (server.entry?.read?.contentHash ?? null),
+    server.state === "disabled" ? "disabled" : (server.contentHash ?? null),
     server.config.tools ?? null,
     server.description,
   ]);
@@ -38,9 +38,11 @@ export function searchIndexFor(view: DiscoveryView): { index: SearchIndex; built
   const file = indexFile(view);
   const stored = readJsonFile(file);
   if (isObject(stored) && stored.key === key && isObject(stored.index)) return { index: stored.index as unknown as SearchIndex, built: false };
+  // Building needs the schemas (parameter names rank too): a summary's view is read whole first.
+  const whole = view.schemas ? view : readDiscovery(view.config, view.stateDir, { schemas: true });
   const index = buildIndex({
-    tools: allTools(view),
-    serverDescriptions: Object.fromEntries(view.servers.filter((server) => server.description).map((server) => [server.server, server.description])),
+    tools: allTools(whole),
+    serverDescriptions: Object.fromEntries(whole.servers.filter((server) => server.description).map((server) => [server.server, server.description])),
   });
   const record: StoredIndex = { key, builtAt: new Date().toISOString(), index };
   try {

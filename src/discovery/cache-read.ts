@@ -2,50 +2,34 @@
  * What the discovery commands read: for a config, each server with its cache entry (or none),
  * how old it is, its state, and its tools after the config's filter, as ToolRecords with their
  * signatures. Reads files only: no server is started, and nothing slow is loaded.
+ *
+ * Without `schemas`, the view comes from the config's summary (cache-summary.ts: one small file
+ * instead of every entry) when no entry was written since it was made; tools then carry no
+ * input or output schema, and `entry` is absent.
  */
 import type { Config, ServerConfig } from "../config/types.js";
 import { hiddenBy } from "../config/tool-filter.js";
 import type { CacheEntry } from "./cache-entry.js";
+import type { DiscoveryTool, DiscoveryView, ServerState, ServerView } from "./cache-view.js";
 import { definitionKey, definitionOf } from "./cache-key.js";
 import { readEntry } from "./cache-read-entry.js";
-import type { ToolRecord } from "./records.js";
+import { currentGeneration, readSummary, writeSummary } from "./cache-summary.js";
 import { signature } from "./signature.js";
 import { toolRecord } from "./tool-records.js";
 
-/** `cached`: read before; `never read`; `last read failed` (its last good read, if any, still answers); `disabled` by the config. */
-export type ServerState = "cached" | "never read" | "last read failed" | "disabled";
+export type { DiscoveryTool, DiscoveryView, ServerState, ServerView } from "./cache-view.js";
 
-export interface DiscoveryTool extends ToolRecord {
-  signature: string;
-  signatureTokens: number;
-}
-
-export interface ServerView {
-  server: string;
-  config: ServerConfig;
-  /** The definition's key in the cache. */
-  key: string;
-  state: ServerState;
-  entry: CacheEntry | undefined;
-  /** When its catalogue was last read successfully (ISO 8601), and how long ago. */
-  readAt: string | undefined;
-  ageMs: number | undefined;
-  failure: { at: string; reason: string } | undefined;
-  /** One line: its instructions' first line, else its serverInfo title or name. */
-  description: string;
-  descriptionTokens: number;
-  /** Its tools the config lets anyone see (the filter's globs, the tools limit), by discovery's names. */
-  tools: DiscoveryTool[];
-}
-
-export interface DiscoveryView {
-  config: Config;
-  stateDir: string;
-  servers: ServerView[];
-}
-
-export function readDiscovery(config: Config, stateDir: string, now = Date.now()): DiscoveryView {
-  return { config, stateDir, servers: config.servers.map((server) => serverView(config, server, stateDir, now)) };
+export function readDiscovery(config: Config, stateDir: string, options: { schemas?: boolean; now?: number } = {}): DiscoveryView {
+  const now = options.now ?? Date.now();
+  if (options.schemas !== true) {
+    const summarised = readSummary(config, stateDir, now);
+    if (summarised) return { config, stateDir, servers: summarised, schemas: false };
+  }
+  // The generation before the entries: a write in between makes the summary stale at once, never wrong.
+  const generation = currentGeneration(stateDir);
+  const view = { config, stateDir, servers: config.servers.map((server) => serverView(config, server, stateDir, now)), schemas: true };
+  writeSummary(view, generation);
+  return view;
 }
 
 /** The view's tools, every server's, in config order. */
@@ -66,6 +50,7 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
     key,
     state,
     entry,
+    contentHash: read?.contentHash,
     readAt: read?.readAt,
     ageMs: read ? Math.max(0, now - Date.parse(read.readAt)) : undefined,
     failure,

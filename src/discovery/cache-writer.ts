@@ -12,6 +12,7 @@ import { entriesDir, entryFile, keepNewest, writePrivateAtomically } from "./cac
 import { definitionOf, serverKey } from "./cache-key.js";
 import { CacheBuilder } from "./cache-builder.js";
 import { readEntry } from "./cache-read-entry.js";
+import { moveGeneration } from "./cache-summary.js";
 import { type CatalogueSnapshot, contentHash } from "./cache-snapshot.js";
 
 type Job = { server: ServerConfig; at: Date } & ({ snapshot: CatalogueSnapshot } | { failure: string });
@@ -92,6 +93,7 @@ export class CacheWriter {
       entry.failure = { at: job.at.toISOString(), reason: job.failure };
     }
     writePrivateAtomically(entryFile(this.stateDir, key), JSON.stringify(entry));
+    moveGeneration(this.stateDir);
     if (!previous) keepNewest(entriesDir(this.stateDir), MAX_ENTRIES);
   }
 }

@@ -27,7 +27,7 @@ describe("mcpx serve writes the schema cache", () => {
 
   it("once the server is up, with its tools, prompts and resources", async () => {
     await until(() => toolNames().length === 3, "the entry with the server's 3 tools");
-    const [server] = readDiscovery(loadConfig(config.file), state()).servers;
+    const [server] = readDiscovery(loadConfig(config.file), state(), { schemas: true }).servers;
     expect(server).toMatchObject({ state: "cached", server: "changing" });
     expect(server!.entry?.read?.resources.map((resource) => resource.uri)).toEqual(["memo://a", "memo://b", "memo://c"]);
     expect(server!.entry?.read?.revision).toBe("2025-11-25");

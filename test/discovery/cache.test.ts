@@ -110,6 +110,32 @@ describe("the cache writer and readers", () => {
     expect(JSON.stringify(index)).not.toContain("delete_file");
   });
 
+  it("answers from the config's summary until an entry is written, the same but for schemas", async () => {
+    const dir = fresh();
+    const config = configOf({ demo: stdio(), other: stdio({ args: ["other.js"] }) });
+    const writer = new CacheWriter(dir, silentLogger);
+    writer.read(config.servers[0]!, snapshot("alpha", "beta"));
+    await writer.flush();
+    const whole = readDiscovery(config, dir);
+    expect(whole.schemas).toBe(true);
+    const summarised = readDiscovery(config, dir);
+    expect(summarised.schemas).toBe(false);
+    const strip = (view: typeof whole) =>
+      view.servers.map(({ entry: _entry, ageMs: _age, tools, ...server }) => ({ ...server, tools: tools.map(({ inputSchema: _schema, ...tool }) => tool) }));
+    expect(strip(summarised)).toEqual(strip(whole));
+    expect(summarised.servers[0]!.tools[0]!.inputSchema).toBeUndefined();
+    expect(readDiscovery(config, dir, { schemas: true }).servers[0]!.tools[0]!.inputSchema).toEqual({ type: "object" });
+    // Another entry written (a list_changed, a refresh): the summary is stale at once.
+    writer.read(config.servers[1]!, snapshot("gamma"));
+    await writer.flush();
+    const after = readDiscovery(config, dir);
+    expect(after.schemas).toBe(true);
+    expect(after.servers[1]!.tools.map((tool) => tool.tool)).toEqual(["gamma"]);
+    // And a changed filter is never answered from a summary made under the old one.
+    const filtered = readDiscovery(configOf({ demo: stdio({ tools: { deny: ["a*"] } }), other: stdio({ args: ["other.js"] }) }), dir);
+    expect(filtered.servers[0]!.tools.map((tool) => tool.tool)).toEqual(["beta"]);
+  });
+
   it("keeps the search index until what it is built from changes", async () => {
     const dir = fresh();
     const config = configOf({ demo: stdio() });
