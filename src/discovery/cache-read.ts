@@ -28,7 +28,8 @@ export function readDiscovery(config: Config, stateDir: string, options: { schem
   // The generation before the entries: a write in between makes the summary stale at once, never wrong.
   const generation = currentGeneration(stateDir);
   const view = { config, stateDir, servers: config.servers.map((server) => serverView(config, server, stateDir, now)), schemas: true };
-  writeSummary(view, generation);
+  // Made for the next reader when it was missing or stale (a reader that asked for schemas did not look).
+  if (options.schemas !== true) writeSummary(view, generation);
   return view;
 }
 
