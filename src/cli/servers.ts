@@ -8,13 +8,13 @@ import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import type { LimitHit } from "../upstream/oversized-messages.js";
 import type { Upstream } from "../upstream/upstream.js";
-import type { Aliased, Catalogue, Dropped } from "../host/catalogue.js";
+import { type Aliased, Catalogue, type Dropped } from "../host/catalogue.js";
+import type { Catalog } from "../upstream/catalog.js";
 import { inert, inertJson } from "./inert.js";
 import { QuestionStore, STORE_FILE } from "../broker/store.js";
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { readDiscovery, type ServerView } from "../discovery/cache-read.js";
 import { ago } from "./discovery-view.js";
-import { hiddenBy } from "../config/tool-filter.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { settled, stillStarting } from "./settled.js";
@@ -88,17 +88,29 @@ export async function servers(config: Config, options: { json?: boolean; live?: 
   }
   const store = existingStore();
   const unattributed = (server: string): number => store?.unattributedFrom(server) ?? 0;
-  const live = new Map<string, ServerReport>();
-  if (started.length > 0) {
-    const gateway = new Gateway({ ...config, servers: started.map((server) => server.config) }, createLogger({}, "error"), { schemaCache: dir });
-    const waitedMs = await settled(gateway);
-    for (const upstream of gateway.upstreams) live.set(upstream.name, report(upstream, gateway.catalogue, unattributed, waitedMs));
-    await gateway.stop();
-  }
+  const gateway =
+    started.length > 0
+      ? new Gateway({ ...config, servers: started.map((server) => server.config) }, createLogger({}, "error"), { schemaCache: dir })
+      : undefined;
+  const waitedMs = gateway ? await settled(gateway) : undefined;
+  // One catalogue over every server, started or cached: what each leaves out (a name another
+  // keeps, the tools limit, a tool the config hides) is reported as hosts would see it.
+  const catalogue = new Catalogue(
+    view.servers.flatMap((server) => {
+      const upstream = gateway?.upstream(server.server);
+      const catalog = upstream ? (upstream.state === "ready" || upstream.restarting ? upstream.catalog : undefined) : cachedCatalog(server);
+      return catalog ? [{ server: server.server, passthrough: server.config.passthrough, catalog, tools: server.config.tools }] : [];
+    }),
+    { servers: config.servers.map((server) => server.name), maxToolsPerServer: config.limits.maxToolsPerServer },
+  );
   const reports = [
-    ...view.servers.map((server) => live.get(server.server) ?? cachedReport(server, unattributed(server.server))),
+    ...view.servers.map((server) => {
+      const upstream = gateway?.upstream(server.server);
+      return upstream ? report(upstream, catalogue, unattributed, waitedMs) : cachedReport(server, catalogue, unattributed(server.server));
+    }),
     ...(config.leftOut ?? []).map(leftOutReport),
   ];
+  await gateway?.stop();
   store?.close();
   const json = options.json === true;
   if (json) {
@@ -110,7 +122,7 @@ export async function servers(config: Config, options: { json?: boolean; live?: 
 }
 
 /** A server as the schema cache knows it: `cached`, or `down` when its last read failed, or `disabled`, or `never read` (with --cached). */
-function cachedReport(server: ServerView, unattributedQuestions: number): ServerReport {
+function cachedReport(server: ServerView, catalogue: Catalogue, unattributedQuestions: number): ServerReport {
   const read = server.entry?.read;
   return {
     name: server.server,
@@ -125,8 +137,8 @@ function cachedReport(server: ServerView, unattributedQuestions: number): Server
     reason: server.failure?.reason ?? (server.state === "disabled" ? DISABLED : null),
     stderrTail: [],
     stderrErrors: [],
-    dropped: hiddenTools(server),
-    aliased: [],
+    dropped: catalogue.droppedFrom(server.server).map(({ server: _server, ...entry }) => entry),
+    aliased: catalogue.aliasedFrom(server.server).map(({ server: _server, ...entry }) => entry),
     sharing: server.config.sharing,
     unattributedQuestions,
     limitsHit: [],
@@ -134,14 +146,11 @@ function cachedReport(server: ServerView, unattributedQuestions: number): Server
   };
 }
 
-/** The cached tools the config's filter hides, as the live catalogue reports them. */
-function hiddenTools(server: ServerView): ServerReport["dropped"] {
-  return (server.entry?.read?.tools ?? []).flatMap(({ tool }) => {
-    const why = typeof tool.name === "string" ? hiddenBy(server.config.tools, tool.name) : undefined;
-    if (why === undefined) return [];
-    const message = why === "deny" ? "the config hides it (tools.deny)" : "the config shows only the tools in tools.allow";
-    return [{ kind: "tool" as const, name: String(tool.name), reason: "hidden" as const, count: 1, message }];
-  });
+/** What a server's cache entry says it offers, when its last read is what hosts would see (not disabled, not down). */
+function cachedCatalog(server: ServerView): Catalog | undefined {
+  const read = server.entry?.read;
+  if (!read || server.state !== "cached") return undefined;
+  return { tools: read.tools.map(({ tool }) => tool), prompts: read.prompts, resources: read.resources, resourceTemplates: read.resourceTemplates };
 }
 
 /** A server of the file that mcpx left out: `disabled` when the file disables it anyway, else `left-out`. */
