@@ -1,12 +1,12 @@
 /**
- * Where a cache entry's read is made: in a worker thread (cache-build-worker.ts) kept while
- * there is work and a little after, so the tokenizer loads once per burst of catalogue reads
- * and never on the caller's event loop. Where no compiled worker exists (sources run directly,
- * as in tests) or the worker fails, the read is made in this thread.
+ * Where a cache entry's read is made: in a child process (cache-build-worker.ts) kept while
+ * there is work and a little after, so the tokenizer loads once per burst of catalogue reads,
+ * never on the caller's event loop nor in its memory. Where no compiled worker exists (sources
+ * run directly, as in tests) or the worker fails, the read is made in this process.
  */
+import { type ChildProcess, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import type { CatalogueRead } from "./cache-entry.js";
 import type { BuildRequest } from "./cache-build-worker.js";
 import type { CatalogueSnapshot } from "./cache-snapshot.js";
@@ -17,7 +17,7 @@ const IDLE_MS = 5_000;
 type Answer = { id: number; read?: CatalogueRead; error?: string };
 
 export class CacheBuilder {
-  #worker: Worker | undefined;
+  #worker: ChildProcess | undefined;
   #idle: NodeJS.Timeout | undefined;
   #nextId = 0;
   readonly #waiting = new Map<number, { resolve: (read: CatalogueRead) => void; reject: (error: Error) => void }>();
@@ -41,17 +41,21 @@ export class CacheBuilder {
     clearTimeout(this.#idle);
     const worker = this.#worker;
     this.#worker = undefined;
-    await worker?.terminate();
+    if (worker?.connected) worker.disconnect(); // it exits when its channel closes
+    worker?.kill();
   }
 
-  #workerFor(): Worker | undefined {
+  #workerFor(): ChildProcess | undefined {
     if (this.#worker) return this.#worker;
     if (!this.#workerFile.endsWith(".js") || !existsSync(this.#workerFile)) return undefined;
-    const worker = new Worker(this.#workerFile);
-    worker.unref(); // never what keeps a process alive
+    const worker = fork(this.#workerFile, [], { stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced" });
+    // Never what keeps this process alive.
+    worker.unref();
+    worker.channel?.unref();
     worker.on("message", (answer: Answer) => {
       const waiter = this.#waiting.get(answer.id);
       this.#waiting.delete(answer.id);
+      if (this.#waiting.size === 0) worker.channel?.unref();
       if (answer.read) waiter?.resolve(answer.read);
       else waiter?.reject(new Error(answer.error ?? "the cache worker gave no answer"));
       this.#idleLater();
@@ -67,11 +71,14 @@ export class CacheBuilder {
     return worker;
   }
 
-  #ask(worker: Worker, request: BuildRequest): Promise<CatalogueRead> {
+  #ask(worker: ChildProcess, request: BuildRequest): Promise<CatalogueRead> {
     clearTimeout(this.#idle);
     return new Promise((resolve, reject) => {
       this.#waiting.set(request.id, { resolve, reject });
-      worker.postMessage(request);
+      worker.channel?.ref(); // held open while an answer is awaited
+      worker.send(request, (error) => {
+        if (error) reject(error);
+      });
     });
   }
 
