@@ -8,7 +8,7 @@
  */
 import type { Config } from "../config/types.js";
 import { searchIndexFor } from "../discovery/cache-index.js";
-import type { DiscoveryTool, DiscoveryView } from "../discovery/cache-read.js";
+import { type DiscoveryTool, type DiscoveryView, lacksCounts } from "../discovery/cache-read.js";
 import { search } from "../discovery/search.js";
 import { discoveryView, warnIfOld } from "./discovery-view.js";
 import { Exit } from "./exit.js";
@@ -25,7 +25,9 @@ export interface CatalogResult {
 }
 
 export async function catalog(config: Config, options: { budget: number; bias?: string; json?: boolean; cached?: boolean }): Promise<number> {
-  const view = await discoveryView(config, { cached: options.cached === true });
+  let view = await discoveryView(config, { cached: options.cached === true });
+  // Entries a serving gateway wrote have no token counts yet: made once here, and kept.
+  if (lacksCounts(view) && (await import("../discovery/cache-counts.js")).fillCounts(view)) view = await discoveryView(config, { cached: true });
   const favoured = options.bias?.trim() ? search(searchIndexFor(view).index, options.bias, 50).map((hit) => hit.name) : [];
   const result = budgetCatalog(view, options.budget, favoured);
   warnIfOld(view.servers);
@@ -50,7 +52,7 @@ export function budgetCatalog(view: DiscoveryView, budget: number, favoured: rea
     readAt: server.readAt ?? null,
   }));
   // The count of the `server: description` line was made at write time; the tool count adds a few.
-  let tokens = live.reduce((sum, server) => sum + server.descriptionTokens + 4 + NEWLINE, 0);
+  let tokens = live.reduce((sum, server) => sum + (server.descriptionTokens ?? 0) + 4 + NEWLINE, 0);
   const order = [
     ...favouredFirst(
       live.map((server) => server.tools),
@@ -59,7 +61,7 @@ export function budgetCatalog(view: DiscoveryView, budget: number, favoured: rea
   ];
   const signatures: string[] = [];
   for (const tool of order) {
-    const cost = tool.signatureTokens + NEWLINE;
+    const cost = (tool.signatureTokens ?? 0) + NEWLINE;
     if (tokens + cost > budget) break;
     tokens += cost;
     signatures.push(tool.signature);

@@ -1,17 +1,18 @@
 /**
- * Turning what mcpx read from a server into a cache entry's read: the catalogue as listed,
- * plus each tool's signature and the token counts the fast commands need. Loads the tokenizer,
- * so only the cache writer imports it, and only when a catalogue has changed.
+ * Turning what mcpx read from a server into a cache entry's read: the catalogue as listed, each
+ * tool's signature, and the server's one-line description. Token counts are not made here
+ * (cache-counts.ts): loading the tokenizer costs a serving gateway hundreds of milliseconds and
+ * tens of megabytes, so they are made by the commands that read catalogues for a person
+ * (`refresh`, a first read) and by the first `catalog` that finds them missing.
  */
 import type { CachedTool, CatalogueRead } from "./cache-entry.js";
 import { type CatalogueSnapshot, contentHash } from "./cache-snapshot.js";
 import { signature } from "./signature.js";
-import { countTokens } from "./tokens.js";
 import { serverDescription, toolRecord } from "./tool-records.js";
 
 /**
  * The read to store. `previous` is the entry's last read: when the content is the same, its
- * signatures and counts are kept (no tokenizer work for a server that did not change).
+ * signatures and counts are kept.
  */
 export function buildRead(server: string, snapshot: CatalogueSnapshot, readAt: Date, previous?: CatalogueRead): CatalogueRead {
   const hash = contentHash(snapshot);
@@ -21,7 +22,7 @@ export function buildRead(server: string, snapshot: CatalogueSnapshot, readAt: D
     .filter((tool) => typeof tool.name === "string")
     .map((tool) => {
       const line = signature(toolRecord(server, tool));
-      return { tool, signature: line, signatureTokens: countTokens(line) };
+      return { tool, signature: line, signatureTokens: null };
     });
   return {
     readAt: readAt.toISOString(),
@@ -35,6 +36,6 @@ export function buildRead(server: string, snapshot: CatalogueSnapshot, readAt: D
     resources: snapshot.catalog.resources,
     resourceTemplates: snapshot.catalog.resourceTemplates,
     description,
-    descriptionTokens: countTokens(`${server}: ${description}`),
+    descriptionTokens: null,
   };
 }

@@ -14,8 +14,8 @@ export interface CachedTool {
   tool: JsonObject;
   /** Its one-line signature (discovery/signature.ts), made under the entry's `server` name. */
   signature: string;
-  /** Tokens of that line (discovery/tokens.ts). */
-  signatureTokens: number;
+  /** Tokens of that line (discovery/tokens.ts); null until counted (cache-counts.ts). */
+  signatureTokens: number | null;
 }
 
 /** A successful read of the server's catalogue. */
@@ -34,7 +34,8 @@ export interface CatalogueRead {
   resourceTemplates: JsonObject[];
   /** The server's one-line description (instructions' first line, else serverInfo title/name), and its tokens as a `server: description` line. */
   description: string;
-  descriptionTokens: number;
+  /** null until counted (cache-counts.ts). */
+  descriptionTokens: number | null;
 }
 
 export interface CacheEntry {
@@ -47,4 +48,9 @@ export interface CacheEntry {
   read?: CatalogueRead;
   /** The last read that failed, when it came after the good one: the good one is kept. */
   failure?: { at: string; reason: string };
+}
+
+/** Whether the read's token counts have been made. */
+export function counted(read: CatalogueRead): boolean {
+  return read.descriptionTokens !== null && read.tools.every((tool) => tool.signatureTokens !== null);
 }

@@ -56,7 +56,7 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
     ageMs: read ? Math.max(0, now - Date.parse(read.readAt)) : undefined,
     failure,
     description: read?.description ?? "",
-    descriptionTokens: read?.descriptionTokens ?? 0,
+    descriptionTokens: read ? read.descriptionTokens : 0,
     tools: server.disabled || !entry ? [] : visibleTools(config, server, entry),
   };
 }
@@ -69,4 +69,14 @@ function visibleTools(config: Config, server: ServerConfig, entry: CacheEntry): 
     // An entry shared by two names was signed under the other one.
     return { ...record, signature: entry.server === server.name ? line : signature(record), signatureTokens };
   });
+}
+
+/** Whether some server's token counts are still to be made (an entry a serving gateway wrote). */
+export function lacksCounts(view: DiscoveryView): boolean {
+  return view.servers.some(
+    (server) =>
+      server.contentHash !== undefined &&
+      server.state !== "disabled" &&
+      (server.descriptionTokens === null || server.tools.some((tool) => tool.signatureTokens === null)),
+  );
 }

@@ -8,7 +8,8 @@ export type ServerState = "cached" | "never read" | "last read failed" | "disabl
 
 export interface DiscoveryTool extends ToolRecord {
   signature: string;
-  signatureTokens: number;
+  /** null until counted (cache-counts.ts). */
+  signatureTokens: number | null;
 }
 
 export interface ServerView {
@@ -27,7 +28,8 @@ export interface ServerView {
   failure: { at: string; reason: string } | undefined;
   /** One line: its instructions' first line, else its serverInfo title or name. */
   description: string;
-  descriptionTokens: number;
+  /** Tokens of its `server: description` line; null until counted. */
+  descriptionTokens: number | null;
   /** Its tools the config lets anyone see (the filter's globs, the tools limit), by discovery's names. */
   tools: DiscoveryTool[];
 }

@@ -10,10 +10,11 @@ import type { Logger } from "../util/log.js";
 import { type CacheEntry, ENTRY_VERSION } from "./cache-entry.js";
 import { entriesDir, entryFile, keepNewest, writePrivateAtomically } from "./cache-files.js";
 import { definitionOf, serverKey } from "./cache-key.js";
-import { CacheBuilder } from "./cache-builder.js";
+import { buildRead } from "./cache-build.js";
 import { readEntry } from "./cache-read-entry.js";
 import { moveGeneration } from "./cache-summary.js";
-import { type CatalogueSnapshot, contentHash } from "./cache-snapshot.js";
+import type { CatalogueSnapshot } from "./cache-snapshot.js";
+import { counted } from "./cache-entry.js";
 
 type Job = { server: ServerConfig; at: Date } & ({ snapshot: CatalogueSnapshot } | { failure: string });
 
@@ -24,11 +25,12 @@ export class CacheWriter {
   /** The latest news per definition key, not yet written. */
   readonly #pending = new Map<string, Job>();
   #running: Promise<void> | undefined;
-  readonly #builder = new CacheBuilder();
 
+  /** `counts`: make the token counts too (a command that may load the tokenizer; a serving gateway leaves them to `catalog`). */
   constructor(
     readonly stateDir: string,
     private readonly log: Logger,
+    private readonly options: { counts?: boolean } = {},
   ) {}
 
   /** The server's catalogue was read successfully. */
@@ -44,12 +46,6 @@ export class CacheWriter {
   /** Resolves once everything told so far is on disk (or has failed to get there, logged). */
   async flush(): Promise<void> {
     while (this.#running) await this.#running;
-  }
-
-  /** Flush, then stop the worker that makes the reads. */
-  async close(): Promise<void> {
-    await this.flush();
-    await this.#builder.close();
   }
 
   #queue(job: Job): void {
@@ -83,11 +79,8 @@ export class CacheWriter {
     const previous = readEntry(this.stateDir, key, definition);
     const entry: CacheEntry = { version: ENTRY_VERSION, key, server: job.server.name, definition };
     if ("snapshot" in job) {
-      const same = previous?.read && previous.read.contentHash === contentHash(job.snapshot);
-      // Only a changed catalogue needs new signatures and counts (the tokenizer, in a worker).
-      entry.read = same
-        ? { ...previous.read!, readAt: job.at.toISOString() }
-        : await this.#builder.build(job.server.name, job.snapshot, job.at, previous?.read);
+      entry.read = buildRead(job.server.name, job.snapshot, job.at, previous?.read);
+      if (this.options.counts && !counted(entry.read)) entry.read = (await import("./cache-counts.js")).withCounts(job.server.name, entry.read);
     } else {
       if (previous?.read) entry.read = previous.read;
       entry.failure = { at: job.at.toISOString(), reason: job.failure };

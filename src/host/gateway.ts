@@ -61,11 +61,14 @@ export class Gateway {
   constructor(
     readonly config: Config,
     readonly log: Logger,
-    /** `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to. */
-    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string } = {},
+    /**
+     * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are
+     * written to; `countTokens`: with their token counts (a command that may load the tokenizer).
+     */
+    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; countTokens?: boolean } = {},
   ) {
     this.broker = options.broker;
-    this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log);
+    this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log, { counts: options.countTokens === true });
     this.servesPage = options.servesPage ?? false;
     this.rules = parseRules(config.elicitation.rules, config.file);
     this.pendingQuestions = new PendingQuestions(config.limits.maxPendingQuestionsPerServer);
@@ -118,7 +121,7 @@ export class Gateway {
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
-    await this.#schemaCache?.close();
+    await this.#schemaCache?.flush();
   }
 
   /** Everything read so far is in the schema cache (`mcpx refresh` waits for it before it answers). */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import { readDiscovery } from "../../src/discovery/cache-read.js";
 import { nodeServer, RawStdioHost, writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { runMcpx } from "../helpers/upstreams.js";
 import { until } from "../helpers/until.js";
 
 describe("mcpx serve writes the schema cache", () => {
@@ -31,7 +32,8 @@ describe("mcpx serve writes the schema cache", () => {
     expect(server).toMatchObject({ state: "cached", server: "changing" });
     expect(server!.entry?.read?.resources.map((resource) => resource.uri)).toEqual(["memo://a", "memo://b", "memo://c"]);
     expect(server!.entry?.read?.revision).toBe("2025-11-25");
-    expect(server!.tools[0]).toMatchObject({ name: "changing__add_tool", signature: expect.any(String), signatureTokens: expect.any(Number) });
+    // Signatures are made as it is written; token counts are left to the first `catalog` (the tokenizer stays out of serve).
+    expect(server!.tools[0]).toMatchObject({ name: "changing__add_tool", signature: expect.any(String), signatureTokens: null });
   });
 
   it("again after the server's list_changed", async () => {
@@ -39,6 +41,15 @@ describe("mcpx serve writes the schema cache", () => {
     await host.request(10, "tools/call", { name: "changing__add_tool", arguments: {} });
     await until(() => toolNames().includes("added_1"), "the entry with the added tool");
     expect(readDiscovery(loadConfig(config.file), state()).servers[0]!.readAt! >= before).toBe(true);
+  });
+
+  it("mcpx catalog counts the tokens serve left out, once, and keeps them", async () => {
+    const first = await runMcpx(["catalog", "--budget", "1000", "--json", "--config", config.file], config);
+    expect(first.code, first.stderr).toBe(0);
+    expect((JSON.parse(first.stdout) as { tokens: number }).tokens).toBeGreaterThan(0);
+    const [server] = readDiscovery(loadConfig(config.file), state(), { schemas: true }).servers;
+    expect(server!.descriptionTokens).toBeGreaterThan(0);
+    expect(server!.tools.every((tool) => typeof tool.signatureTokens === "number" && tool.signatureTokens > 0)).toBe(true);
   });
 
   it("in files only the user may read", () => {
