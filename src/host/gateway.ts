@@ -124,11 +124,6 @@ export class Gateway {
     await this.#schemaCache?.flush();
   }
 
-  /** Everything read so far is in the schema cache (`mcpx refresh` waits for it before it answers). */
-  async cacheWritten(): Promise<void> {
-    await this.#schemaCache?.flush();
-  }
-
   upstream(name: string): Upstream | undefined {
     return this.upstreams.find((upstream) => upstream.name === name);
   }
