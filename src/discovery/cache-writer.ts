@@ -2,19 +2,18 @@
  * Keeps the schema cache up to date for a process that reads catalogues (the gateway of
  * `serve`, `call`, `refresh`, a first `ls`). Told of each successful read and each failed one;
  * writes them in the background, the latest per server definition, so a catalogue change never
- * waits on the disk or the tokenizer. A failed read never replaces a good one: it is noted
+ * waits on the disk (nor, in a serving gateway, on the tokenizer: see cache-build.ts). A failed read never replaces a good one: it is noted
  * beside it.
  */
 import type { ServerConfig } from "../config/types.js";
 import type { Logger } from "../util/log.js";
-import { type CacheEntry, ENTRY_VERSION } from "./cache-entry.js";
+import { type CacheEntry, counted, ENTRY_VERSION } from "./cache-entry.js";
 import { entriesDir, entryFile, keepNewest, writePrivateAtomically } from "./cache-files.js";
 import { definitionOf, serverKey } from "./cache-key.js";
 import { buildRead } from "./cache-build.js";
 import { readEntry } from "./cache-read-entry.js";
 import { moveGeneration } from "./cache-summary.js";
 import type { CatalogueSnapshot } from "./cache-snapshot.js";
-import { counted } from "./cache-entry.js";
 
 type Job = { server: ServerConfig; at: Date } & ({ snapshot: CatalogueSnapshot } | { failure: string });
 
