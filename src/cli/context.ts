@@ -3,7 +3,6 @@ import { ConfigError } from "../config/errors.js";
 import { findConfigPath, readConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import { CliError, Exit } from "./exit.js";
-import { parseRules } from "../broker/policy.js";
 
 /** mcpx's own tools are named `mcpx__…`, so no upstream may be called `mcpx`. */
 export const RESERVED_SERVER_NAME = "mcpx";
@@ -11,12 +10,15 @@ export const RESERVED_SERVER_NAME = "mcpx";
 /**
  * Loads the config for a command. Its warnings (keys a host's file carries that mcpx ignores,
  * servers left out or disabled) go to stderr once, here, before the command runs.
+ *
+ * `rules: false` leaves the policy rules unchecked (and the broker's modules unloaded): the
+ * discovery commands never ask a question, and must cost little more than Node's start.
  */
-export function configFor(explicit: string | undefined): Config {
+export async function configFor(explicit: string | undefined, options: { rules?: boolean } = {}): Promise<Config> {
   try {
     const { config, warnings } = readConfig(findConfigPath(explicit));
     for (const warning of warnings) process.stderr.write(`mcpx: warning: ${warning}\n`);
-    parseRules(config.elicitation.rules, config.file);
+    if (options.rules !== false) (await import("../broker/policy.js")).parseRules(config.elicitation.rules, config.file);
     const reserved = config.servers.find((server) => server.name === RESERVED_SERVER_NAME);
     if (reserved) throw new ConfigError(`${config.file}: mcpServers.${RESERVED_SERVER_NAME} is reserved for mcpx's own tools; rename that server`);
     return config;

@@ -35,7 +35,7 @@ export async function runCall(config: Config, callId: string): Promise<number> {
   const broker = new Broker(store, log);
   broker.start(config.elicitation.retentionDays);
   const only = { ...config, servers: config.servers.filter((server) => server.name === call.server) };
-  const gateway = new Gateway(only, log, { broker });
+  const gateway = new Gateway(only, log, { broker, schemaCache: stateDir() });
   const upstream = gateway.upstream(call.server);
   // Stopped (SIGINT, SIGTERM): the call is cancelled and failed, and the upstream process is
   // stopped with the gateway below, rather than left running with nobody to stop it.

@@ -37,7 +37,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const store = openStore(dir);
   const broker = new Broker(store, log);
   broker.start(config.elicitation.retentionDays);
-  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true });
+  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir });
   const shutdown = async (): Promise<void> => {
     await gateway.stop();
     broker.stop();

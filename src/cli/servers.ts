@@ -1,16 +1,20 @@
 /**
- * `mcpx servers`: start each configured upstream, report what it is, and stop it again.
- * Each upstream's state, negotiated revision, counts, and why one is down.
+ * `mcpx servers`: each configured upstream's state, negotiated revision, counts, and why one
+ * is down. From the schema cache (a server never read is started once, and so reported live);
+ * with `--live`, every upstream is started, reported on, and stopped again.
  */
 import type { Config, LeftOutServer, Sharing } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import type { LimitHit } from "../upstream/oversized-messages.js";
 import type { Upstream } from "../upstream/upstream.js";
-import type { Aliased, Catalogue, Dropped } from "../host/catalogue.js";
+import { type Aliased, Catalogue, type Dropped } from "../host/catalogue.js";
+import type { Catalog } from "../upstream/catalog.js";
 import { inert, inertJson } from "./inert.js";
 import { QuestionStore, STORE_FILE } from "../broker/store.js";
-import { stateDir } from "../broker/state-dir.js";
+import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
+import { readDiscovery, type ServerView } from "../discovery/cache-read.js";
+import { ago } from "./discovery-view.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { settled, stillStarting } from "./settled.js";
@@ -39,6 +43,8 @@ export interface ServerReport {
   unattributedQuestions: number;
   /** Limits its messages went over (each dropped), e.g. `limits.maxUpstreamMessageBytes`. */
   limitsHit: LimitHit[];
+  /** When what this says was read (ISO 8601): now for a server started by this command, else the cache entry's read; null: never. */
+  readAt: string | null;
 }
 
 export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (server: string) => number = () => 0, waitedMs?: number): ServerReport {
@@ -64,25 +70,87 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
     sharing: upstream.config.sharing,
     unattributedQuestions: unattributed(upstream.name),
     limitsHit: upstream.limitsHit.map((hit) => ({ ...hit })),
+    readAt: upstream.state === "ready" ? new Date().toISOString() : null,
   };
 }
 
-export async function servers(config: Config, json: boolean): Promise<number> {
-  const gateway = new Gateway(config, createLogger({}, "error"));
-  const waitedMs = await settled(gateway);
+/** States a report may have that are no failure. */
+const FINE = new Set(["ready", "disabled", "cached"]);
+
+export async function servers(config: Config, options: { json?: boolean; live?: boolean; cached?: boolean }): Promise<number> {
+  const dir = ensurePrivateDir(stateDir());
+  const view = readDiscovery(config, dir, { schemas: true }); // the whole entries: revision, transport, counts
+  // Started here: every server with --live, else those never read (unless --cached).
+  const started = view.servers.filter((server) => options.live === true || (server.state === "never read" && options.cached !== true));
+  if (options.live !== true) {
+    for (const server of started)
+      process.stderr.write(`mcpx: ${inert(server.server)} was never read; starting it once now (it is cached for later commands)\n`);
+  }
   const store = existingStore();
+  const unattributed = (server: string): number => store?.unattributedFrom(server) ?? 0;
+  const gateway =
+    started.length > 0
+      ? new Gateway({ ...config, servers: started.map((server) => server.config) }, createLogger({}, "error"), { schemaCache: dir })
+      : undefined;
+  const waitedMs = gateway ? await settled(gateway) : undefined;
+  // One catalogue over every server, started or cached: what each leaves out (a name another
+  // keeps, the tools limit, a tool the config hides) is reported as hosts would see it.
+  const catalogue = new Catalogue(
+    view.servers.flatMap((server) => {
+      const upstream = gateway?.upstream(server.server);
+      const catalog = upstream ? (upstream.state === "ready" || upstream.restarting ? upstream.catalog : undefined) : cachedCatalog(server);
+      return catalog ? [{ server: server.server, passthrough: server.config.passthrough, catalog, tools: server.config.tools }] : [];
+    }),
+    { servers: config.servers.map((server) => server.name), maxToolsPerServer: config.limits.maxToolsPerServer },
+  );
   const reports = [
-    ...gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store?.unattributedFrom(server) ?? 0, waitedMs)),
+    ...view.servers.map((server) => {
+      const upstream = gateway?.upstream(server.server);
+      return upstream ? report(upstream, catalogue, unattributed, waitedMs) : cachedReport(server, catalogue, unattributed(server.server));
+    }),
     ...(config.leftOut ?? []).map(leftOutReport),
   ];
+  await gateway?.stop();
   store?.close();
-  await gateway.stop();
+  const json = options.json === true;
   if (json) {
     process.stdout.write(`${inertJson(JSON.stringify(reports, null, 2))}\n`);
   } else {
     process.stdout.write(table(reports));
   }
-  return reports.every((entry) => entry.state === "ready" || entry.state === "disabled") ? 0 : 1;
+  return reports.every((entry) => FINE.has(entry.state)) ? 0 : 1;
+}
+
+/** A server as the schema cache knows it: `cached`, or `down` when its last read failed, or `disabled`, or `never read` (with --cached). */
+function cachedReport(server: ServerView, catalogue: Catalogue, unattributedQuestions: number): ServerReport {
+  const read = server.entry?.read;
+  return {
+    name: server.server,
+    state: server.state === "last read failed" ? "down" : server.state,
+    transport: read?.transport ?? null,
+    revision: read?.revision ?? null,
+    server: read?.serverInfo ? { name: read.serverInfo.name, version: read.serverInfo.version } : null,
+    tools: read?.tools.length ?? 0,
+    resources: read?.resources.length ?? 0,
+    resourceTemplates: read?.resourceTemplates.length ?? 0,
+    prompts: read?.prompts.length ?? 0,
+    reason: server.failure?.reason ?? (server.state === "disabled" ? DISABLED : null),
+    stderrTail: [],
+    stderrErrors: [],
+    dropped: catalogue.droppedFrom(server.server).map(({ server: _server, ...entry }) => entry),
+    aliased: catalogue.aliasedFrom(server.server).map(({ server: _server, ...entry }) => entry),
+    sharing: server.config.sharing,
+    unattributedQuestions,
+    limitsHit: [],
+    readAt: server.readAt ?? null,
+  };
+}
+
+/** What a server's cache entry says it offers, when its last read is what hosts would see (not disabled, not down). */
+function cachedCatalog(server: ServerView): Catalog | undefined {
+  const read = server.entry?.read;
+  if (!read || server.state !== "cached") return undefined;
+  return { tools: read.tools.map(({ tool }) => tool), prompts: read.prompts, resources: read.resources, resourceTemplates: read.resourceTemplates };
 }
 
 /** A server of the file that mcpx left out: `disabled` when the file disables it anyway, else `left-out`. */
@@ -105,6 +173,7 @@ function leftOutReport(entry: LeftOutServer): ServerReport {
     sharing: "shared",
     unattributedQuestions: 0,
     limitsHit: [],
+    readAt: null,
   };
 }
 
@@ -114,7 +183,7 @@ function table(reports: ServerReport[]): string {
     ["SERVER", "STATE", "REVISION", "TRANSPORT", "TOOLS", "RESOURCES", "PROMPTS"],
     ...reports.map((entry) => [
       entry.name,
-      entry.state,
+      entry.state === "cached" && entry.readAt ? `cached, read ${ago(Date.now() - Date.parse(entry.readAt))}` : entry.state,
       entry.revision ?? "-",
       entry.transport ?? "-",
       String(entry.tools),

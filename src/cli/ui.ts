@@ -10,7 +10,8 @@ import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
 import { cleartextWarning } from "./cleartext.js";
 
-export const UI_DEFAULT_PORT = 7778;
+export { UI_DEFAULT_PORT } from "./ports.js";
+import { UI_DEFAULT_PORT } from "./ports.js";
 
 export interface UiOptions {
   host?: string;

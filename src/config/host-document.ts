@@ -6,8 +6,7 @@
  * passed by. Other files come back as parsed, for `checkConfig` to place by name and keys.
  */
 import path from "node:path";
-import { parse as parseToml, TomlError } from "smol-toml";
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
 import { isObject } from "./check.js";
 import { ConfigError } from "./errors.js";
 import { type FileStyle, type HostName, ignoredWarning } from "./host-formats.js";
@@ -21,6 +20,11 @@ import { parseJsonc } from "./jsonc.js";
 import { orderedObject } from "./ordered.js";
 
 export type Syntax = "json" | "toml" | "yaml";
+
+/** The TOML and YAML parsers load only for a file that needs them: most configs are JSON, and every command reads one. */
+const load = createRequire(import.meta.url);
+const toml = (): typeof import("smol-toml") => load("smol-toml") as typeof import("smol-toml");
+const yaml = (): typeof import("yaml") => load("yaml") as typeof import("yaml");
 
 export interface ConfigDocument {
   /** What `checkConfig` reads. */
@@ -78,14 +82,14 @@ function parseText(syntax: Syntax, text: string, file: string): unknown {
   if (syntax === "json") return parseJsonc(text, file);
   if (syntax === "toml") {
     try {
-      return parseToml(text);
+      return toml().parse(text);
     } catch (err) {
-      if (!(err instanceof TomlError)) throw err;
+      if (!(err instanceof toml().TomlError)) throw err;
       const what = err.message.split("\n")[0]?.replace(/^Invalid TOML document: /, "") ?? "invalid TOML";
       throw new ConfigError(`${file}:${err.line}:${err.column}: ${what}`);
     }
   }
-  const doc = parseDocument(text, { uniqueKeys: true });
+  const doc = yaml().parseDocument(text, { uniqueKeys: true });
   const [error] = doc.errors;
   if (error) {
     const at = error.linePos?.[0];

@@ -3,6 +3,7 @@
  * same lists (Windsurf's and Roo's `disabledTools`, Gemini CLI's `includeTools`/`excludeTools`),
  * which hide tools in the host and so must hide them behind mcpx too.
  */
+import { createRequire } from "node:module";
 import type { Checker, Fields } from "./check.js";
 import type { ToolFilter } from "./types.js";
 
@@ -37,9 +38,34 @@ export function readToolFilter(check: Checker, f: Fields): ToolFilter | undefine
   return filter.allow === undefined && filter.deny === undefined ? undefined : filter;
 }
 
-/** Whether the filter hides the tool (by the server's own name), and why. */
+/**
+ * Whether the filter hides the tool (by the server's own name), and why. Entries are globs
+ * (`read_*`, `*_admin`, `{get,list}_*`), and an exact name is an exact name, so a tool whose
+ * name holds glob characters can still be named.
+ */
 export function hiddenBy(filter: ToolFilter | undefined, tool: string): "allow" | "deny" | undefined {
-  if (filter?.allow && !filter.allow.includes(tool)) return "allow";
-  if (filter?.deny?.includes(tool)) return "deny";
+  if (filter?.allow && !filter.allow.some((pattern) => matches(pattern, tool))) return "allow";
+  if (filter?.deny?.some((pattern) => matches(pattern, tool))) return "deny";
   return undefined;
+}
+
+/** Characters that make an entry a glob; a plain name is compared as it is. */
+const GLOB = /[*?[\]{}()!+@]/;
+
+type Matcher = (name: string) => boolean;
+/** Compiled globs, by pattern: a filter is asked for every tool of its server. Bounded by the config's own entries. */
+const compiled = new Map<string, Matcher>();
+/** picomatch is loaded when a config first uses a glob: commands with plain lists never pay for it. */
+let picomatch: ((pattern: string, options: { dot: boolean; nobrace?: boolean }) => Matcher) | undefined;
+
+function matches(pattern: string, tool: string): boolean {
+  if (pattern === tool) return true;
+  if (!GLOB.test(pattern)) return false;
+  let matcher = compiled.get(pattern);
+  if (!matcher) {
+    picomatch ??= createRequire(import.meta.url)("picomatch") as typeof picomatch;
+    matcher = picomatch!(pattern, { dot: true });
+    compiled.set(pattern, matcher);
+  }
+  return matcher(tool);
 }

@@ -25,6 +25,7 @@ import { relayQuestion } from "./questions.js";
 import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
+import { CacheWriter } from "../discovery/cache-writer.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -53,15 +54,22 @@ export class Gateway {
   /** Set by a host that is not reading (stdio); while set, upstreams are not read. */
   readonly hostPressure = new Pressure();
   #ready: Promise<void> | undefined;
+  /** Where each catalogue read goes for the discovery commands (the schema cache), when this process keeps it. */
+  readonly #schemaCache: CacheWriter | undefined;
   #soleHost: HostSession | undefined;
   readonly #connections = new HostConnections((server, session) => this.#open(server, session));
 
   constructor(
     readonly config: Config,
     readonly log: Logger,
-    options: { broker?: Broker; servesPage?: boolean } = {},
+    /**
+     * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are
+     * written to; `countTokens`: with their token counts (a command that may load the tokenizer).
+     */
+    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; countTokens?: boolean } = {},
   ) {
     this.broker = options.broker;
+    this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log, { counts: options.countTokens === true });
     this.servesPage = options.servesPage ?? false;
     this.rules = parseRules(config.elicitation.rules, config.file);
     this.pendingQuestions = new PendingQuestions(config.limits.maxPendingQuestionsPerServer);
@@ -114,6 +122,7 @@ export class Gateway {
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
+    await this.#schemaCache?.flush();
   }
 
   upstream(name: string): Upstream | undefined {
@@ -200,6 +209,21 @@ export class Gateway {
     }
   }
 
+  /**
+   * The shared connection's catalogue, for the schema cache: `ready` comes only after the whole
+   * catalogue was read, and a part's change only after that part was (a failed refresh says
+   * nothing); `down` is a failed read, which the cache notes beside the last good one.
+   */
+  #cacheRead(upstream: Upstream, what: CatalogPart | "state"): void {
+    if (!this.#schemaCache) return;
+    if (upstream.state === "ready") {
+      const { revision, transport, serverInfo, instructions, catalog } = upstream;
+      this.#schemaCache.read(upstream.config, { revision, transport, serverInfo, instructions, catalog });
+    } else if (what === "state" && upstream.state === "down") {
+      this.#schemaCache.failed(upstream.config, upstream.reason ?? "it did not start");
+    }
+  }
+
   #rebuild(): void {
     this.catalogue = new Catalogue(
       this.upstreams
@@ -237,7 +261,8 @@ export class Gateway {
    * would have it; an upstream coming, going or restarting is news only for the lists that
    * now read differently (a restart that brings the same items back changes nothing).
    */
-  #changed(_upstream: Upstream, what: CatalogPart | "state"): void {
+  #changed(upstream: Upstream, what: CatalogPart | "state"): void {
+    this.#cacheRead(upstream, what);
     const before = this.catalogue;
     this.#rebuild();
     const parts: CatalogPart[] =

@@ -55,7 +55,7 @@ export async function startCatalogueServers(only?: readonly string[]): Promise<C
     entries: (extra = {}) => Object.fromEntries([...urls].map(([name, url]) => [name, { url, ...extra }])),
     stop: () =>
       new Promise((resolveStop) => {
-        if (child.exitCode !== null) return resolveStop();
+        if (child.exitCode !== null || child.signalCode !== null) return resolveStop(); // stopped before (a signal leaves exitCode null)
         child.once("exit", () => resolveStop());
         child.kill("SIGTERM");
       }),

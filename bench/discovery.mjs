@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// What the discovery commands cost, with the 70 LiveMCPTool servers (527 tools) configured and
+// cached: the latency of `mcpx --version`, `ls`, `search`, `types`, `catalog` against
+// `node -e 0` measured in the same run (interleaved, median of N), and the tokens (o200k_base,
+// discovery/tokens.ts) of what `ls`, `search`, `types` (all 527 tools), `catalog` and
+// `mcpx tools` print. The servers are fake upstreams serving the real catalogues
+// (test/fixtures/catalogue-server.mjs over loopback HTTP); the data is read from the shared
+// tool-search folder ($MCPX_TOOL_SEARCH_DATA, else ../shared/data/tool-search).
+//
+//   node bench/discovery.mjs [--runs N] [--json]
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MCPX = path.join(ROOT, 'bin', 'mcpx.js');
+const RUNS = numberOption('--runs', 15);
+const JSON_OUT = process.argv.includes('--json');
+
+function numberOption(name, fallback) {
+  const at = process.argv.indexOf(name);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a whole number from 1`);
+  return value;
+}
+
+function dataDir() {
+  const candidates = [
+    process.env.MCPX_TOOL_SEARCH_DATA,
+    path.resolve(ROOT, '..', 'shared', 'data', 'tool-search'),
+    path.resolve(ROOT, '..', '..', 'shared', 'data', 'tool-search'),
+  ];
+  const found = candidates.find((dir) => dir && existsSync(path.join(dir, 'livemcptool_tools.json')));
+  if (!found) throw new Error('the shared tool-search data is not here (set MCPX_TOOL_SEARCH_DATA)');
+  return found;
+}
+
+/** The catalogue server: resolves with its child and a name → URL map once all 70 are listed. */
+function startCatalogues() {
+  const child = spawn(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'catalogue-server.mjs'), path.join(dataDir(), 'livemcptool_tools.json')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('catalogue-server did not start within 30 s')), 30_000);
+    const urls = new Map();
+    let base = '';
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('LISTENING ')) base = line.slice('LISTENING '.length);
+      const server = /^SERVER (\d+) (.+)$/.exec(line);
+      if (!server) return;
+      urls.set(server[2].replace(/[^A-Za-z0-9_-]/g, '_'), `${base}/${server[1]}/mcp`);
+      if (urls.size === 70) {
+        clearTimeout(timer);
+        resolve({ child, urls });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`catalogue-server exited (${code})`)));
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+function run(args, env) {
+  const started = performance.now();
+  const stdout = execFileSync(process.execPath, args, { env, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  return { ms: performance.now() - started, stdout };
+}
+
+const { child, urls } = await startCatalogues();
+const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-discovery-'));
+try {
+  const config = path.join(dir, 'mcpx.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries([...urls].map(([name, url]) => [name, { url }])) }));
+  const env = { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') };
+  const c = ['--config', config];
+  run([MCPX, 'refresh', ...c], env);
+  child.kill('SIGTERM'); // from here on, no server runs: every answer comes from the cache
+  const servers = [...urls.keys()];
+  const targets = {
+    'node -e 0': ['-e', '0'],
+    'mcpx --version': [MCPX, '--version'],
+    'mcpx ls': [MCPX, 'ls', ...c],
+    'mcpx search': [MCPX, 'search', 'send', 'an', 'email', ...c],
+    'mcpx types SERVER': [MCPX, 'types', servers[0], ...c],
+    'mcpx catalog --budget 2000': [MCPX, 'catalog', '--budget', '2000', ...c],
+  };
+  // Once each first: the search index is built by its first reader, and that is not what is measured.
+  const outputs = Object.fromEntries(Object.entries(targets).map(([name, args]) => [name, run(args, env).stdout]));
+  const times = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 0; round < RUNS; round++) {
+    for (const [name, args] of Object.entries(targets)) times[name].push(run(args, env).ms);
+  }
+  const floor = median(times['node -e 0']);
+  const latency = Object.fromEntries(
+    Object.entries(times).map(([name, list]) => [
+      name,
+      { medianMs: Math.round(median(list) * 10) / 10, ratio: Math.round((median(list) / floor) * 100) / 100 },
+    ]),
+  );
+
+  const { countTokens } = await import(path.join(ROOT, 'dist', 'discovery', 'tokens.js'));
+  const text = {
+    'mcpx ls': outputs['mcpx ls'],
+    'mcpx ls --json': run([MCPX, 'ls', '--json', ...c], env).stdout,
+    'mcpx search (10 hits)': outputs['mcpx search'],
+    'mcpx search --json (10 hits)': run([MCPX, 'search', '--json', 'send', 'an', 'email', ...c], env).stdout,
+    'mcpx types (all 527 tools)': run([MCPX, 'types', servers.join(','), ...c], env).stdout,
+    'mcpx types SERVER (one server)': outputs['mcpx types SERVER'],
+    'mcpx catalog --budget 2000': outputs['mcpx catalog --budget 2000'],
+    'mcpx tools': run([MCPX, 'tools', ...c], env).stdout,
+    'mcpx tools --json': run([MCPX, 'tools', '--json', ...c], env).stdout,
+  };
+  const tokens = Object.fromEntries(Object.entries(text).map(([name, output]) => [name, countTokens(output)]));
+  const load = loadavg()[0];
+  if (JSON_OUT) {
+    process.stdout.write(`${JSON.stringify({ runs: RUNS, loadAverage: load, latency, tokens }, null, 2)}\n`);
+  } else {
+    console.log(`discovery: 70 servers, 527 tools, cached; ${RUNS} interleaved runs each, load average ${load.toFixed(2)}`);
+    console.log('\nlatency (median)                     ms   × node -e 0');
+    for (const [name, { medianMs, ratio }] of Object.entries(latency))
+      console.log(`  ${name.padEnd(30)} ${String(medianMs).padStart(7)}   ${ratio.toFixed(2)}`);
+    console.log('\noutput tokens (o200k_base)');
+    for (const [name, count] of Object.entries(tokens)) console.log(`  ${name.padEnd(32)} ${String(count).padStart(7)}`);
+  }
+} finally {
+  if (child.exitCode === null) child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}

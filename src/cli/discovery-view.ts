@@ -1,0 +1,65 @@
+/**
+ * What every discovery command starts from: the config's servers as the schema cache knows
+ * them. A server never read yet is read once, here, with a line on stderr naming it (unless
+ * `--cached`); a server whose data is older than a day is said to be so.
+ */
+import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
+import type { Config } from "../config/types.js";
+import { readDiscovery, type DiscoveryView, type ServerView } from "../discovery/cache-read.js";
+import { inert } from "./inert.js";
+
+export interface ViewOptions {
+  /** Answer from the cache alone: never start a server. */
+  cached?: boolean;
+  /** Only these servers matter to the command (a never-read server outside them is not read). */
+  only?: readonly string[];
+  /** The command needs the tools' schemas (not only names, descriptions and signatures). */
+  schemas?: boolean;
+}
+
+/** Data older than this is pointed out on stderr. */
+const OLD_MS = 24 * 3600 * 1000;
+
+export async function discoveryView(config: Config, options: ViewOptions = {}): Promise<DiscoveryView> {
+  const dir = ensurePrivateDir(stateDir());
+  const read = { schemas: options.schemas === true };
+  let view = readDiscovery(config, dir, read);
+  const unread = view.servers.filter((server) => server.state === "never read" && (options.only === undefined || options.only.includes(server.server)));
+  if (unread.length > 0 && options.cached !== true) {
+    for (const server of unread)
+      process.stderr.write(`mcpx: ${inert(server.server)} was never read; reading its catalogue once now (it is cached for later commands)\n`);
+    const { readCatalogues } = await import("./read-catalogues.js");
+    await readCatalogues(
+      config,
+      dir,
+      unread.map((server) => server.server),
+    );
+    view = readDiscovery(config, dir, read);
+  }
+  return view;
+}
+
+/** "read 3 h ago", "never read", …: how old a server's data is, in words. */
+export function ageWords(server: ServerView): string {
+  if (server.state === "disabled") return "disabled";
+  if (server.ageMs === undefined) return server.state === "last read failed" ? "read failed, never read" : "never read";
+  const read = `read ${ago(server.ageMs)}`;
+  return server.state === "last read failed" ? `last read failed (data ${read})` : read;
+}
+
+export function ago(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 48 * 3600) return `${Math.round(seconds / 3600)} h ago`;
+  return `${Math.round(seconds / 86400)} days ago`;
+}
+
+/** A line on stderr for each of these servers whose data is more than a day old (design rule 12: say how old). */
+export function warnIfOld(servers: readonly ServerView[]): void {
+  for (const server of servers) {
+    if (server.ageMs !== undefined && server.ageMs > OLD_MS) {
+      process.stderr.write(`mcpx: ${inert(server.server)}'s catalogue was read ${ago(server.ageMs)}; mcpx refresh ${inert(server.server)} reads it again\n`);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The discovery commands with the 70 LiveMCPTool servers (527 real tools) configured: a server
+ * never read is read once, with a line on stderr (not with --cached); after that every command
+ * answers from the schema cache with the servers stopped; filters (globs) hide tools from every
+ * reader; a failed refresh keeps the good entries.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CatalogResult } from "../../src/cli/catalog.js";
+import type { LsEntry } from "../../src/cli/ls.js";
+import type { SearchEntry } from "../../src/cli/search.js";
+import type { ToolEntry } from "../../src/cli/tools.js";
+import { type CatalogueServers, configName, startCatalogueServers } from "../helpers/catalogue-servers.js";
+import { writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
+import { runMcpx } from "../helpers/upstreams.js";
+
+const MEMORY = configName("basic-memory");
+/** basic-memory's 19 tools less these 7: delete_note, edit_note, move_note, read_note, view_note, write_note, delete_project. */
+const FILTER = { deny: ["*_note", "delete_*"] };
+const TOTAL = 527 - 7;
+
+describe.skipIf(!TOOL_SEARCH_DATA)("discovery commands over the 70 LiveMCPTool servers", () => {
+  let servers: CatalogueServers;
+  let config: TempConfig;
+  const mcpx = (...args: string[]) => runMcpx([...args, "--config", config.file], config);
+
+  beforeAll(async () => {
+    servers = await startCatalogueServers();
+    const entries = servers.entries();
+    entries[MEMORY] = { ...entries[MEMORY], tools: FILTER };
+    config = writeConfig({ mcpServers: entries });
+  });
+  afterAll(async () => {
+    await servers?.stop();
+  });
+
+  it("--cached answers without starting anything: every server never read", async () => {
+    const run = await mcpx("ls", "--json", "--cached");
+    expect(run.code, run.stderr).toBe(0);
+    const entries = JSON.parse(run.stdout) as LsEntry[];
+    expect(entries).toHaveLength(70);
+    expect(entries.every((entry) => entry.state === "never read" && entry.tools === 0 && entry.readAt === null)).toBe(true);
+    expect(run.stderr).not.toContain("never read;");
+  });
+
+  it("ls reads each server never read once, saying so on stderr, then lists them", async () => {
+    const run = await mcpx("ls", "--json");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr.match(/was never read; reading its catalogue once now/g)).toHaveLength(70);
+    const entries = JSON.parse(run.stdout) as LsEntry[];
+    expect(entries.reduce((sum, entry) => sum + entry.tools, 0)).toBe(TOTAL);
+    expect(entries.find((entry) => entry.server === MEMORY)).toMatchObject({
+      tools: 12,
+      state: "cached",
+      description: "The basic-memory server (19 tools).",
+      readAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const again = await mcpx("ls");
+    expect(again.stderr).toBe("");
+    expect(again.stdout).toMatch(new RegExp(`^${MEMORY}\\s+12\\s+read \\d+ s ago\\s+The basic-memory server`, "m"));
+  });
+
+  describe("with every server stopped", () => {
+    beforeAll(async () => {
+      await mcpx("ls", "--cached"); // read above; nothing left to read
+      await servers.stop();
+    });
+
+    it("search answers in the documented JSON, an exact tool name first", async () => {
+      const run = await mcpx("search", `${MEMORY}__search_notes`, "--json", "--limit", "3");
+      expect(run.code, run.stderr).toBe(0);
+      const hits = JSON.parse(run.stdout) as SearchEntry[];
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.length).toBeLessThanOrEqual(3);
+      expect(Object.keys(hits[0]!).sort()).toEqual(["description", "name", "readAt", "score", "server", "tool"]);
+      expect(hits[0]).toMatchObject({ name: `${MEMORY}__search_notes`, server: MEMORY, tool: "search_notes" });
+    });
+
+    it("search never finds a denied tool", async () => {
+      const run = await mcpx("search", "write", "note", "--json", "--limit", "50");
+      expect(run.code, run.stderr).toBe(0);
+      const names = (JSON.parse(run.stdout) as SearchEntry[]).map((hit) => hit.name);
+      expect(names.filter((name) => name.startsWith(`${MEMORY}__`) && /_note$|__delete_/.test(name))).toEqual([]);
+    });
+
+    it("types declares a server's tools, or one tool; a denied tool is unknown", async () => {
+      const all = await mcpx("types", MEMORY);
+      expect(all.code, all.stderr).toBe(0);
+      expect(all.stdout).toContain(`${MEMORY}__search_notes`);
+      expect(all.stdout).not.toContain(`${MEMORY}__write_note`);
+      const one = await mcpx("types", `${MEMORY}.search_notes`, "--json");
+      expect(JSON.parse(one.stdout)).toMatchObject({ tools: [`${MEMORY}__search_notes`], servers: [{ server: MEMORY }] });
+      const denied = await mcpx("types", `${MEMORY}__write_note`);
+      expect(denied.code).toBe(2);
+      expect(denied.stderr).toContain(`has no tool "write_note"`);
+    });
+
+    it("catalog fits its budget, every server first", async () => {
+      const run = await mcpx("catalog", "--budget", "1500", "--json");
+      expect(run.code, run.stderr).toBe(0);
+      const result = JSON.parse(run.stdout) as CatalogResult;
+      expect(result.servers).toHaveLength(70);
+      expect(result.tokens).toBeLessThanOrEqual(1500);
+      expect(result.signatures.length).toBeGreaterThan(0);
+      expect(result.signatures.length + result.omitted).toBe(TOTAL);
+    });
+
+    it("tools lists the cached tools hosts see, the denied ones left out; servers reports them cached", async () => {
+      const run = await mcpx("tools", "--json");
+      expect(run.code, run.stderr).toBe(0);
+      const tools = JSON.parse(run.stdout) as ToolEntry[];
+      expect(tools).toHaveLength(TOTAL);
+      expect(tools.some((tool) => tool.name === `${MEMORY}__write_note`)).toBe(false);
+      const report = await mcpx("servers", "--json");
+      expect(report.code, report.stderr).toBe(0);
+      const reports = JSON.parse(report.stdout) as Array<{ name: string; state: string; tools: number; dropped: Array<{ name: string; reason: string }> }>;
+      expect(reports.every((entry) => entry.state === "cached")).toBe(true);
+      const memory = reports.find((entry) => entry.name === MEMORY)!;
+      expect(memory.tools).toBe(19); // what the server lists; the 7 the config hides are reported as such
+      expect(memory.dropped.map((item) => item.name).sort()).toEqual([
+        "delete_note",
+        "delete_project",
+        "edit_note",
+        "move_note",
+        "read_note",
+        "view_note",
+        "write_note",
+      ]);
+      expect(memory.dropped.every((item) => item.reason === "hidden")).toBe(true);
+    });
+
+    it("mcpx call refuses a tool a glob denies, before starting anything", async () => {
+      const run = await mcpx("call", `${MEMORY}__write_note`);
+      expect(run.code).toBe(2);
+    });
+
+    it("a refresh that fails keeps every good entry, and ls says the last read failed", async () => {
+      const refresh = await mcpx("refresh", MEMORY);
+      expect(refresh.code).toBe(1);
+      expect(refresh.stdout).toContain(`${MEMORY}: read failed, its last good read is kept`);
+      const run = await mcpx("ls", "--json");
+      const entry = (JSON.parse(run.stdout) as LsEntry[]).find((candidate) => candidate.server === MEMORY);
+      expect(entry).toMatchObject({ tools: 12, state: "last read failed", reason: expect.any(String) });
+      const text = await mcpx("ls");
+      expect(text.stdout).toMatch(new RegExp(`^${MEMORY}\\s+12\\s+last read failed \\(data read \\d+ s ago\\)`, "m"));
+    });
+  });
+});
