@@ -6,11 +6,10 @@ import { CliError, Exit } from "./exit.js";
 import { serve } from "./serve.js";
 import { servers } from "./servers.js";
 import { tools } from "./tools.js";
-import { call, collect } from "./call.js";
-import { runCall } from "./run-call.js";
 import { ui, UI_DEFAULT_PORT } from "./ui.js";
 import { link } from "./link.js";
 import { registerElicit } from "./elicit/commands.js";
+import { registerDaemon } from "./daemon-commands.js";
 import { importHost } from "./import.js";
 import { install } from "./install.js";
 
@@ -50,34 +49,7 @@ program
     process.exitCode = await tools(configFor(options.config), server, options.json === true);
   });
 
-program
-  .command("call")
-  .description("call one tool through the gateway: mcpx call SERVER.TOOL '{\"arg\": 1}' or mcpx call SERVER__TOOL arg=1")
-  .argument("<target>", "SERVER.TOOL, or SERVER__TOOL as hosts see it")
-  .argument("[arguments...]", "the tool's arguments: one JSON object, or key=value pairs typed by the tool's inputSchema")
-  .option("-c, --config <file>", "config file")
-  .option("--json", "print the whole result as JSON")
-  .action(async (target: string, args: string[], options: { config?: string; json?: boolean }) => {
-    process.exitCode = await call(configFor(options.config), target, args, options);
-  });
-
-program
-  .command("result")
-  .description("collect the result of a call that stopped on a question (the callId from its input-required document, or a unique prefix of it)")
-  .argument("<callId>")
-  .option("--json", "print the whole result as JSON")
-  .action(async (callId: string, options: { json?: boolean }) => {
-    process.exitCode = await collect(callId, options);
-  });
-
-program
-  .command("run-call", { hidden: true })
-  .argument("<callId>")
-  .option("-c, --config <file>", "config file")
-  .action(async (callId: string, options: { config?: string }) => {
-    process.exitCode = await runCall(configFor(options.config), callId);
-  });
-
+registerDaemon(program);
 registerElicit(program);
 
 program

@@ -15,7 +15,7 @@ import type { Config, ElicitationMode, LeftOutServer, ServerConfig } from "./typ
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
-const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "http", "limits"];
+const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "http", "daemon", "limits"];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
 
 /** A valid config, and what the person should hear about it once (ignored keys, servers left out). */
@@ -120,6 +120,9 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
   const auth = web?.read("auth", (v, at) => readAuth(check, v, at, baseDir));
   if (auth) http.auth = auth;
 
+  const dmn = top?.read("daemon", (v, at) => check.fields(v, at, ["idleMinutes"]));
+  const daemon: Config["daemon"] = { idleMinutes: dmn?.number("idleMinutes", POSITIVE) ?? 10 };
+
   const roots = top?.read("roots", (v, at) => readRoots(check, v, at, baseDir));
   const servers: ServerConfig[] = [];
   const warnings: string[] = [...envWarnings];
@@ -185,6 +188,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     elicitation,
     ...(roots ? { roots } : {}),
     http,
+    daemon,
     limits,
   };
   return { config, warnings: [...(ignored ? [ignored] : []), ...new Set(warnings)] };
