@@ -1,0 +1,239 @@
+/**
+ * The daemon (docs/discovery.md, "The daemon"): `mcpx call` uses the mcpx serving its config,
+ * found through a 0600 file in the state dir, starting a background `mcpx daemon` on first use;
+ * stale records are replaced, concurrent first calls start one daemon, it exits when idle, and
+ * only the credential of its file opens its routes. Real processes over loopback throughout.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { nodeServer, startMcpxHttp } from "../helpers/mcpx.js";
+import { isAlive, runMcpx } from "../helpers/upstreams.js";
+import { QuestionStore } from "../../src/broker/store.js";
+import { callEcho, daemonConfig, daemonsStarted, modeOf, recordFile, recordOf, spawnMcpx, stateOf, stopDaemons, until } from "./daemon-support.js";
+
+afterEach(stopDaemons);
+
+describe("mcpx call through the daemon", () => {
+  it("the first call starts a daemon, recorded in a 0600 file; the second call uses the same daemon", async () => {
+    const config = daemonConfig();
+    const first = await callEcho(config, "one");
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toBe('{"label":"one"}\n');
+    expect(first.stderr).toMatch(/started a daemon for .* \(pid \d+\)/);
+    const record = recordOf(config)!;
+    expect(record).toMatchObject({ kind: "daemon", configFile: config.file });
+    expect(isAlive(record.pid)).toBe(true);
+    expect(modeOf(recordFile(config)!)).toBe(0o600);
+
+    const second = await callEcho(config, "two", "--json");
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toEqual({ content: [{ type: "text", text: '{"label":"two"}' }] });
+    expect(second.stderr).not.toMatch(/started a daemon/);
+    expect(recordOf(config)!.pid).toBe(record.pid);
+    // The daemon made the call, and recorded it where `mcpx result` finds it.
+    const store = QuestionStore.open(stateOf(config));
+    try {
+      const calls = store.calls.idsStartingWith("", 10).map((id) => store.calls.get(id)!);
+      expect(calls.map((call) => [call.state, call.runnerPid])).toEqual([
+        ["done", record.pid],
+        ["done", record.pid],
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("key=value arguments are typed by the tool's schema, and a refused call says why with exit 2, as without a daemon", async () => {
+    const config = daemonConfig();
+    const typed = await runMcpx(["call", "typed.echo", "count=3", "loud=true", "--config", config.file], config);
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(JSON.parse(typed.stdout)).toEqual({ count: 3, loud: true });
+    const unknown = await runMcpx(["call", "typo.echo", "{}", "--config", config.file], config);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(`mcpx: no server named "typo" in ${config.file}`);
+    const bad = await runMcpx(["call", "typed.echo", "{not json", "--config", config.file], config);
+    expect(bad.code).toBe(2);
+  });
+
+  it("a daemon killed with SIGKILL leaves a stale record, which the next call replaces", async () => {
+    const config = daemonConfig();
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const old = recordOf(config)!;
+    process.kill(old.pid, "SIGKILL");
+    await until("the daemon to be gone", () => (isAlive(old.pid) ? undefined : true));
+    const next = await callEcho(config, "two");
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toBe('{"label":"two"}\n');
+    const replaced = recordOf(config)!;
+    expect(replaced.pid).not.toBe(old.pid);
+    expect(isAlive(replaced.pid)).toBe(true);
+  });
+
+  it("a changed config stops the daemon of the old one and starts one for the new", async () => {
+    const config = daemonConfig();
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const old = recordOf(config)!;
+    writeFileSync(config.file, JSON.stringify({ mcpServers: { typed: nodeServer("typed-args-server.mjs"), again: nodeServer("typed-args-server.mjs") } }));
+    const next = await runMcpx(["call", "again.echo", '{"label":"new"}', "--config", config.file], config);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toBe('{"label":"new"}\n');
+    const replaced = recordOf(config)!;
+    expect(replaced.pid).not.toBe(old.pid);
+    expect(replaced.configHash).not.toBe(old.configHash);
+    await until("the old daemon to stop", () => (isAlive(old.pid) ? undefined : true));
+  });
+
+  it("calls started together start one daemon", async () => {
+    const config = daemonConfig();
+    const runs = await Promise.all(["a", "b", "c", "d"].map((label) => callEcho(config, label)));
+    for (const [index, run] of runs.entries()) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe(`{"label":"${"abcd"[index]}"}\n`);
+    }
+    expect(runs.filter((run) => /started a daemon/.test(run.stderr))).toHaveLength(1);
+    expect(daemonsStarted(config)).toBe(1);
+  });
+
+  it("exits after its idle time (daemon.idleMinutes), and removes its record", async () => {
+    const config = daemonConfig({}, { daemon: { idleMinutes: 0.02 } }); // 1.2 s
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const record = recordOf(config)!;
+    await until("the idle daemon to exit", () => (isAlive(record.pid) ? undefined : true), 20_000);
+    expect(recordFile(config)).toBeUndefined();
+  });
+
+  it("Ctrl-C at the command stops its call in the daemon (exit 1, as without one); the daemon and its upstream stay", async () => {
+    const config = daemonConfig();
+    const pidFile = join(config.dir, "hang.pid");
+    writeFileSync(config.file, JSON.stringify({ mcpServers: { typed: nodeServer("typed-args-server.mjs", [], { env: { TYPED_PID_FILE: pidFile } }) } }));
+    const command = spawnMcpx(["call", "typed.hang", "--config", config.file], config);
+    const { readFileSync, existsSync } = await import("node:fs");
+    const upstreamPid = await until("the upstream in the call", () =>
+      existsSync(pidFile) && readFileSync(pidFile, "utf8") ? Number(readFileSync(pidFile, "utf8")) : undefined,
+    );
+    command.child.kill("SIGINT");
+    expect(await command.exited).toBe(1);
+    expect(command.stderr()).toContain("the call was stopped (SIGINT) before it finished");
+    const record = recordOf(config)!;
+    expect(isAlive(record.pid)).toBe(true);
+    expect(isAlive(upstreamPid)).toBe(true); // warm for the next call
+    expect((await callEcho(config, "after")).stdout).toBe('{"label":"after"}\n');
+  });
+});
+
+describe("mcpx daemon status | stop", () => {
+  it("status describes the running daemon; stop stops it and removes its record; status then says it is not running", async () => {
+    const config = daemonConfig();
+    const none = await runMcpx(["daemon", "status", "--config", config.file], config);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain("not running");
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const record = recordOf(config)!;
+
+    const status = await runMcpx(["daemon", "status", "--json", "--config", config.file], config);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      running: true,
+      kind: "daemon",
+      pid: record.pid,
+      configFile: config.file,
+      idleMinutes: 10,
+      callsInFlight: 0,
+      servers: [{ name: "typed", state: "ready", tools: 2 }],
+    });
+    const text = await runMcpx(["daemon", "status", "--config", config.file], config);
+    expect(text.stdout).toContain(`pid ${record.pid}`);
+
+    const stop = await runMcpx(["daemon", "stop", "--config", config.file], config);
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(stop.stderr).toContain(`stopped the mcpx daemon for ${config.file} (pid ${record.pid})`);
+    expect(isAlive(record.pid)).toBe(false);
+    expect(recordFile(config)).toBeUndefined();
+    expect((await runMcpx(["daemon", "status", "--config", config.file], config)).code).toBe(1);
+  });
+
+  it("mcpx daemon run in the foreground refuses a second one for the same config", async () => {
+    const config = daemonConfig();
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const second = await runMcpx(["daemon", "--config", config.file], config);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`already serves ${config.file} (pid ${recordOf(config)!.pid})`);
+  });
+});
+
+describe("the daemon's routes", () => {
+  it("refuse a request without the credential of the discovery file, or with another", async () => {
+    const config = daemonConfig();
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const record = recordOf(config)!;
+    const base = `http://127.0.0.1:${record.port}/v1/daemon`;
+    const call = (headers: Record<string, string>) =>
+      fetch(`${base}/call`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ callId: crypto.randomUUID(), target: "typed.echo", args: ["{}"] }),
+        signal: AbortSignal.timeout(10_000),
+      });
+    for (const headers of [{}, { authorization: `Bearer ${"0".repeat(64)}` }, { authorization: `Bearer ${record.credential}x` }]) {
+      const response = await call(headers);
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
+    }
+    // The API token of the state dir is not the daemon's credential either.
+    const { readFileSync } = await import("node:fs");
+    const apiToken = readFileSync(join(stateOf(config), "api-token"), "utf8").trim();
+    expect((await call({ authorization: `Bearer ${apiToken}` })).status).toBe(401);
+    const allowed = await call({ authorization: `Bearer ${record.credential}` });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toMatchObject({ status: "ended", call: { state: "done" } });
+  });
+
+  it("refresh reads the catalogues again and says each server's tool count", async () => {
+    const config = daemonConfig();
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const record = recordOf(config)!;
+    const response = await fetch(`http://127.0.0.1:${record.port}/v1/daemon/refresh`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${record.credential}` },
+      body: "{}",
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ servers: [{ name: "typed", state: "ready", tools: 2 }] });
+  });
+});
+
+describe("a serve --http on loopback serves the commands of its config", () => {
+  it("it writes the discovery file, calls go through it and no daemon is started; it removes the file when it stops", async () => {
+    const config = daemonConfig();
+    const served = await startMcpxHttp(config);
+    try {
+      const record = await until("serve's record", () => recordOf(config));
+      expect(record).toMatchObject({ kind: "serve", pid: served.child.pid });
+      const run = await callEcho(config, "via serve");
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe('{"label":"via serve"}\n');
+      expect(run.stderr).not.toMatch(/started a daemon/);
+      const stop = await runMcpx(["daemon", "stop", "--config", config.file], config);
+      expect(stop.code).toBe(1);
+      expect(stop.stderr).toContain("is a mcpx serve --http");
+    } finally {
+      await served.close();
+    }
+    expect(recordFile(config)).toBeUndefined();
+  });
+});
+
+describe("--no-daemon", () => {
+  it("makes the call in a runner of its own, as before: no daemon and no record", async () => {
+    const config = daemonConfig();
+    const run = await callEcho(config, "alone", "--no-daemon");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('{"label":"alone"}\n');
+    expect(recordFile(config)).toBeUndefined();
+    const env = await runMcpx(["call", "typed.echo", '{"label":"env"}', "--config", config.file], config, { MCPX_NO_DAEMON: "1" });
+    expect(env.stdout).toBe('{"label":"env"}\n');
+    expect(recordFile(config)).toBeUndefined();
+  });
+});
