@@ -175,7 +175,8 @@ describe("the daemon's routes", () => {
         body: JSON.stringify({ callId: crypto.randomUUID(), target: "typed.echo", args: ["{}"] }),
         signal: AbortSignal.timeout(10_000),
       });
-    for (const headers of [{}, { authorization: `Bearer ${"0".repeat(64)}` }, { authorization: `Bearer ${record.credential}x` }]) {
+    const refused: Array<Record<string, string>> = [{}, { authorization: `Bearer ${"0".repeat(64)}` }, { authorization: `Bearer ${record.credential}x` }];
+    for (const headers of refused) {
       const response = await call(headers);
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
