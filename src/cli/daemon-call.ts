@@ -6,7 +6,7 @@
  * the daemon runs this very config (the discovery file has its hash) and checks the call.
  */
 import { randomUUID } from "node:crypto";
-import { stateDir } from "../broker/state-dir.js";
+import { stateDir } from "../broker/state-path.js";
 import { findConfigPath } from "../config/config-path.js";
 import { printOutcome, type EndedCall } from "./call-result.js";
 import { progressFile, ProgressDisplay } from "./call-progress.js";

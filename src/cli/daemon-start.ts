@@ -5,11 +5,9 @@
  * config is stopped first). Commands starting together start one daemon: whoever creates the
  * lock file (O_EXCL) starts it, the others wait for its record.
  */
-import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensurePrivateDir } from "../broker/state-dir.js";
 import { processAlive } from "../util/process.js";
 import { daemonRequest } from "./daemon-client.js";
 import { configHash, type DaemonPaths, type DaemonRecord, readDaemonRecord, staleness } from "./daemon-file.js";
@@ -73,6 +71,7 @@ export function forget(file: string, record: DaemonRecord): void {
 
 async function startUnderLock(configFile: string, paths: DaemonPaths, hash: string | undefined): Promise<DaemonRecord> {
   try {
+    const { ensurePrivateDir } = await import("../broker/state-dir.js"); // the cold path only
     ensurePrivateDir(dirname(paths.lock));
   } catch (error) {
     throw new CliError((error as Error).message);
@@ -117,6 +116,7 @@ function takeLock(lock: string): boolean {
 
 async function startDaemon(configFile: string, paths: DaemonPaths): Promise<DaemonRecord> {
   cutLog(paths.log);
+  const { spawn } = await import("node:child_process"); // the cold path only
   const log = openSync(paths.log, "a", 0o600);
   const env = { ...process.env };
   delete env[NO_DAEMON_ENV];
