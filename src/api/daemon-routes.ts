@@ -2,6 +2,8 @@
  * The routes commands use on a daemon (or a `serve --http` on loopback), under `/v1/daemon`:
  *
  *   GET  /v1/daemon                   → status: pid, config, idle time, calls in flight, servers
+ *   GET  /v1/daemon/servers           → each server as `mcpx servers --json` reports it, live
+ *   GET  /v1/daemon/tools             → {tools, notUp}: the tools hosts see, as `mcpx tools --json`, live
  *   POST /v1/daemon/call              {callId, target, args} → the call's end, or that it waits on a question
  *   POST /v1/daemon/calls/:id/stop    {signal} → {stopped}: the call fails as stopped by that signal
  *   POST /v1/daemon/refresh           {server?} → each server's tool count once its catalogue is read again
@@ -28,6 +30,8 @@ export interface Reply {
 /** What the routes do; the process serving them (cli/daemon-serve.ts) supplies it. */
 export interface DaemonHandlers {
   status(): JsonObject;
+  /** `servers` or `tools`, live from the running upstreams (once each has come up or failed). */
+  live(what: "servers" | "tools"): Promise<unknown>;
   call(request: JsonObject): Promise<Reply>;
   stopCall(callId: string, signal: string): boolean;
   refresh(server: string | undefined): Promise<Reply>;
@@ -85,6 +89,10 @@ export function createDaemonRoutes(options: DaemonRoutesOptions): DaemonRoutes {
       if (method !== "GET") return notAllowed(response, "GET");
       return sendJson(response, 200, handlers.status());
     }
+    if (path === "/servers" || path === "/tools") {
+      if (method !== "GET") return notAllowed(response, "GET");
+      return sendJson(response, 200, await handlers.live(path === "/servers" ? "servers" : "tools"));
+    }
     if (method !== "POST") return notAllowed(response, "POST");
     const body = await jsonBody(request, response);
     if (!body) return;
@@ -103,7 +111,12 @@ export function createDaemonRoutes(options: DaemonRoutesOptions): DaemonRoutes {
       response.once("finish", () => handlers.stop());
       return sendJson(response, 200, { stopping: true });
     }
-    sendApiError(response, 404, "NOT_FOUND", `Not found: ${DAEMON_ROUTES}${path} (there are ${DAEMON_ROUTES}, /call, /calls/:id/stop, /refresh and /stop)`);
+    sendApiError(
+      response,
+      404,
+      "NOT_FOUND",
+      `Not found: ${DAEMON_ROUTES}${path} (there are ${DAEMON_ROUTES}, /servers, /tools, /call, /calls/:id/stop, /refresh and /stop)`,
+    );
   }
 
   async function jsonBody(request: IncomingMessage, response: ServerResponse): Promise<JsonObject | undefined> {

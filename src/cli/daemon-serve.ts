@@ -11,6 +11,8 @@ import type { HttpHost } from "../host/http-host.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { IMPLEMENTATION } from "../version.js";
 import { callsDirOf, DaemonCalls } from "./daemon-calls.js";
+import { report } from "./servers.js";
+import { settled } from "./settled.js";
 import { buildVersion, configHash, daemonPaths, type DaemonRecord, newCredential, removeOwnRecord, writeDaemonRecord } from "./daemon-file.js";
 
 /** The idle check runs this often at most (a short idle time is checked more often). */
@@ -36,7 +38,7 @@ export class DaemonSide {
 
   constructor(
     private readonly gateway: Gateway,
-    broker: Broker,
+    private readonly broker: Broker,
     private readonly options: DaemonSideOptions,
   ) {
     this.#file = daemonPaths(options.stateDir, gateway.config.file).file;
@@ -47,6 +49,7 @@ export class DaemonSide {
       maxBodyBytes: gateway.config.limits.maxMessageBytes,
       handlers: {
         status: () => this.#status(),
+        live: (what) => this.#live(what),
         call: (request) => this.#calls.call(request),
         stopCall: (callId, signal) => this.#calls.stop(callId, signal),
         refresh: (server) => this.#refresh(server),
@@ -111,6 +114,25 @@ export class DaemonSide {
       hostSessions: this.#host?.sessionCount ?? 0,
       servers: this.gateway.upstreams.map((upstream) => ({ name: upstream.name, state: upstream.state, tools: upstream.catalog.tools.length })),
     };
+  }
+
+  /** What `mcpx servers` and `mcpx tools` print, from this process's running upstreams. */
+  async #live(what: "servers" | "tools"): Promise<unknown> {
+    const waitedMs = await settled(this.gateway);
+    const gateway = this.gateway;
+    if (what === "servers") {
+      const store = this.broker.store;
+      return gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store.unattributedFrom(server), waitedMs));
+    }
+    const tools = gateway.catalogue.tools.map((item) => {
+      const name = String(item.name);
+      const owned = gateway.catalogue.tool(name);
+      return { name, server: owned?.server ?? "", tool: owned?.original ?? name, description: typeof item.description === "string" ? item.description : null };
+    });
+    const notUp = gateway.upstreams
+      .filter((upstream) => upstream.state !== "ready" && upstream.state !== "disabled")
+      .map((upstream) => ({ name: upstream.name, state: upstream.state, ...(upstream.reason ? { reason: upstream.reason } : {}) }));
+    return { tools, notUp };
   }
 
   /** Read catalogues again; each server's tool count once done (the gateway writes what it read where it keeps it). */

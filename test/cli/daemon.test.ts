@@ -202,6 +202,38 @@ describe("the daemon's routes", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ servers: [{ name: "typed", state: "ready", tools: 2 }] });
+    const unknown = await fetch(`http://127.0.0.1:${record.port}/v1/daemon/refresh`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${record.credential}` },
+      body: JSON.stringify({ server: "typo" }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("servers and tools answer what mcpx servers --json and mcpx tools --json print, from the live upstreams", async () => {
+    const config = daemonConfig();
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const record = recordOf(config)!;
+    const get = async (path: string) => {
+      const response = await fetch(`http://127.0.0.1:${record.port}/v1/daemon${path}`, {
+        headers: { authorization: `Bearer ${record.credential}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(response.status).toBe(200);
+      return response.json();
+    };
+    const servers = (await get("/servers")) as Array<Record<string, unknown>>;
+    expect(servers).toHaveLength(1);
+    expect(servers[0]).toMatchObject({ name: "typed", state: "ready", tools: 2, transport: "stdio", server: { name: "typed-args-server" } });
+    const tools = await get("/tools");
+    expect(tools).toEqual({
+      tools: [
+        { name: "typed__echo", server: "typed", tool: "echo", description: "Returns its arguments as JSON\nA second line that mcpx tools leaves out" },
+        { name: "typed__hang", server: "typed", tool: "hang", description: "Never answers" },
+      ],
+      notUp: [],
+    });
   });
 });
 
