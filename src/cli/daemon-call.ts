@@ -11,8 +11,8 @@ import { findConfigPath } from "../config/config-path.js";
 import { printOutcome, type EndedCall } from "./call-result.js";
 import { progressFile, ProgressDisplay } from "./call-progress.js";
 import { daemonRequest, Unreachable, type DaemonReply } from "./daemon-client.js";
-import { daemonPaths, type DaemonRecord } from "./daemon-file.js";
-import { forget, reachDaemon } from "./daemon-start.js";
+import { configHash, daemonPaths, type DaemonRecord } from "./daemon-file.js";
+import { forget, reachDaemon, usable } from "./daemon-start.js";
 import { CliError, Exit } from "./exit.js";
 import { inert } from "./inert.js";
 
@@ -28,7 +28,14 @@ export async function callThroughDaemon(
   const dir = stateDir();
   const paths = daemonPaths(dir, configFile);
   const callId = randomUUID();
-  let record = await reachDaemon(configFile, paths);
+  const found = await usable(paths, configHash(configFile));
+  if (!found) {
+    // Cold: the config and the call are checked here first, so a bad config or a typo is the
+    // same error as ever (its warnings said here, once) and starts nothing.
+    const [{ configFor }, { checkedCall }] = await Promise.all([import("./context.js"), import("./call.js")]);
+    checkedCall(configFor(configOption), target, args);
+  }
+  let record = found ?? (await reachDaemon(configFile, paths));
   let stoppedBy: string | undefined;
   // Stopping this command (Ctrl-C, SIGTERM) stops the call it started, as it does the runner.
   const stop = (signal: NodeJS.Signals): void => {
@@ -41,20 +48,21 @@ export async function callThroughDaemon(
   process.on("SIGTERM", stop);
   const progress = new ProgressDisplay(progressFile(`${dir}/calls`, callId), inert(target));
   const poll = setInterval(() => progress.update(), PROGRESS_POLL_MS);
+  const send = () => daemonRequest(record, "POST", "/call", { body: { callId, target, args } });
   try {
     let reply: DaemonReply;
     try {
-      reply = await daemonRequest(record, "POST", "/call", { body: { callId, target, args } });
+      reply = await send();
     } catch (error) {
       if (!(error instanceof Unreachable)) throw error;
       // Its record outlived it (nothing was sent): once more, with a daemon started now.
       forget(paths.file, record);
       record = await reachDaemon(configFile, paths);
-      reply = await daemonRequest(record, "POST", "/call", { body: { callId, target, args } });
+      reply = await send();
     }
     clearInterval(poll);
     progress.end();
-    return await outcome(reply, record, callId, options);
+    return await outcome(reply, record, callId, { ...options, warned: !found });
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(`the call through the mcpx daemon (pid ${record.pid}) failed: ${(error as Error).message}; mcpx call --no-daemon makes it without one`);
@@ -65,17 +73,24 @@ export async function callThroughDaemon(
   }
 }
 
-async function outcome(reply: DaemonReply, record: DaemonRecord, callId: string, options: { json?: boolean }): Promise<number> {
+async function outcome(reply: DaemonReply, record: DaemonRecord, callId: string, options: { json?: boolean; warned: boolean }): Promise<number> {
   const body = reply.body;
   if (reply.status !== 200) {
     const error = body.error as { message?: string } | undefined;
     const why = reply.status === 401 ? "it refused the credential of its discovery file" : (error?.message ?? `HTTP ${reply.status}`);
     throw new CliError(`the mcpx daemon (pid ${record.pid}) did not take the call: ${why}`);
   }
-  for (const warning of Array.isArray(body.warnings) ? body.warnings : []) process.stderr.write(`mcpx: warning: ${String(warning)}\n`);
+  const warnings = options.warned || !Array.isArray(body.warnings) ? [] : body.warnings;
+  for (const warning of warnings) process.stderr.write(`mcpx: warning: ${String(warning)}\n`);
   if (body.status === "refused") throw new CliError(String(body.message), typeof body.exitCode === "number" ? body.exitCode : Exit.Usage);
   if (body.status === "ended") return printOutcome(body.call as EndedCall, options.json === true, process.stdout);
+  for (const question of Array.isArray(body.unattributed) ? (body.unattributed as Array<{ id: string; server: string }>) : []) {
+    process.stderr.write(
+      `mcpx: "${inert(question.server)}" asked a question while more than one call to it was in flight, so mcpx cannot tell whose it is; ` +
+        `it waits for a person (mcpx elicit show ${inert(question.id)}), and this call with it\n`,
+    );
+  }
   // It waits on a question: from here on, the store, as for any call.
   const { collect } = await import("./call.js");
-  return collect(callId, options);
+  return collect(callId, { json: options.json === true });
 }

@@ -60,8 +60,16 @@ export class DaemonCalls {
     this.#running.set(callId, stopper);
     let waiting!: () => void;
     const asks = new Promise<"waiting">((resolve) => (waiting = () => resolve("waiting")));
+    // A question of this call; or one nobody can be proven to own (two calls in flight on one
+    // stdio connection, design rule 5), which the command is told of rather than left to wait silently.
+    const unattributed: Array<{ id: string; server: string }> = [];
     const unsubscribe = this.broker.subscribe((record: QuestionRecord) => {
-      if (record.callId === callId && record.state === "pending") waiting();
+      if (record.state !== "pending") return;
+      if (record.callId === callId) waiting();
+      else if (record.callId === undefined && record.hostSession === undefined && record.server === server) {
+        unattributed.push({ id: record.id, server: record.server });
+        waiting();
+      }
     });
     const progress = new ProgressRecorder(progressFile(this.callsDir, callId));
     const prepare = given.kind === "pairs" ? (upstream: Upstream, pairs: JsonObject) => typedArguments(upstream, tool, pairs) : undefined;
@@ -83,7 +91,7 @@ export class DaemonCalls {
       });
     const how = await Promise.race([ended, asks]);
     const warnings = [...this.warnings];
-    if (how === "waiting") return { status: 200, body: { status: "waiting", callId, warnings } };
+    if (how === "waiting") return { status: 200, body: { status: "waiting", callId, unattributed, warnings } };
     const record = store.calls.get(callId)!;
     return {
       status: 200,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { askingStdio } from "../relay/support.js";
-import { recordOf, stopDaemons } from "../cli/daemon-support.js";
+import { recordOf, spawnMcpx, stopDaemons, until } from "../cli/daemon-support.js";
 import { brokerConfig, hasScript, mcpxOnPath, onTerminal, runShell, storedQuestions } from "./support.js";
 import { QuestionStore } from "../../src/broker/store.js";
 
@@ -85,6 +85,28 @@ describe("mcpx call through the daemon, off a terminal", () => {
     const run = await call("ask.no_such_tool", "{}");
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/unknown tool no_such_tool/);
+  });
+});
+
+describe("two calls through the daemon in flight on one stdio connection", () => {
+  it("a question neither can be proven to own: each command says so and waits; answered elsewhere, both end", async () => {
+    const first = spawnMcpx(["call", "ask.ask_form", '{"message":"Whose is this one?"}', "--config", config.file], config);
+    const second = spawnMcpx(["call", "ask.ask_form", '{"message":"Whose is that one?"}', "--config", config.file], config);
+    const pending = await until("both questions", () => {
+      const views = storedQuestions(config).filter((view) => view.state === "pending" && view.message.startsWith("Whose is th"));
+      return views.length === 2 ? views : undefined;
+    });
+    await until("both commands to say they wait", () =>
+      [first, second].every((command) => /asked a question while more than one call to it was in flight/.test(command.stderr())) ? true : undefined,
+    );
+    expect(first.child.exitCode).toBeNull();
+    for (const view of pending) {
+      const answered = await runMcpx(["elicit", "answer", view.id, '{"name":"Either"}'], config);
+      expect(answered.code, answered.stderr).toBe(0);
+    }
+    expect(await first.exited).toBe(0);
+    expect(await second.exited).toBe(0);
+    expect(JSON.parse(first.stdout())).toEqual({ action: "accept", content: { name: "Either" } });
   });
 });
 

@@ -46,14 +46,25 @@ describe("mcpx call through the daemon", () => {
 
   it("key=value arguments are typed by the tool's schema, and a refused call says why with exit 2, as without a daemon", async () => {
     const config = daemonConfig();
+    // Cold, a typo is refused here as ever, and starts no daemon.
+    const cold = await runMcpx(["call", "typo.echo", "{}", "--config", config.file], config);
+    expect(cold.code).toBe(2);
+    expect(cold.stderr).toBe(`mcpx: no server named "typo" in ${config.file}; did you mean "typed"? (configured: typed)\n`);
+    expect(recordFile(config)).toBeUndefined();
     const typed = await runMcpx(["call", "typed.echo", "count=3", "loud=true", "--config", config.file], config);
     expect(typed.code, typed.stderr).toBe(0);
     expect(JSON.parse(typed.stdout)).toEqual({ count: 3, loud: true });
+    // Warm, the daemon refuses it with the same words and exit code.
     const unknown = await runMcpx(["call", "typo.echo", "{}", "--config", config.file], config);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(`mcpx: no server named "typo" in ${config.file}`);
+    expect(unknown.stderr).toBe(cold.stderr);
     const bad = await runMcpx(["call", "typed.echo", "{not json", "--config", config.file], config);
     expect(bad.code).toBe(2);
+    const invalid = writeFileSync(config.file, '{"mcpServers": {"typed": {"command": 7}}}');
+    expect(invalid).toBeUndefined();
+    const broken = await runMcpx(["call", "typed.echo", "{}", "--config", config.file], config);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toBe(`mcpx: ${config.file}: mcpServers.typed.command must be a non-empty string\n`);
   });
 
   it("a daemon killed with SIGKILL leaves a stale record, which the next call replaces", async () => {
