@@ -77,7 +77,7 @@ async function outcome(reply: DaemonReply, record: DaemonRecord, callId: string,
   const body = reply.body;
   if (reply.status !== 200) {
     const error = body.error as { message?: string } | undefined;
-    const why = reply.status === 401 ? "it refused the credential of its discovery file" : (error?.message ?? `HTTP ${reply.status}`);
+    const why = error?.message ?? `HTTP ${reply.status}`;
     throw new CliError(`the mcpx daemon (pid ${record.pid}) did not take the call: ${why}`);
   }
   const warnings = options.warned || !Array.isArray(body.warnings) ? [] : body.warnings;

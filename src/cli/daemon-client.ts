@@ -12,7 +12,7 @@ export interface DaemonReply {
   body: Record<string, unknown>;
 }
 
-/** Could not reach the process at all (it is gone or not listening): the record is stale, and nothing was sent. */
+/** Could not reach the process (gone, not listening, or not the one recorded: 401): the record is stale, and nothing was done. */
 export class Unreachable extends Error {
   override readonly name = "Unreachable";
 }
@@ -48,6 +48,8 @@ export function daemonRequest(
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.once("error", reject);
         response.once("end", () => {
+          // What listens there now is not the process the record names (a port taken over since): nothing was done.
+          if (response.statusCode === 401) return reject(new Unreachable(`the process on port ${record.port} refused the credential of the record`));
           const text = Buffer.concat(chunks).toString("utf8");
           try {
             resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> });

@@ -90,10 +90,11 @@ describe("mcpx call through the daemon, off a terminal", () => {
 
 describe("two calls through the daemon in flight on one stdio connection", () => {
   it("a question neither can be proven to own: each command says so and waits; answered elsewhere, both end", async () => {
-    const first = spawnMcpx(["call", "ask.ask_form", '{"message":"Whose is this one?"}', "--config", config.file], config);
-    const second = spawnMcpx(["call", "ask.ask_form", '{"message":"Whose is that one?"}', "--config", config.file], config);
+    // The fixture asks once both calls are in flight.
+    const first = spawnMcpx(["call", "ask.slow_ask", '{"label":"A","together":2}', "--config", config.file], config);
+    const second = spawnMcpx(["call", "ask.slow_ask", '{"label":"B","together":2}', "--config", config.file], config);
     const pending = await until("both questions", () => {
-      const views = storedQuestions(config).filter((view) => view.state === "pending" && view.message.startsWith("Whose is th"));
+      const views = storedQuestions(config).filter((view) => view.state === "pending" && view.message.startsWith("Question for "));
       return views.length === 2 ? views : undefined;
     });
     await until("both commands to say they wait", () =>

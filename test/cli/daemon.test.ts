@@ -81,6 +81,19 @@ describe("mcpx call through the daemon", () => {
     expect(isAlive(replaced.pid)).toBe(true);
   });
 
+  it("a record whose port answers with another credential (not the process it names) is replaced, and the call made once", async () => {
+    const config = daemonConfig();
+    expect((await callEcho(config, "one")).code).toBe(0);
+    const old = recordOf(config)!;
+    writeFileSync(recordFile(config)!, JSON.stringify({ ...old, credential: "f".repeat(64) }), { mode: 0o600 });
+    const next = await callEcho(config, "two");
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toBe('{"label":"two"}\n');
+    const replaced = recordOf(config)!;
+    expect(replaced.pid).not.toBe(old.pid);
+    process.kill(old.pid, "SIGTERM"); // left by the test's forgery; a real one exits when idle
+  });
+
   it("a changed config stops the daemon of the old one and starts one for the new", async () => {
     const config = daemonConfig();
     expect((await callEcho(config, "one")).code).toBe(0);
