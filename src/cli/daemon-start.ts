@@ -6,7 +6,7 @@
  * lock file (O_EXCL) starts it, the others wait for its record.
  */
 import { closeSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { processAlive } from "../util/process.js";
 import { daemonRequest } from "./daemon-client.js";
@@ -120,9 +120,10 @@ async function startDaemon(configFile: string, paths: DaemonPaths): Promise<Daem
   const log = openSync(paths.log, "a", 0o600);
   const env = { ...process.env };
   delete env[NO_DAEMON_ENV];
-  const child = spawn(process.execPath, [BIN, "daemon", "--config", configFile], {
+  const absolute = resolve(configFile); // it runs in the config's folder, not this command's
+  const child = spawn(process.execPath, [BIN, "daemon", "--config", absolute], {
     detached: true,
-    cwd: dirname(configFile),
+    cwd: dirname(absolute),
     stdio: ["ignore", "ignore", log],
     env,
   });

@@ -78,8 +78,8 @@ export async function stopDaemons(): Promise<void> {
 }
 
 /** A command as a child process whose output is collected, to signal it mid-call. */
-export function spawnMcpx(args: string[], config: TempConfig) {
-  const child = spawn(process.execPath, [MCPX_BIN, ...args], { env: config.env, stdio: ["ignore", "pipe", "pipe"] });
+export function spawnMcpx(args: string[], config: TempConfig, cwd?: string) {
+  const child = spawn(process.execPath, [MCPX_BIN, ...args], { env: config.env, stdio: ["ignore", "pipe", "pipe"], ...(cwd ? { cwd } : {}) });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

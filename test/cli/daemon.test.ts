@@ -5,7 +5,7 @@
  * only the credential of its file opens its routes. Real processes over loopback throughout.
  */
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { nodeServer, startMcpxHttp } from "../helpers/mcpx.js";
 import { isAlive, runMcpx } from "../helpers/upstreams.js";
@@ -42,6 +42,15 @@ describe("mcpx call through the daemon", () => {
     } finally {
       store.close();
     }
+  });
+
+  it("a config named relative to the command's folder is the same config for the daemon, which runs in the config's folder", async () => {
+    const config = daemonConfig();
+    const command = spawnMcpx(["call", "typed.echo", '{"label":"relative"}', "--config", join(basename(config.dir), "mcpx.json")], config, dirname(config.dir));
+    expect(await command.exited, command.stderr()).toBe(0);
+    expect(command.stdout()).toBe('{"label":"relative"}\n');
+    expect(recordOf(config)).toMatchObject({ configFile: config.file });
+    expect((await callEcho(config, "absolute")).stderr).not.toMatch(/started a daemon/);
   });
 
   it("key=value arguments are typed by the tool's schema, and a refused call says why with exit 2, as without a daemon", async () => {
