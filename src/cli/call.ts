@@ -99,10 +99,15 @@ export async function call(config: Config, target: string, argsText: readonly st
 }
 
 /** `mcpx result CALL_ID`: follow a call started earlier until it ends (or asks again). */
-export async function collect(given: string, options: CallOptions): Promise<number> {
+export async function collect(given: string, options: CallOptions, logFile?: string): Promise<number> {
   const store = openStore();
   try {
-    return await followCall(store, resolveCallId(store, given), { json: options.json === true, progressDir: callsDir(), ...asker(store) });
+    return await followCall(store, resolveCallId(store, given), {
+      json: options.json === true,
+      progressDir: callsDir(),
+      ...(logFile ? { logFile } : {}),
+      ...asker(store),
+    });
   } finally {
     store.close();
   }

@@ -62,7 +62,7 @@ export async function callThroughDaemon(
     }
     clearInterval(poll);
     progress.end();
-    return await outcome(reply, record, callId, { ...options, warned: !found });
+    return await outcome(reply, record, callId, { ...options, warned: !found, log: paths.log });
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(`the call through the mcpx daemon (pid ${record.pid}) failed: ${(error as Error).message}; mcpx call --no-daemon makes it without one`);
@@ -73,7 +73,7 @@ export async function callThroughDaemon(
   }
 }
 
-async function outcome(reply: DaemonReply, record: DaemonRecord, callId: string, options: { json?: boolean; warned: boolean }): Promise<number> {
+async function outcome(reply: DaemonReply, record: DaemonRecord, callId: string, options: { json?: boolean; warned: boolean; log: string }): Promise<number> {
   const body = reply.body;
   if (reply.status !== 200) {
     const error = body.error as { message?: string } | undefined;
@@ -92,5 +92,5 @@ async function outcome(reply: DaemonReply, record: DaemonRecord, callId: string,
   }
   // It waits on a question: from here on, the store, as for any call.
   const { collect } = await import("./call.js");
-  return collect(callId, { json: options.json === true });
+  return collect(callId, { json: options.json === true }, options.log);
 }

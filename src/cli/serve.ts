@@ -30,8 +30,11 @@ export interface ServeOptions {
   warnings?: readonly string[];
 }
 
-/** Binds commands on this machine reach at 127.0.0.1 (where they look for a serving mcpx). */
-const COMMANDS_REACH = new Set(["127.0.0.1", "0.0.0.0", "localhost"]);
+/**
+ * Loopback binds, where commands on this machine look for a serving mcpx (127.0.0.1). A wider
+ * bind does not serve them: its `/v1/daemon` routes would cross the network.
+ */
+const COMMANDS_REACH = new Set(["127.0.0.1", "localhost"]);
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
   // Before anything is opened or bound: a bind beyond loopback without a credential never listens.

@@ -291,6 +291,23 @@ describe("a serve --http on loopback serves the commands of its config", () => {
   });
 });
 
+describe("a serve --http beyond loopback", () => {
+  it("writes no discovery file: its routes would cross the network, so commands start a daemon of their own", async () => {
+    const config = daemonConfig();
+    config.env.MCPX_HTTP_TOKEN = "t".repeat(40);
+    const served = await startMcpxHttp(config, ["--host", "0.0.0.0"]);
+    try {
+      expect(recordFile(config)).toBeUndefined();
+      const run = await callEcho(config, "own daemon");
+      expect(run.code, run.stderr).toBe(0);
+      expect(recordOf(config)).toMatchObject({ kind: "daemon" });
+      expect(recordOf(config)!.pid).not.toBe(served.child.pid);
+    } finally {
+      await served.close();
+    }
+  });
+});
+
 describe("--no-daemon", () => {
   it("makes the call in a runner of its own, as before: no daemon and no record", async () => {
     const config = daemonConfig();
