@@ -147,6 +147,14 @@ export class DaemonSide {
         await upstream.refresh();
       }),
     );
-    return { status: 200, body: { servers: chosen.map((upstream) => ({ name: upstream.name, state: upstream.state, tools: upstream.catalog.tools.length })) } };
+    // Shaped as `mcpx refresh --json` reports a read: ok when the server is up to be read.
+    const servers = chosen.map((upstream) => ({
+      server: upstream.name,
+      ok: upstream.state === "ready",
+      state: upstream.state,
+      tools: upstream.catalog.tools.length,
+      ...(upstream.state !== "ready" && upstream.reason ? { reason: upstream.reason } : {}),
+    }));
+    return { status: 200, body: { servers } };
   }
 }

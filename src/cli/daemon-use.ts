@@ -24,10 +24,18 @@ export async function liveTools(
   return (await ask(configOption, "GET", "/tools")).body as { tools: unknown[]; notUp: Array<{ name: string; state: string; reason?: string }> };
 }
 
-/** `POST /v1/daemon/refresh`: every server's catalogue (or `server`'s) read again; `[{name, state, tools}]`. */
-export async function refreshThroughDaemon(configOption: string | undefined, server?: string): Promise<Array<{ name: string; state: string; tools: number }>> {
+export interface RefreshedServer {
+  server: string;
+  ok: boolean;
+  state: string;
+  tools: number;
+  reason?: string;
+}
+
+/** `POST /v1/daemon/refresh`: every server's catalogue (or `server`'s) read again by the running upstreams. */
+export async function refreshThroughDaemon(configOption: string | undefined, server?: string): Promise<RefreshedServer[]> {
   const reply = await ask(configOption, "POST", "/refresh", server === undefined ? {} : { server });
-  return reply.body.servers as Array<{ name: string; state: string; tools: number }>;
+  return reply.body.servers as RefreshedServer[];
 }
 
 async function ask(configOption: string | undefined, method: "GET" | "POST", path: string, body?: unknown): Promise<DaemonReply> {

@@ -225,8 +225,26 @@ describe("the daemon's routes", () => {
 
   it("refresh reads the catalogues again and says each server's tool count", async () => {
     const config = daemonConfig();
+    const listed = join(config.dir, "tools.json");
+    writeFileSync(listed, JSON.stringify(["first"]));
+    writeFileSync(
+      config.file,
+      JSON.stringify({
+        mcpServers: { typed: nodeServer("typed-args-server.mjs"), files: nodeServer("file-tools-server.mjs", [], { env: { FILE_TOOLS: listed } }) },
+      }),
+    );
     expect((await callEcho(config, "one")).code).toBe(0);
     const record = recordOf(config)!;
+    // The server lists another tool now, and says nothing: the daemon knows only once it reads again.
+    writeFileSync(listed, JSON.stringify(["first", "second"]));
+    const names = async () => {
+      const response = await fetch(`http://127.0.0.1:${record.port}/v1/daemon/tools`, {
+        headers: { authorization: `Bearer ${record.credential}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      return ((await response.json()) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name).filter((name) => name.startsWith("files__"));
+    };
+    expect(await names()).toEqual(["files__first"]);
     const response = await fetch(`http://127.0.0.1:${record.port}/v1/daemon/refresh`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${record.credential}` },
@@ -234,7 +252,13 @@ describe("the daemon's routes", () => {
       signal: AbortSignal.timeout(10_000),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ servers: [{ name: "typed", state: "ready", tools: 2 }] });
+    expect(await response.json()).toEqual({
+      servers: [
+        { server: "typed", ok: true, state: "ready", tools: 2 },
+        { server: "files", ok: true, state: "ready", tools: 2 },
+      ],
+    });
+    expect(await names()).toEqual(["files__first", "files__second"]);
     const unknown = await fetch(`http://127.0.0.1:${record.port}/v1/daemon/refresh`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${record.credential}` },
