@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests spawn processes and bind ports; two cores do not like many at once.
     maxWorkers: 2,
+    // Commands run in-process, as `--no-daemon`: no test leaves a daemon behind. The daemon's own
+    // tests (test/cli/daemon*.test.ts, test/broker-e2e/daemon-call.test.ts) take it out.
+    env: { MCPX_NO_DAEMON: "1" },
   },
 });

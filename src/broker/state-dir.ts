@@ -8,9 +8,10 @@
  * over files, when run with sudo) across users.
  */
 import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, type Stats } from "node:fs";
-import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
+
+export { stateDir } from "./state-path.js";
 
 /** The API token that guards REST and the web page. */
 export const TOKEN_FILE = "api-token";
@@ -35,12 +36,6 @@ const SWEEP_ENTRIES = 10_000;
 const NAMED_IN_A_LINE = 5;
 /** State dirs this process already swept: every process does it once, at start. */
 const swept = new Set<string>();
-
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.MCPX_STATE_DIR) return env.MCPX_STATE_DIR;
-  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, "mcpx");
-  return join(homedir(), ".local", "state", "mcpx");
-}
 
 /**
  * Create the directory if needed and make sure only the user can enter it. The first time in

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../config/types.js";
 import { SEPARATOR } from "../host/naming.js";
 import { didYouMean, nearest } from "../util/nearest.js";
-import { parseGivenArguments } from "./tool-arguments.js";
+import { type GivenArguments, parseGivenArguments } from "./tool-arguments.js";
 import { hiddenBy } from "../config/tool-filter.js";
 import { inert } from "./inert.js";
 import { QuestionStore } from "../broker/store.js";
@@ -54,7 +54,8 @@ export function parseTarget(target: string, servers: readonly string[] = []): { 
 /** Set for the runner when the arguments are `key=value` text, to be typed by the tool's inputSchema. */
 export const TYPE_ARGUMENTS_ENV = "MCPX_CALL_TYPE_ARGUMENTS";
 
-export async function call(config: Config, target: string, argsText: readonly string[], options: CallOptions): Promise<number> {
+/** The server, tool and arguments of a call the config allows, or a usage error saying why not. */
+export function checkedCall(config: Config, target: string, argsText: readonly string[]): { server: string; tool: string; given: GivenArguments } {
   const names = config.servers.map((candidate) => candidate.name);
   const { server, tool } = parseTarget(target, names);
   const given = parseGivenArguments(argsText);
@@ -68,6 +69,12 @@ export async function call(config: Config, target: string, argsText: readonly st
     const why = hidden === "deny" ? "its tools.deny" : "it is not in its tools.allow";
     throw new CliError(`tool "${tool}" of server "${server}" is hidden by the config (${why}, in ${config.file})`, Exit.Usage);
   }
+  return { server, tool, given };
+}
+
+/** `mcpx call --no-daemon`: the call made by a detached runner of its own, followed in the store. */
+export async function call(config: Config, target: string, argsText: readonly string[], options: CallOptions): Promise<number> {
+  const { server, tool, given } = checkedCall(config, target, argsText);
   const store = openStore();
   try {
     const callId = randomUUID();
@@ -92,10 +99,15 @@ export async function call(config: Config, target: string, argsText: readonly st
 }
 
 /** `mcpx result CALL_ID`: follow a call started earlier until it ends (or asks again). */
-export async function collect(given: string, options: CallOptions): Promise<number> {
+export async function collect(given: string, options: CallOptions, logFile?: string): Promise<number> {
   const store = openStore();
   try {
-    return await followCall(store, resolveCallId(store, given), { json: options.json === true, progressDir: callsDir(), ...asker(store) });
+    return await followCall(store, resolveCallId(store, given), {
+      json: options.json === true,
+      progressDir: callsDir(),
+      ...(logFile ? { logFile } : {}),
+      ...asker(store),
+    });
   } finally {
     store.close();
   }

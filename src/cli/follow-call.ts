@@ -4,13 +4,12 @@
  */
 import type { QuestionStore } from "../broker/store.js";
 import type { QuestionRecord } from "../broker/types.js";
-import type { CallRecord } from "../broker/call-store.js";
-import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { sleep } from "../util/sleep.js";
 import { Exit } from "./exit.js";
 import { inputRequired } from "./input-required.js";
 import { processAlive } from "../util/process.js";
-import { inert, inertJson, inertLines } from "./inert.js";
+import { inert, inertJson } from "./inert.js";
+import { printOutcome } from "./call-result.js";
 import { ProgressDisplay, progressFile } from "./call-progress.js";
 
 const POLL_MS = 100;
@@ -39,7 +38,7 @@ export async function followCall(store: QuestionStore, callId: string, options: 
       progress ??= new ProgressDisplay(progressFile(options.progressDir, callId), `${inert(call.server)}.${inert(call.tool)}`);
     if (call.state !== "running") {
       progress?.end();
-      return finish(call, options.json, out);
+      return printOutcome(call, options.json, out);
     }
     if (call.runnerPid !== undefined && !processAlive(call.runnerPid)) {
       process.stderr.write(`mcpx: the process running call ${callId} stopped before finishing${options.logFile ? `; see ${options.logFile}` : ""}\n`);
@@ -59,41 +58,4 @@ export async function followCall(store: QuestionStore, callId: string, options: 
     progress?.update();
     await sleep(POLL_MS);
   }
-}
-
-function finish(call: CallRecord, json: boolean, out: NodeJS.WritableStream): number {
-  if (call.state === "failed") {
-    process.stderr.write(`mcpx: ${inert(call.server)}.${inert(call.tool)}: ${inertLines(call.error ?? "failed", "  ")}\n`);
-    return Exit.Error;
-  }
-  const result = call.result ?? {};
-  const terminal = (out as { isTTY?: boolean }).isTTY === true;
-  out.write(json ? `${inertJson(JSON.stringify(result, null, 2))}\n` : terminal ? inertResult(render(result)) : render(result));
-  return result.isError === true ? Exit.Error : Exit.Ok;
-}
-
-/**
- * The tool's text on a terminal: inert, lines (and tabs) kept as lines. Piped, it is the
- * tool's text exactly, for whatever reads it.
- */
-function inertResult(text: string): string {
-  return text
-    .split("\n")
-    .map((line) =>
-      line
-        .split("\t")
-        .map((part) => inertLines(part, ""))
-        .join("\t"),
-    )
-    .join("\n");
-}
-
-/** Text content as text; anything else as its JSON, so nothing is hidden. */
-export function render(result: JsonObject): string {
-  const content = Array.isArray(result.content) ? result.content : [];
-  const parts = content.map((block: unknown) =>
-    isObject(block) && block.type === "text" && typeof block.text === "string" ? block.text : JSON.stringify(block),
-  );
-  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
-  return `${parts.join("\n")}\n`;
 }

@@ -10,6 +10,7 @@ import { IMPLEMENTATION } from "../version.js";
 import { CliError, Exit } from "./exit.js";
 import type { Config, Expose } from "../config/types.js";
 import { UI_DEFAULT_PORT } from "./ports.js";
+import { registerDaemon } from "./daemon-commands.js";
 
 // `mcpx --version` alone needs nothing more, not even the option parser.
 const only = process.argv.slice(2);
@@ -107,7 +108,8 @@ program
   .argument("[servers...]", "only these servers")
   .option("-c, --config <file>", "config file")
   .option("--json", "print JSON")
-  .action(async (names: string[], options: { config?: string; json?: boolean }) => {
+  .option("--no-daemon", "start the servers in this process, not through the daemon (also: MCPX_NO_DAEMON=1)")
+  .action(async (names: string[], options: { config?: string; json?: boolean; daemon?: boolean }) => {
     const { refresh } = await import("./refresh.js");
     process.exitCode = await refresh(await configFor(options.config), names, options);
   });
@@ -118,8 +120,9 @@ program
   .option("-c, --config <file>", "config file")
   .option("--json", "print JSON")
   .option("--live", "start every server and report on it now")
+  .option("--no-daemon", "start the servers in this process, not through the daemon (also: MCPX_NO_DAEMON=1)")
   .option("--cached", "never start a server, not even one never read")
-  .action(async (options: { config?: string; json?: boolean; live?: boolean; cached?: boolean }) => {
+  .action(async (options: { config?: string; json?: boolean; live?: boolean; cached?: boolean; daemon?: boolean }) => {
     const { servers } = await import("./servers.js");
     process.exitCode = await servers(await configFor(options.config), options);
   });
@@ -131,42 +134,14 @@ program
   .option("-c, --config <file>", "config file")
   .option("--json", "print JSON")
   .option("--live", "start the servers and list what they offer now")
+  .option("--no-daemon", "start the servers in this process, not through the daemon (also: MCPX_NO_DAEMON=1)")
   .option("--cached", "never start a server, not even one never read")
-  .action(async (server: string | undefined, options: { config?: string; json?: boolean; live?: boolean; cached?: boolean }) => {
+  .action(async (server: string | undefined, options: { config?: string; json?: boolean; live?: boolean; cached?: boolean; daemon?: boolean }) => {
     const { tools } = await import("./tools.js");
     process.exitCode = await tools(await discoveryConfig(options.config), server, options);
   });
 
-program
-  .command("call")
-  .description("call one tool through the gateway: mcpx call SERVER.TOOL '{\"arg\": 1}' or mcpx call SERVER__TOOL arg=1")
-  .argument("<target>", "SERVER.TOOL, or SERVER__TOOL as hosts see it")
-  .argument("[arguments...]", "the tool's arguments: one JSON object, or key=value pairs typed by the tool's inputSchema")
-  .option("-c, --config <file>", "config file")
-  .option("--json", "print the whole result as JSON")
-  .action(async (target: string, args: string[], options: { config?: string; json?: boolean }) => {
-    const { call } = await import("./call.js");
-    process.exitCode = await call(await configFor(options.config), target, args, options);
-  });
-
-program
-  .command("result")
-  .description("collect the result of a call that stopped on a question (the callId from its input-required document, or a unique prefix of it)")
-  .argument("<callId>")
-  .option("--json", "print the whole result as JSON")
-  .action(async (callId: string, options: { json?: boolean }) => {
-    const { collect } = await import("./call.js");
-    process.exitCode = await collect(callId, options);
-  });
-
-program
-  .command("run-call", { hidden: true })
-  .argument("<callId>")
-  .option("-c, --config <file>", "config file")
-  .action(async (callId: string, options: { config?: string }) => {
-    const { runCall } = await import("./run-call.js");
-    process.exitCode = await runCall(await configFor(options.config), callId);
-  });
+registerDaemon(program);
 
 program
   .command("ui")

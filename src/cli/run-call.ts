@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
-import { sendResolvingUrlRequired } from "../host/url-required.js";
+import { makeRecordedCall } from "../host/recorded-call.js";
 import { Broker } from "../broker/broker.js";
 import { QuestionStore } from "../broker/store.js";
 import { stateDir } from "../broker/state-dir.js";
@@ -36,7 +36,6 @@ export async function runCall(config: Config, callId: string): Promise<number> {
   broker.start(config.elicitation.retentionDays);
   const only = { ...config, servers: config.servers.filter((server) => server.name === call.server) };
   const gateway = new Gateway(only, log, { broker, schemaCache: stateDir() });
-  const upstream = gateway.upstream(call.server);
   // Stopped (SIGINT, SIGTERM): the call is cancelled and failed, and the upstream process is
   // stopped with the gateway below, rather than left running with nobody to stop it.
   const stopper = new AbortController();
@@ -45,29 +44,22 @@ export async function runCall(config: Config, callId: string): Promise<number> {
   process.once("SIGTERM", stop);
   // The upstream's progress, for the command following this call to show (call-progress.ts).
   const progress = new ProgressRecorder(progressFile(join(stateDir(), "calls"), callId));
-  const stopped = new Promise<never>((_, reject) => stopper.signal.addEventListener("abort", () => reject(stopper.signal.reason as Error)));
-  stopped.catch(() => {}); // observed by the race below
   try {
-    if (!upstream) throw new GatewayError("UPSTREAM_UNAVAILABLE", `no server named "${call.server}" in ${config.file}`);
-    await Promise.race([upstream.start(), stopped]);
-    const args = typeByText ? typedArguments(upstream, call.tool, call.arguments) : call.arguments;
-    const owner = { tool: call.tool, callId };
-    // A -32042 answer becomes URL questions here too; once they are complete the call is sent again.
-    const calling = sendResolvingUrlRequired(gateway, upstream, owner, "tools/call", stopper.signal, () =>
-      upstream.call("tools/call", { name: call.tool, arguments: args }, { owner, signal: stopper.signal, onProgress: (params) => progress.report(params) }),
+    const result = await makeRecordedCall(
+      gateway,
+      { callId, server: call.server, tool: call.tool, arguments: call.arguments },
+      {
+        signal: stopper.signal,
+        onProgress: (params) => progress.report(params),
+        ...(typeByText ? { prepare: (upstream: Upstream, given: JsonObject) => typedArguments(upstream, call.tool, given) } : {}),
+      },
     );
-    const result = await Promise.race([calling, stopped]);
     progress.flush();
     store.calls.finish(callId, { result });
     return 0;
   } catch (error) {
-    const reason = stopper.signal.aborted ? stopper.signal.reason : error;
-    const message =
-      reason instanceof RpcError || reason instanceof GatewayError || reason instanceof CliError || reason instanceof StoppedBySignal
-        ? reason.message
-        : String(reason);
     progress.flush();
-    store.calls.finish(callId, { error: message });
+    store.calls.finish(callId, { error: failureMessage(stopper.signal.aborted ? stopper.signal.reason : error) });
     return 1;
   } finally {
     await gateway.stop();
@@ -79,15 +71,22 @@ export async function runCall(config: Config, callId: string): Promise<number> {
 }
 
 /** `key=value` text typed by the tool's inputSchema, as the server lists it. */
-function typedArguments(upstream: Upstream, tool: string, given: JsonObject): JsonObject {
+export function typedArguments(upstream: Upstream, tool: string, given: JsonObject): JsonObject {
   const listed = upstream.catalog.tools.find((candidate) => candidate.name === tool);
   const pairs = Object.fromEntries(Object.entries(given).map(([name, value]) => [name, String(value)]));
   return typeArguments(pairs, listed?.inputSchema, `${upstream.name}.${tool}`);
 }
 
-class StoppedBySignal extends Error {
+/** What a failed call records: the message of an error mcpx words itself, else the error as text. */
+export function failureMessage(reason: unknown): string {
+  return reason instanceof RpcError || reason instanceof GatewayError || reason instanceof CliError || reason instanceof StoppedBySignal
+    ? reason.message
+    : String(reason);
+}
+
+export class StoppedBySignal extends Error {
   override readonly name = "StoppedBySignal";
-  constructor(signal: NodeJS.Signals) {
+  constructor(signal: string) {
     super(`the call was stopped (${signal}) before it finished`);
   }
 }

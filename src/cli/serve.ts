@@ -18,6 +18,7 @@ import { accessLines, reachable } from "./link.js";
 import { startupSummary } from "./startup-summary.js";
 import { cleartextWarning } from "./cleartext.js";
 import { settled } from "./settled.js";
+import { DaemonSide } from "./daemon-serve.js";
 
 export interface ServeOptions {
   http?: boolean;
@@ -25,7 +26,17 @@ export interface ServeOptions {
   port?: number;
   /** Overrides the config's `expose`. */
   expose?: Expose;
+  /** `mcpx daemon`: serve commands for this config (on 127.0.0.1, any port) and exit when idle. */
+  daemon?: boolean;
+  /** The config's warnings, for the daemon to say to each command that uses it. */
+  warnings?: readonly string[];
 }
+
+/**
+ * Loopback binds, where commands on this machine look for a serving mcpx (127.0.0.1). A wider
+ * bind does not serve them: its `/v1/daemon` routes would cross the network.
+ */
+const COMMANDS_REACH = new Set(["127.0.0.1", "localhost"]);
 
 export async function serve(fromFile: Config, options: ServeOptions): Promise<void> {
   const config = options.expose ? { ...fromFile, expose: options.expose } : fromFile;
@@ -55,13 +66,25 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   }
   const token = apiToken(dir);
   const api = createApiRoutes({ broker, token, log, ...(credential ? { hostCredential: credential } : {}) });
+  const bind = options.host ?? config.http.host;
+  // Commands use this process for their calls when they can reach it (a daemon always can).
+  let stopping: ((why: string) => void) | undefined;
+  const side =
+    options.daemon || COMMANDS_REACH.has(bind)
+      ? new DaemonSide(gateway, broker, {
+          kind: options.daemon ? "daemon" : "serve",
+          stateDir: dir,
+          warnings: options.warnings ?? [],
+          stop: (why) => stopping?.(why),
+        })
+      : undefined;
   const host = new HttpHost(gateway, {
-    host: options.host ?? config.http.host,
+    host: bind,
     port: options.port ?? config.http.port,
     allowedOrigins: config.http.allowedOrigins,
     allowedHosts: config.http.allowedHosts,
     ...(credential ? { credential } : {}),
-    extraRoutes: api,
+    extraRoutes: side ? async (request, response, url) => (await side.routes(request, response, url)) || api(request, response, url) : api,
   });
   const url = await host.listen().catch(async (error: NodeJS.ErrnoException) => {
     await shutdown();
@@ -71,18 +94,28 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     }
     throw new CliError(`cannot listen on ${where}: ${error.message}`);
   });
+  side?.announce(host, Number(url.port));
   // One write: a reader that saw the first line has the others too.
+  const daemonLine = options.daemon ? `mcpx: daemon for ${config.file} (pid ${process.pid}); it exits after ${config.daemon.idleMinutes} idle minutes\n` : "";
   process.stderr.write(
-    `mcpx: serving MCP at ${url.href}\n${accessLines(pageLink(token, reachable(url)), credential, dir)}${cleartextWarning(options.host ?? config.http.host)}`,
+    `mcpx: serving MCP at ${url.href}\n${daemonLine}${accessLines(pageLink(token, reachable(url)), credential, dir)}${cleartextWarning(bind)}`,
   );
   summarise();
   await new Promise<void>((resolve) => {
-    onSignal(async () => {
+    const stop = async (why: string): Promise<void> => {
+      log.info("stopping", { why });
+      side?.close(`the mcpx ${options.daemon ? "daemon" : "serving it"} stopped: ${why}`);
       await host.close();
       api.close();
       await shutdown();
       resolve();
-    });
+    };
+    const stopOnSignal = onSignal(() => stop("signal"));
+    stopping = (why) => {
+      stopping = undefined; // once: an idle exit and a stop request may meet
+      stopOnSignal();
+      void stop(why).finally(() => process.exit(0));
+    };
   });
 }
 

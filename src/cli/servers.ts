@@ -77,7 +77,13 @@ export function report(upstream: Upstream, catalogue: Catalogue, unattributed: (
 /** States a report may have that are no failure. */
 const FINE = new Set(["ready", "disabled", "cached"]);
 
-export async function servers(config: Config, options: { json?: boolean; live?: boolean; cached?: boolean }): Promise<number> {
+export async function servers(config: Config, options: { json?: boolean; live?: boolean; cached?: boolean; daemon?: boolean }): Promise<number> {
+  if (options.live === true) {
+    const { daemonWanted, liveServers } = await import("./daemon-use.js");
+    // The mcpx serving this config reports on its running upstreams (a daemon is started if none runs).
+    if (daemonWanted(options.daemon === false))
+      return printed([...((await liveServers(config.file)) as ServerReport[]), ...(config.leftOut ?? []).map(leftOutReport)], options);
+  }
   const dir = ensurePrivateDir(stateDir());
   const view = readDiscovery(config, dir, { schemas: true }); // the whole entries: revision, transport, counts
   // Started here: every server with --live, else those never read (unless --cached).
@@ -112,8 +118,11 @@ export async function servers(config: Config, options: { json?: boolean; live?: 
   ];
   await gateway?.stop();
   store?.close();
-  const json = options.json === true;
-  if (json) {
+  return printed(reports, options);
+}
+
+function printed(reports: ServerReport[], options: { json?: boolean }): number {
+  if (options.json === true) {
     process.stdout.write(`${inertJson(JSON.stringify(reports, null, 2))}\n`);
   } else {
     process.stdout.write(table(reports));

@@ -4,6 +4,7 @@
  * read once); with `--live`, starts the upstreams, lists, and stops them again.
  */
 import type { Config } from "../config/types.js";
+import type { LiveTool, NotUp } from "../host/live-tools.js";
 import { exposedName } from "../host/naming.js";
 import { didYouMean, nearest } from "../util/nearest.js";
 import { ago, discoveryView, warnIfOld } from "./discovery-view.js";
@@ -23,7 +24,11 @@ export interface ToolEntry {
 
 const MAX_DESCRIPTION = 100;
 
-export async function tools(config: Config, server: string | undefined, options: { json?: boolean; live?: boolean; cached?: boolean }): Promise<number> {
+export async function tools(
+  config: Config,
+  server: string | undefined,
+  options: { json?: boolean; live?: boolean; cached?: boolean; daemon?: boolean },
+): Promise<number> {
   const names = config.servers.map((entry) => entry.name);
   if (server !== undefined && !names.includes(server)) {
     throw new CliError(
@@ -31,7 +36,7 @@ export async function tools(config: Config, server: string | undefined, options:
       Exit.Usage,
     );
   }
-  return options.live ? liveTools(config, server, options.json === true) : cachedTools(config, server, options);
+  return options.live ? liveTools(config, server, options) : cachedTools(config, server, options);
 }
 
 async function cachedTools(config: Config, server: string | undefined, options: { json?: boolean; cached?: boolean }): Promise<number> {
@@ -61,40 +66,41 @@ async function cachedTools(config: Config, server: string | undefined, options: 
   return failed.length === 0 ? Exit.Ok : Exit.Error;
 }
 
-async function liveTools(config: Config, server: string | undefined, json: boolean): Promise<number> {
-  const [{ Gateway }, { createLogger }, { settled }] = await Promise.all([import("../host/gateway.js"), import("../util/log.js"), import("./settled.js")]);
-  const only = server === undefined ? config : { ...config, servers: config.servers.filter((entry) => entry.name === server) };
-  const { ensurePrivateDir, stateDir } = await import("../broker/state-dir.js");
-  const gateway = new Gateway(only, createLogger({}, "error"), { schemaCache: ensurePrivateDir(stateDir()) });
-  let entries: ToolEntry[];
-  let notUp: Array<{ name: string; state: string; reason?: string }>;
-  try {
-    await settled(gateway);
-    entries = gateway.catalogue.tools.map((item) => {
-      const name = String(item.name);
-      const owned = gateway.catalogue.tool(name);
-      return {
-        name,
-        server: owned?.server ?? "",
-        tool: owned?.original ?? name,
-        description: typeof item.description === "string" ? item.description : null,
-        readAt: new Date().toISOString(),
-      };
-    });
-    notUp = gateway.upstreams
-      .filter((upstream) => upstream.state !== "ready" && upstream.state !== "disabled")
-      .map((upstream) => ({ name: upstream.name, state: upstream.state, ...(upstream.reason ? { reason: upstream.reason } : {}) }));
-  } finally {
-    await gateway.stop();
-  }
+async function liveTools(config: Config, server: string | undefined, options: { json?: boolean; daemon?: boolean }): Promise<number> {
+  const json = options.json === true;
+  const { tools: listed, notUp } = await liveFrom(config, server, options.daemon !== false);
+  const readAt = new Date().toISOString();
+  // The daemon serves every server of the config: one server's tools are picked here.
+  const entries: ToolEntry[] = listed.filter((entry) => server === undefined || entry.server === server).map((entry) => ({ ...entry, readAt }));
   if (json) process.stdout.write(`${inertJson(JSON.stringify(entries, null, 2))}\n`);
   else process.stdout.write(table(entries));
-  for (const entry of notUp) {
+  for (const entry of notUp.filter((down) => server === undefined || down.name === server)) {
     process.stderr.write(
       `mcpx: ${inert(entry.name)} is ${entry.state}${entry.reason ? `: ${inert(entry.reason)}` : ""}; its tools are not listed (mcpx servers shows why)\n`,
     );
   }
-  return notUp.length === 0 ? Exit.Ok : Exit.Error;
+  return notUp.some((down) => server === undefined || down.name === server) ? Exit.Error : Exit.Ok;
+}
+
+/** What the running upstreams list: those of the mcpx serving this config (a daemon started if none), or of a gateway started here. */
+async function liveFrom(config: Config, server: string | undefined, useDaemon: boolean): Promise<{ tools: LiveTool[]; notUp: NotUp[] }> {
+  const { daemonWanted, liveTools: fromDaemon } = await import("./daemon-use.js");
+  if (daemonWanted(!useDaemon)) return (await fromDaemon(config.file)) as { tools: LiveTool[]; notUp: NotUp[] };
+  const [{ Gateway }, { createLogger }, { settled }, { liveTools: listedBy }, { ensurePrivateDir, stateDir }] = await Promise.all([
+    import("../host/gateway.js"),
+    import("../util/log.js"),
+    import("./settled.js"),
+    import("../host/live-tools.js"),
+    import("../broker/state-dir.js"),
+  ]);
+  const only = server === undefined ? config : { ...config, servers: config.servers.filter((entry) => entry.name === server) };
+  const gateway = new Gateway(only, createLogger({}, "error"), { schemaCache: ensurePrivateDir(stateDir()) });
+  try {
+    await settled(gateway);
+    return listedBy(gateway);
+  } finally {
+    await gateway.stop();
+  }
 }
 
 function table(entries: ToolEntry[]): string {

@@ -28,7 +28,10 @@ export async function types(config: Config, spec: string, options: { json?: bool
   const tools = unique(targets.flatMap((target) => toolsOf(view, target)));
   const servers = view.servers.filter((server) => targets.some((target) => target.server === server.server));
   warnIfOld(servers);
-  const typescript = declarations(tools);
+  const typescript = declarations(tools, {
+    serverDescriptions: Object.fromEntries(servers.filter((server) => server.description).map((server) => [server.server, server.description])),
+    howToCall: `Call a tool from the shell: mcpx call SERVER.TOOL '{"arg": 1}' (the args object as JSON), or mcpx call SERVER.TOOL arg=1.`,
+  });
   if (options.json) {
     const json = {
       typescript,

@@ -8,17 +8,7 @@ import type { Config } from "./types.js";
 import { type CheckedConfig, checkConfig } from "./validate.js";
 
 export { type CheckedConfig, checkConfig, configFromObject, defaultConfig, DEFAULTS_FILE } from "./validate.js";
-
-/**
- * Which config file to use: `--config FILE`, else `$MCPX_CONFIG`, else `./mcpx.json`.
- * A relative choice is taken against `cwd`; the result keeps the person's spelling when that
- * means the same file from `process.cwd()`, so messages show the path they typed.
- */
-export function findConfigPath(explicit?: string, env: Env = process.env, cwd: string = process.cwd()): string {
-  const chosen = explicit || env.MCPX_CONFIG || "mcpx.json";
-  const resolved = path.resolve(cwd, chosen);
-  return path.resolve(chosen) === resolved ? chosen : resolved;
-}
+export { findConfigPath } from "./config-path.js";
 
 /**
  * Reads, parses (JSONC), substitutes `${VAR}` from `env`, validates and fills in defaults.

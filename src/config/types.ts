@@ -107,6 +107,11 @@ export interface Config {
     /** The host credential (one of the two; `tokenFile` absolute); absent: `$MCPX_HTTP_TOKEN`, else none. */
     auth?: { token?: string; tokenFile?: string };
   };
+  /** The background `mcpx daemon` that commands needing live servers use. */
+  daemon: {
+    /** It exits after this long with no request from a command, no host session and no call in flight. */
+    idleMinutes: number;
+  };
   limits: {
     /** The largest message mcpx reads from a host. */
     maxMessageBytes: number;

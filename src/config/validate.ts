@@ -16,7 +16,7 @@ import { readPinned } from "./pinned.js";
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
-const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "expose", "pinned", "http", "limits"];
+const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "expose", "pinned", "http", "daemon", "limits"];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
 export const EXPOSE_CHOICES: readonly Expose[] = ["all", "discovery"];
 
@@ -122,6 +122,9 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
   const auth = web?.read("auth", (v, at) => readAuth(check, v, at, baseDir));
   if (auth) http.auth = auth;
 
+  const dmn = top?.read("daemon", (v, at) => check.fields(v, at, ["idleMinutes"]));
+  const daemon: Config["daemon"] = { idleMinutes: dmn?.number("idleMinutes", POSITIVE) ?? 10 };
+
   const roots = top?.read("roots", (v, at) => readRoots(check, v, at, baseDir));
   const servers: ServerConfig[] = [];
   const warnings: string[] = [...envWarnings];
@@ -192,6 +195,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     expose,
     pinned,
     http,
+    daemon,
     limits,
   };
   return { config, warnings: [...(ignored ? [ignored] : []), ...new Set(warnings)] };

@@ -118,6 +118,11 @@ export class Gateway {
     return this.#ready;
   }
 
+  /** Every catalogue read so far is in the schema cache (a no-op without one). */
+  async flushSchemaCache(): Promise<void> {
+    await this.#schemaCache?.flush();
+  }
+
   /** Stop serving: every session, then every upstream. Idempotent; never throws. */
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);

@@ -397,6 +397,11 @@ export class Upstream {
         .then((result) => (method === "tools/list" ? this.#badHeaderTools.filter(params, result) : result));
   }
 
+  /** Read the whole catalogue again (`mcpx refresh`); a part that fails to read keeps what it had. */
+  refresh(): Promise<void> {
+    return this.#refresh(offeredParts(this.capabilities));
+  }
+
   async #refresh(parts: CatalogPart[]): Promise<void> {
     const peer = this.#peer;
     if (!peer || this.state !== "ready") return;

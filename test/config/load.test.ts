@@ -93,6 +93,7 @@ describe("loadConfig", () => {
       expose: "all",
       pinned: [],
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
+      daemon: { idleMinutes: 10 },
       limits: {
         maxMessageBytes: 4194304,
         maxUpstreamMessageBytes: 67108864,

@@ -39,6 +39,7 @@ describe("configFromObject: defaults", () => {
       expose: "all",
       pinned: [],
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
+      daemon: { idleMinutes: 10 },
       limits: {
         maxMessageBytes: 4194304,
         maxUpstreamMessageBytes: 67108864,
@@ -251,6 +252,7 @@ describe("configFromObject: errors name the file and the key path", () => {
     expect(problem({ http: { bind: "x" } })).toBe("conf/mcpx.json: http.bind is not a known key");
     expect(problem({ elicitation: { ttl: 5 } })).toBe("conf/mcpx.json: elicitation.ttl is not a known key");
     expect(problem({ limits: { maxBytes: 5 } })).toBe("conf/mcpx.json: limits.maxBytes is not a known key");
+    expect(problem({ daemon: { idleSeconds: 5 } })).toBe("conf/mcpx.json: daemon.idleSeconds is not a known key");
     expect(serverProblem({ command: "x", elicitation: { mode: "auto" } })).toBe("conf/mcpx.json: mcpServers.s.elicitation.mode is not a known key");
   });
 
@@ -272,6 +274,8 @@ describe("configFromObject: errors name the file and the key path", () => {
     expect(problem({ http: { allowedOrigins: "*" } })).toBe("conf/mcpx.json: http.allowedOrigins must be an array of strings");
     expect(problem({ elicitation: { rules: {} } })).toBe("conf/mcpx.json: elicitation.rules must be an array");
     expect(problem({ elicitation: null })).toBe("conf/mcpx.json: elicitation must be an object");
+    expect(problem({ daemon: { idleMinutes: 0 } })).toMatch(/^conf\/mcpx\.json: daemon\.idleMinutes must be /);
+    expect(problem({ daemon: { idleMinutes: "10" } })).toBe("conf/mcpx.json: daemon.idleMinutes must be a number");
   });
 
   it("a server with neither command nor url, or with both", () => {

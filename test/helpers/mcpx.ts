@@ -23,12 +23,16 @@ export interface TempConfig {
   env: NodeJS.ProcessEnv;
 }
 
-/** Write a config into a fresh temp dir (with its own state dir). */
+/**
+ * Write a config into a fresh temp dir (with its own state dir). Commands run in-process
+ * (`MCPX_NO_DAEMON=1`, as `--no-daemon`), so no test leaves a daemon behind; the daemon's own
+ * tests (test/cli/daemon*.test.ts) take that variable out.
+ */
 export function writeConfig(config: object): TempConfig {
   const dir = mkdtempSync(join(tmpdir(), "mcpx-test-"));
   const file = join(dir, "mcpx.json");
   writeFileSync(file, JSON.stringify(config, null, 2));
-  return { dir, file, env: { ...process.env, MCPX_STATE_DIR: join(dir, "state"), MCPX_LOG_LEVEL: "debug" } };
+  return { dir, file, env: { ...process.env, MCPX_STATE_DIR: join(dir, "state"), MCPX_LOG_LEVEL: "debug", MCPX_NO_DAEMON: "1" } };
 }
 
 /** A stdio upstream entry running one of the test fixtures with node. */

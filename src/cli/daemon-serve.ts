@@ -1,0 +1,155 @@
+/**
+ * What makes a serving mcpx findable by commands: the `/v1/daemon` routes, its discovery
+ * file, and (for `mcpx daemon`) the idle exit. `serve --http` on loopback and `mcpx daemon`
+ * both carry it; only the daemon exits when idle.
+ */
+import { ensurePrivateDir } from "../broker/state-dir.js";
+import { createDaemonRoutes, type DaemonRoutes, type Reply } from "../api/daemon-routes.js";
+import type { Broker } from "../broker/broker.js";
+import type { Gateway } from "../host/gateway.js";
+import type { HttpHost } from "../host/http-host.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import { IMPLEMENTATION } from "../version.js";
+import { callsDirOf, DaemonCalls } from "./daemon-calls.js";
+import { report } from "./servers.js";
+import { settled } from "./settled.js";
+import { liveTools } from "../host/live-tools.js";
+import { buildVersion, configHash, daemonPaths, type DaemonRecord, newCredential, removeOwnRecord, writeDaemonRecord } from "./daemon-file.js";
+
+/** The idle check runs this often at most (a short idle time is checked more often). */
+const IDLE_CHECK_MS = 30_000;
+
+export interface DaemonSideOptions {
+  kind: DaemonRecord["kind"];
+  stateDir: string;
+  warnings: readonly string[];
+  /** Called once the daemon has been idle for `config.daemon.idleMinutes`, or asked to stop. */
+  stop: (why: string) => void;
+}
+
+export class DaemonSide {
+  readonly routes: DaemonRoutes;
+  readonly #calls: DaemonCalls;
+  readonly #credential = newCredential();
+  readonly #file: string;
+  readonly #startedAt = new Date().toISOString();
+  #host: HttpHost | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #port = 0;
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly broker: Broker,
+    private readonly options: DaemonSideOptions,
+  ) {
+    this.#file = daemonPaths(options.stateDir, gateway.config.file).file;
+    this.#calls = new DaemonCalls(gateway, broker, ensurePrivateDir(callsDirOf(options.stateDir)), options.warnings);
+    this.routes = createDaemonRoutes({
+      credential: this.#credential,
+      log: gateway.log,
+      maxBodyBytes: gateway.config.limits.maxMessageBytes,
+      handlers: {
+        status: () => this.#status(),
+        live: (what) => this.#live(what),
+        call: (request) => this.#calls.call(request),
+        stopCall: (callId, signal) => this.#calls.stop(callId, signal),
+        refresh: (server) => this.#refresh(server),
+        stop: () => options.stop("asked to stop (mcpx daemon stop)"),
+      },
+    });
+  }
+
+  /** Listening: write the discovery file, and (a daemon) start watching for idleness. */
+  announce(host: HttpHost, port: number): void {
+    this.#host = host;
+    this.#port = port;
+    const hash = configHash(this.gateway.config.file);
+    if (hash === undefined) return; // no config file (defaults): no command can name this config
+    writeDaemonRecord(this.#file, {
+      kind: this.options.kind,
+      pid: process.pid,
+      port,
+      credential: this.#credential,
+      configFile: this.gateway.config.file,
+      configHash: hash,
+      version: buildVersion(),
+      startedAt: this.#startedAt,
+    });
+    if (this.options.kind === "daemon") this.#watchIdle();
+  }
+
+  /** Going away: calls in flight fail as stopped, and the discovery file goes if it is still ours. */
+  close(why: string): void {
+    clearInterval(this.#idleTimer);
+    removeOwnRecord(this.#file);
+    this.#calls.stopAll(why);
+  }
+
+  get #idleMs(): number {
+    return this.gateway.config.daemon.idleMinutes * 60_000;
+  }
+
+  /** Idle: no request from a command, no host session and no call in flight for the idle time. */
+  #watchIdle(): void {
+    let lastBusy = Date.now();
+    const every = Math.max(50, Math.min(IDLE_CHECK_MS, this.#idleMs / 4));
+    this.#idleTimer = setInterval(() => {
+      if (this.#calls.inFlight > 0 || (this.#host?.sessionCount ?? 0) > 0) lastBusy = Date.now();
+      else if (Date.now() - Math.max(lastBusy, this.routes.lastRequestAt) >= this.#idleMs) {
+        this.options.stop(`idle for ${this.gateway.config.daemon.idleMinutes} minutes`);
+      }
+    }, every);
+  }
+
+  #status(): JsonObject {
+    return {
+      kind: this.options.kind,
+      pid: process.pid,
+      port: this.#port,
+      version: IMPLEMENTATION.version,
+      configFile: this.gateway.config.file,
+      startedAt: this.#startedAt,
+      idleMinutes: this.gateway.config.daemon.idleMinutes,
+      lastRequestAt: new Date(this.routes.lastRequestAt).toISOString(),
+      callsInFlight: this.#calls.inFlight,
+      hostSessions: this.#host?.sessionCount ?? 0,
+      servers: this.gateway.upstreams.map((upstream) => ({ name: upstream.name, state: upstream.state, tools: upstream.catalog.tools.length })),
+    };
+  }
+
+  /** What `mcpx servers` and `mcpx tools` print, from this process's running upstreams. */
+  async #live(what: "servers" | "tools"): Promise<unknown> {
+    const waitedMs = await settled(this.gateway);
+    const gateway = this.gateway;
+    if (what === "servers") {
+      const store = this.broker.store;
+      return gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store.unattributedFrom(server), waitedMs));
+    }
+    return liveTools(gateway);
+  }
+
+  /** Read catalogues again; each server's tool count once done (the gateway writes what it read where it keeps it). */
+  async #refresh(server: string | undefined): Promise<Reply> {
+    const chosen = server === undefined ? this.gateway.upstreams : this.gateway.upstreams.filter((upstream) => upstream.name === server);
+    if (server !== undefined && chosen.length === 0) {
+      return { status: 404, body: { error: { code: "UNKNOWN_SERVER", message: `no server named "${server}" in ${this.gateway.config.file}` } } };
+    }
+    await Promise.all(
+      chosen.map(async (upstream) => {
+        await upstream.start();
+        await upstream.refresh();
+      }),
+    );
+    // What was read is in the schema cache before the command reads it there.
+    await this.gateway.flushSchemaCache();
+    // Shaped as `mcpx refresh --json` reports a read: ok when the server is up to be read.
+    const servers = chosen.map((upstream) => ({
+      server: upstream.name,
+      ok: upstream.state === "ready",
+      state: upstream.state,
+      tools: upstream.catalog.tools.length,
+      ...(upstream.state !== "ready" && upstream.reason ? { reason: upstream.reason } : {}),
+    }));
+    return { status: 200, body: { servers } };
+  }
+}
