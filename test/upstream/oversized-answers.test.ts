@@ -86,7 +86,10 @@ describe("an upstream answer over the size limit", () => {
     expect(many.state).toBe("down");
     expect(many.reason).toMatch(/answered tools\/list with a message of \d+ bytes, over limits\.maxUpstreamMessageBytes \(100000 bytes\)/);
     expect(many.limitsHit).toEqual([expect.objectContaining({ limit: "limits.maxUpstreamMessageBytes", limitBytes: 100_000, dropped: 1 })]);
-    const human = await runMcpx(["servers", "--config", config.file], config);
+    // From the schema cache, the failed read is still named, with its reason.
+    const cached = parseServers((await runMcpx(["servers", "--json", "--cached", "--config", config.file], config)).stdout).get("many")!;
+    expect(cached).toMatchObject({ state: "down", reason: many.reason });
+    const human = await runMcpx(["servers", "--live", "--config", config.file], config);
     expect(human.stdout).toMatch(/many: dropped a message over limits\.maxUpstreamMessageBytes \(100000 bytes\), the largest \d+ bytes/);
   });
 
