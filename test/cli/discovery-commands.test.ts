@@ -4,7 +4,7 @@
  * answers from the schema cache with the servers stopped; filters (globs) hide tools from every
  * reader; a failed refresh keeps the good entries.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogResult } from "../../src/cli/catalog.js";
@@ -26,11 +26,12 @@ const TOTAL = 527 - 7;
 describe.skipIf(!TOOL_SEARCH_DATA)("discovery commands over the 70 LiveMCPTool servers", () => {
   let servers: CatalogueServers;
   let config: TempConfig;
+  let entries: Record<string, object>;
   const mcpx = (...args: string[]) => runMcpx([...args, "--config", config.file], config);
 
   beforeAll(async () => {
     servers = await startCatalogueServers();
-    const entries = servers.entries();
+    entries = servers.entries();
     entries[MEMORY] = { ...entries[MEMORY], tools: FILTER };
     config = writeConfig({ mcpServers: entries });
   });
@@ -90,8 +91,9 @@ describe.skipIf(!TOOL_SEARCH_DATA)("discovery commands over the 70 LiveMCPTool s
     it("types declares a server's tools, or one tool; a denied tool is unknown", async () => {
       const all = await mcpx("types", MEMORY);
       expect(all.code, all.stderr).toBe(0);
-      expect(all.stdout).toContain(`${MEMORY}__search_notes`);
-      expect(all.stdout).not.toContain(`${MEMORY}__write_note`);
+      // One interface per server, one method per tool (called as SERVER__TOOL).
+      expect(all.stdout).toMatch(/^\s+search_notes\(/m);
+      expect(all.stdout).not.toMatch(/^\s+write_note\(/m);
       const one = await mcpx("types", `${MEMORY}.search_notes`, "--json");
       expect(JSON.parse(one.stdout)).toMatchObject({ tools: [`${MEMORY}__search_notes`], servers: [{ server: MEMORY }] });
       const denied = await mcpx("types", `${MEMORY}__write_note`);
@@ -195,6 +197,24 @@ describe.skipIf(!TOOL_SEARCH_DATA)("discovery commands over the 70 LiveMCPTool s
       expect(entry).toMatchObject({ tools: 12, state: "last read failed", reason: expect.any(String) });
       const text = await mcpx("ls");
       expect(text.stdout).toMatch(new RegExp(`^${MEMORY}\\s+12\\s+last read failed \\(data read \\d+ s ago\\)`, "m"));
+    });
+
+    it("a filter that changes makes the next catalog count its input again, the hidden tools gone", async () => {
+      const dir = join(config.env.MCPX_STATE_DIR!, "discovery", "catalogs");
+      const path = join(dir, readdirSync(dir).find((name) => name.endsWith(".json"))!);
+      const builtAt = (JSON.parse(readFileSync(path, "utf8")) as { builtAt: string }).builtAt;
+      writeFileSync(
+        config.file,
+        JSON.stringify({ mcpServers: { ...entries, [MEMORY]: { ...entries[MEMORY], tools: { deny: [...FILTER.deny, "search_*"] } } } }),
+      );
+      const run = await mcpx("catalog", "--budget", "100000", "--json");
+      expect(run.code, run.stderr).toBe(0);
+      const result = JSON.parse(run.stdout) as CatalogResult;
+      expect(result.omitted).toBe(0);
+      expect(result.shown).toContain(`${MEMORY}__recent_activity`);
+      expect(result.shown.filter((name) => name.startsWith(`${MEMORY}__search_`))).toEqual([]);
+      expect(result.shown.length).toBeLessThan(TOTAL);
+      expect((JSON.parse(readFileSync(path, "utf8")) as { builtAt: string }).builtAt).not.toBe(builtAt);
     });
   });
 });
