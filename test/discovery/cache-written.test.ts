@@ -4,18 +4,29 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import type { CatalogResult } from "../../src/cli/catalog.js";
 import { readDiscovery } from "../../src/discovery/cache-read.js";
 import type { CatalogInput } from "../../src/discovery/catalog-budget.js";
 import { countTokens } from "../../src/discovery/tokens.js";
-import { nodeServer, RawStdioHost, writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { fixture, nodeServer, RawStdioHost, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { until } from "../helpers/until.js";
 
+/** The environment that makes an mcpx run record every module it resolves (test/fixtures/import-recorder.mjs). */
+function recordImports(name: string): NodeJS.ProcessEnv {
+  return { NODE_OPTIONS: `--import ${pathToFileURL(fixture("import-recorder.mjs")).href}`, MCPX_TEST_IMPORTS: join(config.dir, `imports-${name}.txt`) };
+}
+function imported(name: string): string[] {
+  const file = join(config.dir, `imports-${name}.txt`);
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+}
+const isTokenizer = (url: string): boolean => url.includes("/gpt-tokenizer/") || url.endsWith("/discovery/tokens.js");
+let config: TempConfig;
+
 describe("mcpx serve writes the schema cache", () => {
-  let config: TempConfig;
   let host: RawStdioHost;
   const state = (): string => config.env.MCPX_STATE_DIR!;
   const toolNames = (): string[] => readDiscovery(loadConfig(config.file), state()).servers[0]!.tools.map((tool) => tool.tool);
@@ -50,8 +61,9 @@ describe("mcpx serve writes the schema cache", () => {
   it("mcpx catalog counts its lines once, beside the entries, and later ones read them as stored", async () => {
     const catalogs = join(state(), "discovery", "catalogs");
     expect(existsSync(catalogs)).toBe(false);
-    const first = await runMcpx(["catalog", "--budget", "1000", "--json", "--config", config.file], config);
+    const first = await runMcpx(["catalog", "--budget", "1000", "--json", "--config", config.file], config, recordImports("first"));
     expect(first.code, first.stderr).toBe(0);
+    expect(imported("first").some(isTokenizer), "the first catalog counts, with the tokenizer").toBe(true);
     const result = JSON.parse(first.stdout) as CatalogResult;
     expect(result.tokens).toBeGreaterThanOrEqual(countTokens(result.text));
     expect(result.shown).toEqual(toolNames().map((tool) => `changing__${tool}`));
@@ -63,8 +75,10 @@ describe("mcpx serve writes the schema cache", () => {
     expect(stored.input.tools.map((tool) => tool.name)).toEqual(result.shown);
     expect(stored.input.tools.every((tool) => tool.tokens === countTokens(`${tool.signature}\n`))).toBe(true);
     const mtime = statSync(path).mtimeMs;
-    const again = await runMcpx(["catalog", "--budget", "50", "--config", config.file], config);
+    const again = await runMcpx(["catalog", "--budget", "50", "--config", config.file], config, recordImports("again"));
     expect(again.code, again.stderr).toBe(0);
+    expect(imported("again").length).toBeGreaterThan(0);
+    expect(imported("again").filter(isTokenizer), "a later catalog reads the counts as stored").toEqual([]);
     expect(statSync(path).mtimeMs).toBe(mtime);
     const tooSmall = await runMcpx(["catalog", "--budget", "5", "--config", config.file], config);
     expect(tooSmall.code).toBe(2);
