@@ -1,90 +1,59 @@
 /**
  * `mcpx catalog --budget N [--bias WORDS]`: every server, then as many one-line signatures as
- * fit N tokens, spread over the servers, favouring the tools that match `--bias`. Token counts
- * come precomputed from the cache (a real tokenizer, run when the cache was written).
- *
- * STAND-IN: the budgeting below is a local stand-in until discovery/catalog-budget.ts (H2)
- * lands; then `budgetCatalog` gives way to it and this file only reads and prints.
+ * fit N tokens, spread over the servers, favouring the tools search ranks best for `--bias`.
+ * The lines and their token counts come from the catalog input kept beside the cache
+ * (discovery/cache-catalog.ts); the layout is discovery/catalog-budget.ts's.
  */
 import type { Config } from "../config/types.js";
+import { catalogInputFor } from "../discovery/cache-catalog.js";
 import { searchIndexFor } from "../discovery/cache-index.js";
-import { type DiscoveryTool, type DiscoveryView, lacksCounts } from "../discovery/cache-read.js";
-import { search } from "../discovery/search.js";
+import { catalogLayout } from "../discovery/catalog-budget.js";
 import { discoveryView, warnIfOld } from "./discovery-view.js";
-import { Exit } from "./exit.js";
+import { CliError, Exit } from "./exit.js";
 import { inert, inertJson } from "./inert.js";
 
 export interface CatalogResult {
   budget: number;
-  /** Tokens of the lines given (o200k_base, as counted when the cache was written). */
+  /** Tokens of the text as its lines were counted (o200k_base): at most the budget, never below the text's own count. */
   tokens: number;
-  servers: Array<{ server: string; line: string; tools: number; readAt: string | null }>;
-  signatures: string[];
+  /** What the command prints without --json. */
+  text: string;
+  /** Every server in the catalog: its tool count, how many of its signatures are shown, and whether it has a line (else it is among "+N more servers"). */
+  servers: Array<{ server: string; readAt: string | null; tools: number; shown: number; listed: boolean }>;
+  /** The tools whose signatures are shown (`SERVER__TOOL`), in printed order. */
+  shown: string[];
   /** Tools whose signature did not fit. */
   omitted: number;
 }
 
 export async function catalog(config: Config, options: { budget: number; bias?: string; json?: boolean; cached?: boolean }): Promise<number> {
-  let view = await discoveryView(config, { cached: options.cached === true });
-  // Entries a serving gateway wrote have no token counts yet: made once here, and kept.
-  if (lacksCounts(view) && (await import("../discovery/cache-counts.js")).fillCounts(view)) view = await discoveryView(config, { cached: true });
-  const favoured = options.bias?.trim() ? search(searchIndexFor(view).index, options.bias, 50).map((hit) => hit.name) : [];
-  const result = budgetCatalog(view, options.budget, favoured);
+  const view = await discoveryView(config, { cached: options.cached === true });
+  const { input } = await catalogInputFor(view);
+  const index = options.bias?.trim() ? searchIndexFor(view).index : undefined;
+  const layout = catalogLayout(input, options.budget, options.bias, index);
+  if (layout.text === "")
+    throw new CliError(`a budget of ${options.budget} tokens does not hold even the catalog's first line (${input.headerTokens} tokens)`, Exit.Usage);
   warnIfOld(view.servers);
-  if (options.json) {
-    process.stdout.write(`${inertJson(JSON.stringify(result, null, 2))}\n`);
+  if (!options.json) {
+    process.stdout.write(layout.text.split("\n").map(inert).join("\n"));
     return Exit.Ok;
   }
-  const more = result.omitted > 0 ? [`// ${result.omitted} more tools: mcpx search WORDS, mcpx types SERVER`] : [];
-  process.stdout.write(`${[...result.servers.map((server) => server.line), "", ...result.signatures, ...more].map(inert).join("\n")}\n`);
+  const readAt = new Map(view.servers.map((server) => [server.server, server.readAt ?? null]));
+  const listed = new Set(layout.listed.map((server) => server.server));
+  const result: CatalogResult = {
+    budget: options.budget,
+    tokens: layout.tokens,
+    text: layout.text,
+    servers: input.servers.map((server) => ({
+      server: server.server,
+      readAt: readAt.get(server.server) ?? null,
+      tools: server.toolCount,
+      shown: layout.shown.filter((tool) => tool.server === server.server).length,
+      listed: listed.has(server.server),
+    })),
+    shown: layout.shown.map((tool) => tool.name),
+    omitted: input.tools.length - layout.shown.length,
+  };
+  process.stdout.write(`${inertJson(JSON.stringify(result, null, 2))}\n`);
   return Exit.Ok;
-}
-
-/** Tokens a newline between lines costs, near enough. */
-const NEWLINE = 1;
-
-export function budgetCatalog(view: DiscoveryView, budget: number, favoured: readonly string[]): CatalogResult {
-  const live = view.servers.filter((server) => server.state !== "disabled");
-  const servers = live.map((server) => ({
-    server: server.server,
-    line: `${server.server}: ${server.description || "(no description)"} (${server.tools.length} tools)`,
-    tools: server.tools.length,
-    readAt: server.readAt ?? null,
-  }));
-  // The count of the `server: description` line was made at write time; the tool count adds a few.
-  let tokens = live.reduce((sum, server) => sum + (server.descriptionTokens ?? 0) + 4 + NEWLINE, 0);
-  const order = [
-    ...favouredFirst(
-      live.map((server) => server.tools),
-      favoured,
-    ),
-  ];
-  const signatures: string[] = [];
-  for (const tool of order) {
-    const cost = (tool.signatureTokens ?? 0) + NEWLINE;
-    if (tokens + cost > budget) break;
-    tokens += cost;
-    signatures.push(tool.signature);
-  }
-  return { budget, tokens, servers, signatures, omitted: order.length - signatures.length };
-}
-
-/** The favoured tools in their rank order, then the rest taking turns server by server. */
-function* favouredFirst(perServer: DiscoveryTool[][], favoured: readonly string[]): Generator<DiscoveryTool> {
-  const byName = new Map(perServer.flat().map((tool) => [tool.name, tool]));
-  const given = new Set<string>();
-  for (const name of favoured) {
-    const tool = byName.get(name);
-    if (tool && !given.has(name)) {
-      given.add(name);
-      yield tool;
-    }
-  }
-  const longest = Math.max(0, ...perServer.map((tools) => tools.length));
-  for (let turn = 0; turn < longest; turn++) {
-    for (const tools of perServer) {
-      const tool = tools[turn];
-      if (tool && !given.has(tool.name)) yield tool;
-    }
-  }
 }

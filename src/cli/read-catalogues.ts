@@ -20,7 +20,7 @@ export interface CatalogueReadResult {
 export async function readCatalogues(config: Config, stateDir: string, names?: readonly string[]): Promise<CatalogueReadResult[]> {
   const servers = config.servers.filter((server) => !server.disabled && (names === undefined || names.includes(server.name)));
   if (servers.length === 0) return [];
-  const gateway = new Gateway({ ...config, servers }, createLogger({}, "error"), { schemaCache: stateDir, countTokens: true });
+  const gateway = new Gateway({ ...config, servers }, createLogger({}, "error"), { schemaCache: stateDir });
   try {
     await settled(gateway);
     return gateway.upstreams.map((upstream) =>

@@ -1,9 +1,8 @@
 /**
  * Turning what mcpx read from a server into a cache entry's read: the catalogue as listed, each
- * tool's signature, and the server's one-line description. Token counts are not made here
- * (cache-counts.ts): loading the tokenizer costs a serving gateway hundreds of milliseconds and
- * tens of megabytes, so they are made by the commands that read catalogues for a person
- * (`refresh`, a first read) and by the first `catalog` that finds them missing.
+ * tool's signature, and the server's one-line description. No token counts: loading the
+ * tokenizer costs hundreds of milliseconds and tens of megabytes, so only `catalog` loads it,
+ * once per change of what it prints (cache-catalog.ts).
  */
 import type { CachedTool, CatalogueRead } from "./cache-entry.js";
 import { type CatalogueSnapshot, contentHash } from "./cache-snapshot.js";
@@ -12,7 +11,7 @@ import { serverDescription, toolRecord } from "./tool-records.js";
 
 /**
  * The read to store. `previous` is the entry's last read: when the content is the same, its
- * signatures and counts are kept.
+ * signatures are kept.
  */
 export function buildRead(server: string, snapshot: CatalogueSnapshot, readAt: Date, previous?: CatalogueRead): CatalogueRead {
   const hash = contentHash(snapshot);
@@ -22,7 +21,7 @@ export function buildRead(server: string, snapshot: CatalogueSnapshot, readAt: D
     .filter((tool) => typeof tool.name === "string")
     .map((tool) => {
       const line = signature(toolRecord(server, tool));
-      return { tool, signature: line, signatureTokens: null };
+      return { tool, signature: line };
     });
   return {
     readAt: readAt.toISOString(),
@@ -36,6 +35,5 @@ export function buildRead(server: string, snapshot: CatalogueSnapshot, readAt: D
     resources: snapshot.catalog.resources,
     resourceTemplates: snapshot.catalog.resourceTemplates,
     description,
-    descriptionTokens: null,
   };
 }

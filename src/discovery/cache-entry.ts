@@ -1,21 +1,19 @@
 /**
  * One entry of the schema cache: what one server definition offered the last time mcpx read
- * its catalogue, and what the fast commands need precomputed (signatures and their token
- * counts: the tokenizer is too slow to load on every command). Plain data, as stored.
+ * its catalogue, and each tool's one-line signature. Plain data, as stored. Token counts are
+ * not kept here: `catalog` counts its lines once per view (cache-catalog.ts).
  */
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { Definition } from "./cache-key.js";
 
 /** Bumped when the stored shape changes: an entry of another version is read as absent. */
-export const ENTRY_VERSION = 1;
+export const ENTRY_VERSION = 2;
 
 export interface CachedTool {
   /** The tool as the server listed it (name, title, description, schemas, annotations). */
   tool: JsonObject;
   /** Its one-line signature (discovery/signature.ts), made under the entry's `server` name. */
   signature: string;
-  /** Tokens of that line (discovery/tokens.ts); null until counted (cache-counts.ts). */
-  signatureTokens: number | null;
 }
 
 /** A successful read of the server's catalogue. */
@@ -32,10 +30,8 @@ export interface CatalogueRead {
   prompts: JsonObject[];
   resources: JsonObject[];
   resourceTemplates: JsonObject[];
-  /** The server's one-line description (instructions' first line, else serverInfo title/name), and its tokens as a `server: description` line. */
+  /** The server's one-line description (instructions' first line, else serverInfo title/name). */
   description: string;
-  /** null until counted (cache-counts.ts). */
-  descriptionTokens: number | null;
 }
 
 export interface CacheEntry {
@@ -48,9 +44,4 @@ export interface CacheEntry {
   read?: CatalogueRead;
   /** The last read that failed, when it came after the good one: the good one is kept. */
   failure?: { at: string; reason: string };
-}
-
-/** Whether the read's token counts have been made. */
-export function counted(read: CatalogueRead): boolean {
-  return read.descriptionTokens !== null && read.tools.every((tool) => tool.signatureTokens !== null);
 }

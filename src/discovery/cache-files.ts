@@ -17,6 +17,11 @@ export function indexesDir(stateDir: string): string {
   return join(stateDir, CACHE_FOLDER, "indexes");
 }
 
+/** Where `catalog`'s counted lines are kept (cache-catalog.ts). */
+export function catalogsDir(stateDir: string): string {
+  return join(stateDir, CACHE_FOLDER, "catalogs");
+}
+
 export function entryFile(stateDir: string, key: string): string {
   return join(entriesDir(stateDir), `${key}.json`);
 }

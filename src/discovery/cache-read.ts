@@ -56,7 +56,6 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
     ageMs: read ? Math.max(0, now - Date.parse(read.readAt)) : undefined,
     failure,
     description: read?.description ?? "",
-    descriptionTokens: read ? read.descriptionTokens : 0,
     tools: server.disabled || !entry ? [] : visibleTools(config, server, entry),
   };
 }
@@ -64,19 +63,9 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
 function visibleTools(config: Config, server: ServerConfig, entry: CacheEntry): DiscoveryTool[] {
   const shown = (entry.read?.tools ?? []).filter(({ tool }) => typeof tool.name === "string" && hiddenBy(server.tools, tool.name) === undefined);
   // The same cap as the catalogue hosts see: a tool left out there is unknown here too.
-  return shown.slice(0, config.limits.maxToolsPerServer).map(({ tool, signature: line, signatureTokens }) => {
+  return shown.slice(0, config.limits.maxToolsPerServer).map(({ tool, signature: line }) => {
     const record = toolRecord(server.name, tool);
     // An entry shared by two names was signed under the other one.
-    return { ...record, signature: entry.server === server.name ? line : signature(record), signatureTokens };
+    return { ...record, signature: entry.server === server.name ? line : signature(record) };
   });
-}
-
-/** Whether some server's token counts are still to be made (an entry a serving gateway wrote). */
-export function lacksCounts(view: DiscoveryView): boolean {
-  return view.servers.some(
-    (server) =>
-      server.contentHash !== undefined &&
-      server.state !== "disabled" &&
-      (server.descriptionTokens === null || server.tools.some((tool) => tool.signatureTokens === null)),
-  );
 }

@@ -8,12 +8,14 @@
 import { join } from "node:path";
 import type { Config } from "../config/types.js";
 import { isObject } from "../protocol/jsonrpc.js";
+import { ENTRY_VERSION } from "./cache-entry.js";
 import { CACHE_FOLDER, keepNewest, readJsonFile, writePrivateAtomically } from "./cache-files.js";
 import { definitionOf } from "./cache-key.js";
 import type { DiscoveryView, ServerView } from "./cache-view.js";
 import { fastHash } from "./hash.js";
 
-const SUMMARY_VERSION = 1;
+/** Bumped when a summary's shape changes; the entries' version is checked too (a summary of entries now read as absent is stale). */
+const SUMMARY_VERSION = 2;
 /** Summaries kept at most (one per config file used). */
 export const MAX_SUMMARIES = 50;
 
@@ -21,6 +23,7 @@ type StoredServer = Omit<ServerView, "config" | "entry" | "ageMs">;
 
 interface Summary {
   version: typeof SUMMARY_VERSION;
+  entryVersion: typeof ENTRY_VERSION;
   generation: string;
   configKey: string;
   servers: StoredServer[];
@@ -46,7 +49,8 @@ export function moveGeneration(stateDir: string): void {
 /** The summary's servers as views, when it is current for this config; else undefined. */
 export function readSummary(config: Config, stateDir: string, now: number): ServerView[] | undefined {
   const stored = readJsonFile(summaryFile(config, stateDir));
-  if (!isObject(stored) || stored.version !== SUMMARY_VERSION || stored.configKey !== configKey(config)) return undefined;
+  if (!isObject(stored) || stored.version !== SUMMARY_VERSION || stored.entryVersion !== ENTRY_VERSION || stored.configKey !== configKey(config))
+    return undefined;
   if (stored.generation !== currentGeneration(stateDir)) return undefined;
   const servers = stored.servers as unknown as StoredServer[];
   return servers.map((server, at) => ({
@@ -61,6 +65,7 @@ export function readSummary(config: Config, stateDir: string, now: number): Serv
 export function writeSummary(view: DiscoveryView, generation: string): void {
   const summary: Summary = {
     version: SUMMARY_VERSION,
+    entryVersion: ENTRY_VERSION,
     generation,
     configKey: configKey(view.config),
     servers: view.servers.map(({ config: _config, entry: _entry, ageMs: _age, tools, ...server }) => ({

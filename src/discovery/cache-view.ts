@@ -8,8 +8,6 @@ export type ServerState = "cached" | "never read" | "last read failed" | "disabl
 
 export interface DiscoveryTool extends ToolRecord {
   signature: string;
-  /** null until counted (cache-counts.ts). */
-  signatureTokens: number | null;
 }
 
 export interface ServerView {
@@ -28,8 +26,6 @@ export interface ServerView {
   failure: { at: string; reason: string } | undefined;
   /** One line: its instructions' first line, else its serverInfo title or name. */
   description: string;
-  /** Tokens of its `server: description` line; null until counted. */
-  descriptionTokens: number | null;
   /** Its tools the config lets anyone see (the filter's globs, the tools limit), by discovery's names. */
   tools: DiscoveryTool[];
 }

@@ -2,12 +2,11 @@
  * Keeps the schema cache up to date for a process that reads catalogues (the gateway of
  * `serve`, `call`, `refresh`, a first `ls`). Told of each successful read and each failed one;
  * writes them in the background, the latest per server definition, so a catalogue change never
- * waits on the disk (nor, in a serving gateway, on the tokenizer: see cache-build.ts). A failed read never replaces a good one: it is noted
- * beside it.
+ * waits on the disk. A failed read never replaces a good one: it is noted beside it.
  */
 import type { ServerConfig } from "../config/types.js";
 import type { Logger } from "../util/log.js";
-import { type CacheEntry, counted, ENTRY_VERSION } from "./cache-entry.js";
+import { type CacheEntry, ENTRY_VERSION } from "./cache-entry.js";
 import { entriesDir, entryFile, keepNewest, writePrivateAtomically } from "./cache-files.js";
 import { definitionOf, serverKey } from "./cache-key.js";
 import { buildRead } from "./cache-build.js";
@@ -25,11 +24,9 @@ export class CacheWriter {
   readonly #pending = new Map<string, Job>();
   #running: Promise<void> | undefined;
 
-  /** `counts`: make the token counts too (a command that may load the tokenizer; a serving gateway leaves them to `catalog`). */
   constructor(
     readonly stateDir: string,
     private readonly log: Logger,
-    private readonly options: { counts?: boolean } = {},
   ) {}
 
   /** The server's catalogue was read successfully. */
@@ -79,7 +76,6 @@ export class CacheWriter {
     const entry: CacheEntry = { version: ENTRY_VERSION, key, server: job.server.name, definition };
     if ("snapshot" in job) {
       entry.read = buildRead(job.server.name, job.snapshot, job.at, previous?.read);
-      if (this.options.counts && !counted(entry.read)) entry.read = (await import("./cache-counts.js")).withCounts(job.server.name, entry.read);
     } else {
       if (previous?.read) entry.read = previous.read;
       entry.failure = { at: job.at.toISOString(), reason: job.failure };

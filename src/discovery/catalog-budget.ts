@@ -74,9 +74,24 @@ export function catalogInput(servers: readonly ServerRecord[], countTokens: Coun
 
 /** The catalog text, at most `budget` tokens; "" when not even its header fits. Throws on a budget that is no count. */
 export function catalog(input: CatalogInput, budget: number, bias?: string, index?: SearchIndex): string {
+  return catalogLayout(input, budget, bias, index).text;
+}
+
+/** A catalog and what is in it: for callers that report more than the text (`mcpx catalog --json`). */
+export interface CatalogLayout {
+  text: string;
+  /** The counted tokens of its lines (at most the budget, and never below the text's own count). */
+  tokens: number;
+  /** The servers with a line of their own, in order (the rest are behind "+N more servers"). */
+  listed: CatalogServer[];
+  /** The tools whose signatures it shows, in printed order. */
+  shown: CatalogTool[];
+}
+
+export function catalogLayout(input: CatalogInput, budget: number, bias?: string, index?: SearchIndex): CatalogLayout {
   if (!Number.isSafeInteger(budget) || budget < 0) throw invalidParams(`the budget is a whole number of tokens, 0 or more (got ${budget})`);
   let left = budget - input.headerTokens;
-  if (left < 0) return "";
+  if (left < 0) return { text: "", tokens: 0, listed: [], shown: [] };
   const servers = input.servers;
   const full = servers.reduce((sum, server) => sum + server.tokens, 0);
   const short = servers.reduce((sum, server) => sum + server.shortTokens, 0);
@@ -104,8 +119,11 @@ export function catalog(input: CatalogInput, budget: number, bias?: string, inde
   for (const server of listed)
     lines.push(serverLine(server.server, withDescriptions ? server.description : "", server.toolCount, server.toolCount - shownBy.get(server.server)!.length));
   if (listed.length < servers.length) lines.push(moreServers(servers.length - listed.length));
-  for (const server of listed) for (const tool of shownBy.get(server.server)!) lines.push(tool.signature);
-  return `${lines.join("\n")}\n`;
+  const shown: CatalogTool[] = [];
+  for (const server of listed) for (const tool of shownBy.get(server.server)!) shown.push(tool);
+  lines.push(...shown.map((tool) => tool.signature));
+  const spent = budget - left + shown.reduce((sum, tool) => sum + tool.tokens, 0);
+  return { text: `${lines.join("\n")}\n`, tokens: spent, listed, shown };
 }
 
 /**

@@ -62,14 +62,11 @@ export class Gateway {
   constructor(
     readonly config: Config,
     readonly log: Logger,
-    /**
-     * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are
-     * written to; `countTokens`: with their token counts (a command that may load the tokenizer).
-     */
-    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; countTokens?: boolean } = {},
+    /** `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to. */
+    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string } = {},
   ) {
     this.broker = options.broker;
-    this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log, { counts: options.countTokens === true });
+    this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log);
     this.servesPage = options.servesPage ?? false;
     this.rules = parseRules(config.elicitation.rules, config.file);
     this.pendingQuestions = new PendingQuestions(config.limits.maxPendingQuestionsPerServer);

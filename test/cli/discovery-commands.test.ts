@@ -4,11 +4,15 @@
  * answers from the schema cache with the servers stopped; filters (globs) hide tools from every
  * reader; a failed refresh keeps the good entries.
  */
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogResult } from "../../src/cli/catalog.js";
 import type { LsEntry } from "../../src/cli/ls.js";
 import type { SearchEntry } from "../../src/cli/search.js";
 import type { ToolEntry } from "../../src/cli/tools.js";
+import type { CatalogInput } from "../../src/discovery/catalog-budget.js";
+import { countTokens } from "../../src/discovery/tokens.js";
 import { type CatalogueServers, configName, startCatalogueServers } from "../helpers/catalogue-servers.js";
 import { writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
@@ -22,11 +26,12 @@ const TOTAL = 527 - 7;
 describe.skipIf(!TOOL_SEARCH_DATA)("discovery commands over the 70 LiveMCPTool servers", () => {
   let servers: CatalogueServers;
   let config: TempConfig;
+  let entries: Record<string, object>;
   const mcpx = (...args: string[]) => runMcpx([...args, "--config", config.file], config);
 
   beforeAll(async () => {
     servers = await startCatalogueServers();
-    const entries = servers.entries();
+    entries = servers.entries();
     entries[MEMORY] = { ...entries[MEMORY], tools: FILTER };
     config = writeConfig({ mcpServers: entries });
   });
@@ -96,14 +101,62 @@ describe.skipIf(!TOOL_SEARCH_DATA)("discovery commands over the 70 LiveMCPTool s
       expect(denied.stderr).toContain(`has no tool "write_note"`);
     });
 
-    it("catalog fits its budget, every server first", async () => {
-      const run = await mcpx("catalog", "--budget", "1500", "--json");
-      expect(run.code, run.stderr).toBe(0);
-      const result = JSON.parse(run.stdout) as CatalogResult;
-      expect(result.servers).toHaveLength(70);
-      expect(result.tokens).toBeLessThanOrEqual(1500);
-      expect(result.signatures.length).toBeGreaterThan(0);
-      expect(result.signatures.length + result.omitted).toBe(TOTAL);
+    it("catalog prints every server and stays within the budget by the real tokenizer", async () => {
+      for (const budget of [1000, 2500, 6000]) {
+        const run = await mcpx("catalog", "--budget", String(budget));
+        expect(run.code, run.stderr).toBe(0);
+        expect(countTokens(run.stdout), `budget ${budget}`).toBeLessThanOrEqual(budget);
+        const lines = run.stdout.split("\n");
+        for (const server of servers.urls.keys())
+          expect(
+            lines.some((line) => line.startsWith(`${server} (`)),
+            `${server}'s line at budget ${budget}`,
+          ).toBe(true);
+        const json = JSON.parse((await mcpx("catalog", "--budget", String(budget), "--json")).stdout) as CatalogResult;
+        expect(json.text).toBe(run.stdout);
+        expect(json.tokens).toBeGreaterThanOrEqual(countTokens(json.text));
+        expect(json.tokens).toBeLessThanOrEqual(budget);
+        expect(json.servers).toHaveLength(70);
+        expect(json.servers.every((server) => server.listed && server.readAt !== null)).toBe(true);
+        expect(json.shown.length).toBeGreaterThan(0);
+        expect(json.shown.length + json.omitted).toBe(TOTAL);
+        for (const name of json.shown) expect(json.text).toContain(`${name}(`);
+      }
+    });
+
+    it("catalog --bias moves the tools search ranks first for those words to the front", async () => {
+      const bias = "weather forecast";
+      const top = (JSON.parse((await mcpx("search", bias, "--json", "--limit", "3")).stdout) as SearchEntry[]).map((hit) => hit.name);
+      expect(top).toHaveLength(3);
+      const plain = JSON.parse((await mcpx("catalog", "--budget", "1200", "--json")).stdout) as CatalogResult;
+      expect(top.filter((name) => plain.shown.includes(name))).toEqual([]);
+      const biased = JSON.parse((await mcpx("catalog", "--budget", "1200", "--bias", bias, "--json")).stdout) as CatalogResult;
+      expect(biased.tokens).toBeLessThanOrEqual(1200);
+      expect(top.every((name) => biased.shown.includes(name))).toBe(true);
+    });
+
+    it("catalog builds its counted input once and every later catalog reads it as stored", async () => {
+      const dir = join(config.env.MCPX_STATE_DIR!, "discovery", "catalogs");
+      const [file] = readdirSync(dir).filter((name) => name.endsWith(".json"));
+      expect(file).toBeDefined();
+      const path = join(dir, file!);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      const before = { mtime: statSync(path).mtimeMs, text: readFileSync(path, "utf8") };
+      for (const args of [
+        ["--budget", "700"],
+        ["--budget", "3000", "--bias", "notes"],
+        ["--budget", "5000", "--json"],
+      ]) {
+        const run = await mcpx("catalog", ...args);
+        expect(run.code, run.stderr).toBe(0);
+      }
+      expect(statSync(path).mtimeMs).toBe(before.mtime);
+      expect(readFileSync(path, "utf8")).toBe(before.text);
+      // What is stored is every line the catalog may print, counted.
+      const stored = JSON.parse(before.text) as { input: CatalogInput };
+      expect(stored.input.servers).toHaveLength(70);
+      expect(stored.input.tools).toHaveLength(TOTAL);
+      expect(stored.input.tools.every((tool) => tool.tokens === countTokens(`${tool.signature}\n`))).toBe(true);
     });
 
     it("tools lists the cached tools hosts see, the denied ones left out; servers reports them cached", async () => {
@@ -144,6 +197,24 @@ describe.skipIf(!TOOL_SEARCH_DATA)("discovery commands over the 70 LiveMCPTool s
       expect(entry).toMatchObject({ tools: 12, state: "last read failed", reason: expect.any(String) });
       const text = await mcpx("ls");
       expect(text.stdout).toMatch(new RegExp(`^${MEMORY}\\s+12\\s+last read failed \\(data read \\d+ s ago\\)`, "m"));
+    });
+
+    it("a filter that changes makes the next catalog count its input again, the hidden tools gone", async () => {
+      const dir = join(config.env.MCPX_STATE_DIR!, "discovery", "catalogs");
+      const path = join(dir, readdirSync(dir).find((name) => name.endsWith(".json"))!);
+      const builtAt = (JSON.parse(readFileSync(path, "utf8")) as { builtAt: string }).builtAt;
+      writeFileSync(
+        config.file,
+        JSON.stringify({ mcpServers: { ...entries, [MEMORY]: { ...entries[MEMORY], tools: { deny: [...FILTER.deny, "search_*"] } } } }),
+      );
+      const run = await mcpx("catalog", "--budget", "100000", "--json");
+      expect(run.code, run.stderr).toBe(0);
+      const result = JSON.parse(run.stdout) as CatalogResult;
+      expect(result.omitted).toBe(0);
+      expect(result.shown).toContain(`${MEMORY}__recent_activity`);
+      expect(result.shown.filter((name) => name.startsWith(`${MEMORY}__search_`))).toEqual([]);
+      expect(result.shown.length).toBeLessThan(TOTAL);
+      expect((JSON.parse(readFileSync(path, "utf8")) as { builtAt: string }).builtAt).not.toBe(builtAt);
     });
   });
 });
