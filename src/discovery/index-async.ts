@@ -51,7 +51,9 @@ function inWorker(url: URL, request: WorkerRequest, options: AsyncBuildOptions):
   const { signal, timeoutMs = BUILD_TIMEOUT_MS } = options;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const worker = new Worker(url, { workerData: request });
+    // Its stdout is not the process's: on `mcpx serve` over stdio that is the host's channel.
+    const worker = new Worker(url, { workerData: request, stdout: true });
+    worker.stdout.resume();
     // A build never keeps a process alive that has nothing else to do.
     worker.unref();
     let index: SearchIndex | undefined;

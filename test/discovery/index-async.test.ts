@@ -9,12 +9,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { buildIndexAsync } from "../../src/discovery/index-async.js";
 import { discoveryName, type ToolRecord } from "../../src/discovery/records.js";
 import { buildIndex, type SearchIndex } from "../../src/discovery/search.js";
 import { SearchIndexes } from "../../src/host/gateway-tools/search-indexes.js";
-import { ROOT } from "../helpers/mcpx.js";
+import { fixture, ROOT } from "../helpers/mcpx.js";
 import { liveMcpTools, TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
 
 const worker = pathToFileURL(join(ROOT, "dist", "discovery", "index-worker.js"));
@@ -69,6 +69,19 @@ describe.skipIf(!TOOL_SEARCH_DATA)("building the search index on a worker thread
     const built = await buildIndexAsync({ tools: few }, { worker: missing, onFallback: (reason) => reasons.push(reason) });
     expect(built).toEqual(buildIndex({ tools: few, lexicon: null }));
     expect(reasons.at(-1)).toContain("no worker thread could build the search index");
+  });
+});
+
+describe("the index worker's output", () => {
+  it("never reaches this process's stdout (a stdio host's channel)", async () => {
+    const written = vi.spyOn(process.stdout, "write");
+    try {
+      const built = await buildIndexAsync({ tools: [] }, { worker: pathToFileURL(fixture("noisy-index-worker.mjs")) });
+      expect(built).toEqual({ stand_in: true });
+      expect(written.mock.calls.map(([chunk]) => String(chunk)).join("")).not.toContain("noise from the index worker");
+    } finally {
+      written.mockRestore();
+    }
   });
 });
 
