@@ -5,7 +5,7 @@
  * index without WordNet, a build given up for a newer catalogue, and no worker thread left once
  * a build is given up or the holder stopped. Runs the built worker (dist/, as mcpx does).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -54,6 +54,17 @@ describe.skipIf(!TOOL_SEARCH_DATA)("building the search index on a worker thread
     abort.abort(new Error("no longer wanted"));
     await expect(building).rejects.toThrow("no longer wanted");
     expect(threads()).toBe(before);
+  }, 60_000);
+
+  it.skipIf(process.platform !== "linux")("runs the build at a lower priority than the thread serving hosts, which keeps its own", async () => {
+    const nice = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+    const main = nice(String(process.pid));
+    const abort = new AbortController();
+    const building = buildIndexAsync({ tools }, { worker, signal: abort.signal });
+    await expect.poll(() => readdirSync("/proc/self/task").some((task) => nice(task) > main), { timeout: 10_000 }).toBe(true);
+    expect(nice(String(process.pid))).toBe(main);
+    abort.abort(new Error("seen enough"));
+    await expect(building).rejects.toThrow("seen enough");
   }, 60_000);
 
   it("falls back to an index without related words when the build takes too long", async () => {
