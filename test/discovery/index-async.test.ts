@@ -56,16 +56,20 @@ describe.skipIf(!TOOL_SEARCH_DATA)("building the search index on a worker thread
     expect(threads()).toBe(before);
   }, 60_000);
 
-  it.skipIf(process.platform !== "linux")("runs the build at a lower priority than the thread serving hosts, which keeps its own", async () => {
-    const nice = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
-    const main = nice(String(process.pid));
-    const abort = new AbortController();
-    const building = buildIndexAsync({ tools }, { worker, signal: abort.signal });
-    await expect.poll(() => readdirSync("/proc/self/task").some((task) => nice(task) > main), { timeout: 10_000 }).toBe(true);
-    expect(nice(String(process.pid))).toBe(main);
-    abort.abort(new Error("seen enough"));
-    await expect(building).rejects.toThrow("seen enough");
-  }, 60_000);
+  it.skipIf(process.platform !== "linux")(
+    "runs the build at a lower priority than the thread serving hosts, which keeps its own",
+    async () => {
+      const nice = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+      const main = nice(String(process.pid));
+      const abort = new AbortController();
+      const building = buildIndexAsync({ tools }, { worker, signal: abort.signal });
+      await expect.poll(() => readdirSync("/proc/self/task").some((task) => nice(task) > main), { timeout: 10_000 }).toBe(true);
+      expect(nice(String(process.pid))).toBe(main);
+      abort.abort(new Error("seen enough"));
+      await expect(building).rejects.toThrow("seen enough");
+    },
+    60_000,
+  );
 
   it("falls back to an index without related words when the build takes too long", async () => {
     const reasons: string[] = [];
