@@ -11,7 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { discoveryName, type ToolRecord } from "../../src/discovery/records.js";
 import { buildIndex, search, type SearchHit } from "../../src/discovery/search.js";
 import { startCatalogueServers, type CatalogueServers } from "../helpers/catalogue-servers.js";
-import { nodeServer, stdioServeParams, writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { nodeServer, RawStdioHost, stdioServeParams, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { recording, type Received } from "../helpers/recording-transport.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { liveMcpTools, TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
@@ -124,5 +124,21 @@ describe.skipIf(!TOOL_SEARCH_DATA)("mcpx__search's index, built off the serving 
     expect(textOf(await call("mcpx__call", { name: "changing__add_tool", arguments: {} }))).toBe("added_2");
     const hits = await searching;
     expect(hits[0]?.name).toBe("changing__added_2");
+  }, 60_000);
+
+  it("ends the build with the gateway: a host that hangs up mid-build sees mcpx exit at once", async () => {
+    const host = new RawStdioHost(config);
+    await host.initialize();
+    host.send({ jsonrpc: "2.0", id: "search", method: "tools/call", params: { name: "mcpx__search", arguments: { query: "weather" } } });
+    // Answered after the search was dispatched (stdin is read in order): its build is under way.
+    await host.request("ping", "ping");
+    expect(host.frames.some((frame) => frame.id === "search")).toBe(false);
+    const exited = new Promise<number | null>((resolve) => host.running.child.once("exit", (code) => resolve(code)));
+    const start = performance.now();
+    host.running.child.stdin.end();
+    expect(await exited).toBe(0);
+    // The build takes seconds; the gateway gives it up rather than wait for it.
+    expect(performance.now() - start).toBeLessThan(1_500);
+    await host.close();
   }, 60_000);
 });
