@@ -75,7 +75,7 @@ async function callTool(gateway: Gateway, session: HostSession, context: Incomin
   if (isAgentTool(name)) return callAgentTool(gateway, session, name, args);
   if (gateway.config.expose === "discovery" && isGatewayTool(name)) {
     if (name !== CALL_TOOL) return answerGatewayTool(gateway, name, args);
-    const unwrapped = unwrapCall(gateway, params);
+    const unwrapped = await unwrapCall(gateway, params);
     if ("refusal" in unwrapped) return unwrapped.refusal;
     return forward(gateway, session, context, "name", unwrapped.params, unwrapped.owned, "tool");
   }

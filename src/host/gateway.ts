@@ -26,6 +26,7 @@ import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
 import { CacheWriter } from "../discovery/cache-writer.js";
+import { SearchIndexes } from "./gateway-tools/search-indexes.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -53,6 +54,8 @@ export class Gateway {
   readonly pendingQuestions: PendingQuestions;
   /** Set by a host that is not reading (stdio); while set, upstreams are not read. */
   readonly hostPressure = new Pressure();
+  /** The search index of mcpx__search (discovery mode), built on a worker thread; the worker ends with the gateway. */
+  readonly searchIndexes: SearchIndexes;
   #ready: Promise<void> | undefined;
   /** Where each catalogue read goes for the discovery commands (the schema cache), when this process keeps it. */
   readonly #schemaCache: CacheWriter | undefined;
@@ -68,6 +71,7 @@ export class Gateway {
     this.broker = options.broker;
     this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log);
     this.servesPage = options.servesPage ?? false;
+    this.searchIndexes = new SearchIndexes({ onFallback: (reason) => log.warn(reason) });
     this.rules = parseRules(config.elicitation.rules, config.file);
     this.pendingQuestions = new PendingQuestions(config.limits.maxPendingQuestionsPerServer);
     this.upstreams = config.servers.map((server) => this.#open(server));
@@ -123,6 +127,7 @@ export class Gateway {
   /** Stop serving: every session, then every upstream. Idempotent; never throws. */
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
+    await this.searchIndexes.stop();
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
     await this.#schemaCache?.flush();
   }

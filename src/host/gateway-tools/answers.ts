@@ -4,7 +4,7 @@
  * model can correct itself; a name nobody has gets the nearest names there are.
  */
 import { describe } from "../../discovery/describe.js";
-import { search } from "../../discovery/search.js";
+import { search, type SearchIndex } from "../../discovery/search.js";
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 import { nearest } from "../../util/nearest.js";
 import type { Gateway } from "../gateway.js";
@@ -22,20 +22,36 @@ export function viewOf(gateway: Gateway): DiscoveryView {
   );
 }
 
-export function answerGatewayTool(gateway: Gateway, name: string, args: JsonObject): JsonObject {
-  if (name === SEARCH_TOOL) return searchTools(viewOf(gateway), args);
-  if (name === DESCRIBE_TOOL) return describeTools(viewOf(gateway), args);
+/** How often a search follows a catalogue that changed while its index was built, before it answers from the last one. */
+const MAX_CHASES = 3;
+
+/**
+ * The search index of the catalogue as it is once the index is ready: built off the event loop
+ * (search-indexes.ts), waited for (normally 2–3 s after a catalogue change, at most the build's
+ * bound), and built again if the tools changed meanwhile.
+ */
+export async function currentIndex(gateway: Gateway): Promise<SearchIndex> {
+  for (let attempt = 1; ; attempt++) {
+    const view = viewOf(gateway);
+    const index = await gateway.searchIndexes.of(view.indexKey, () => view.indexInput);
+    if (viewOf(gateway).indexKey === view.indexKey || attempt >= MAX_CHASES) return index;
+  }
+}
+
+export async function answerGatewayTool(gateway: Gateway, name: string, args: JsonObject): Promise<JsonObject> {
+  if (name === SEARCH_TOOL) return searchTools(gateway, args);
+  if (name === DESCRIBE_TOOL) return describeTools(gateway, args);
   if (name === SERVERS_TOOL) return listServers(gateway, args);
   return toolError(`unknown tool "${name}"`);
 }
 
-function searchTools(view: DiscoveryView, args: JsonObject): JsonObject {
+async function searchTools(gateway: Gateway, args: JsonObject): Promise<JsonObject> {
   const { query, limit } = args;
   if (typeof query !== "string" || query.trim() === "") return toolError('give "query": a few words for what you want done, or a tool\'s name');
   if (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= MAX_SEARCH_LIMIT)) {
     return toolError(`"limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
   }
-  const hits = search(view.index, query, (limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT).map((hit) => ({
+  const hits = search(await currentIndex(gateway), query, (limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT).map((hit) => ({
     ...hit,
     description: clip(hit.description, MAX_HIT_DESCRIPTION),
   }));
@@ -43,7 +59,8 @@ function searchTools(view: DiscoveryView, args: JsonObject): JsonObject {
   return text(JSON.stringify(hits));
 }
 
-function describeTools(view: DiscoveryView, args: JsonObject): JsonObject {
+async function describeTools(gateway: Gateway, args: JsonObject): Promise<JsonObject> {
+  const view = viewOf(gateway);
   const { names, format = "typescript" } = args;
   if (!Array.isArray(names) || names.length === 0 || !names.every((name) => typeof name === "string")) {
     return toolError('give "names": a list of SERVER__TOOL names (from mcpx__search)');
@@ -52,7 +69,7 @@ function describeTools(view: DiscoveryView, args: JsonObject): JsonObject {
   if (format !== "typescript" && format !== "schema") return toolError('"format" is "typescript" or "schema"');
   const found = [...new Set(names as string[])].map((name) => ({ name, tool: view.find(name) }));
   const records = found.flatMap(({ tool }) => (tool ? [tool.record] : []));
-  const unknown = found.filter(({ tool }) => !tool).map(({ name }) => unknownToolLine(view, name));
+  const unknown = await Promise.all(found.filter(({ tool }) => !tool).map(({ name }) => unknownToolLine(gateway, view, name)));
   if (records.length === 0) return toolError(unknown.join("\n"));
   const body =
     format === "typescript"
@@ -102,15 +119,15 @@ function listServers(gateway: Gateway, args: JsonObject): JsonObject {
 }
 
 /** The names nearest to one nobody has: near spellings first, then what a search for its words finds. */
-export function suggestionsFor(view: DiscoveryView, name: string): string[] {
+export async function suggestionsFor(gateway: Gateway, view: DiscoveryView, name: string): Promise<string[]> {
   const spelled = nearest(name, view.names, SUGGESTIONS);
   const words = name.replace(/__|[._-]/g, " ");
-  const found = search(view.index, words, SUGGESTIONS).map((hit) => hit.name);
+  const found = search(await currentIndex(gateway), words, SUGGESTIONS).map((hit) => hit.name);
   return [...new Set([...spelled, ...found])].slice(0, SUGGESTIONS);
 }
 
-export function unknownToolLine(view: DiscoveryView, name: string): string {
-  const suggestions = suggestionsFor(view, name);
+export async function unknownToolLine(gateway: Gateway, view: DiscoveryView, name: string): Promise<string> {
+  const suggestions = await suggestionsFor(gateway, view, name);
   const near = suggestions.length ? `; the nearest are ${suggestions.map((candidate) => JSON.stringify(candidate)).join(", ")}` : "";
   return `no tool named ${JSON.stringify(name)} (names are SERVER__TOOL, as ${SEARCH_TOOL} gives them)${near}`;
 }

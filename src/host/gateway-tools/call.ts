@@ -12,7 +12,7 @@ import { toolError, unknownToolLine, viewOf } from "./answers.js";
 
 export type Unwrapped = { params: JsonObject; owned: Owned } | { refusal: JsonObject };
 
-export function unwrapCall(gateway: Gateway, params: JsonObject): Unwrapped {
+export async function unwrapCall(gateway: Gateway, params: JsonObject): Promise<Unwrapped> {
   const args = isObject(params.arguments) ? params.arguments : {};
   const { name, arguments: inner } = args;
   if (typeof name !== "string" || name === "") return { refusal: toolError('give "name": the SERVER__TOOL name of the tool to call (from mcpx__search)') };
@@ -20,7 +20,7 @@ export function unwrapCall(gateway: Gateway, params: JsonObject): Unwrapped {
   const view = viewOf(gateway);
   const found = view.find(name);
   const owned = found && gateway.catalogue.tool(found.exposed);
-  if (!found || !owned) return { refusal: toolError(unknownToolLine(view, name)) };
+  if (!found || !owned) return { refusal: toolError(await unknownToolLine(gateway, view, name)) };
   return { params: { ...params, name: found.exposed, arguments: inner ?? {} }, owned };
 }
 

@@ -1,10 +1,11 @@
 /**
  * The gateway's live catalogue as discovery sees it: one ToolRecord per tool hosts may see (the
  * catalogue has already left out what the config hides), named `SERVER__TOOL`, with the way to
- * its exposed name; and the search index over them. Made once per catalogue, when first asked
- * for (the catalogue is rebuilt as each upstream comes up, and most rebuilds are never searched).
+ * its exposed name; and what the search index is built from (search-indexes.ts builds it off the
+ * event loop). Made once per catalogue, when first asked for (the catalogue is rebuilt as each
+ * upstream comes up, and most rebuilds are never searched).
  */
-import { buildIndex, type SearchIndex } from "../../discovery/search.js";
+import type { WorkerRequest } from "../../discovery/index-async.js";
 import { discoveryName, type ToolRecord } from "../../discovery/records.js";
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 import type { Catalogue } from "../catalogue.js";
@@ -19,7 +20,8 @@ export class DiscoveryView {
   readonly tools: DiscoveredTool[];
   readonly #byName = new Map<string, DiscoveredTool>();
   readonly #byExposed = new Map<string, DiscoveredTool>();
-  #index: SearchIndex | undefined;
+  #indexInput: WorkerRequest["input"] | undefined;
+  #indexKey: string | undefined;
 
   constructor(
     catalogue: Catalogue,
@@ -46,9 +48,16 @@ export class DiscoveryView {
     return [...this.#byName.keys()];
   }
 
-  get index(): SearchIndex {
-    this.#index ??= buildIndex({ tools: this.tools.map((tool) => tool.record), serverDescriptions: this.serverDescriptions() });
-    return this.#index;
+  /** What the search index is built from. */
+  get indexInput(): WorkerRequest["input"] {
+    this.#indexInput ??= { tools: this.tools.map((tool) => tool.record), serverDescriptions: this.serverDescriptions() };
+    return this.#indexInput;
+  }
+
+  /** The identity of `indexInput`: a catalogue rebuilt with the same tools and server lines has the same key, and the same index. */
+  get indexKey(): string {
+    this.#indexKey ??= JSON.stringify(this.indexInput);
+    return this.#indexKey;
   }
 }
 
