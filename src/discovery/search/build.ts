@@ -206,7 +206,11 @@ function stemCollisions(vocabulary: Set<string>, lexicon: Lexicon): Map<string, 
     const bases = lexicon.baseForms(word);
     if (bases.length === 0 || bases.includes(stemmed)) continue;
     const related = new Set([word, ...bases].flatMap((form) => lexicon.related(form).map((other) => other.word)));
-    if (!related.has(stemmed)) lemmas.set(word, bases.reduce((shortest, base) => (base.length < shortest.length ? base : shortest)));
+    if (related.has(stemmed)) continue;
+    const lemma = bases.reduce((shortest, base) => (base.length < shortest.length ? base : shortest));
+    lemmas.set(word, lemma);
+    // the lemma itself too, so a query in the base form ("organization") meets the catalogue's inflected one ("organizations")
+    if (stem(lemma) !== lemma) lemmas.set(lemma, lemma);
   }
   return lemmas;
 }
