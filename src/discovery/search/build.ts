@@ -88,7 +88,7 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
   const fields = (Object.keys(tuning.fields) as Field[]).filter((field) => tuning.fields[field] > 0);
   const texts = tools.map((tool) => fieldTexts(tool, Object.hasOwn(serverDescriptions, tool.server) ? (serverDescriptions[tool.server] ?? "") : ""));
   const lemmas =
-    options.lexicon && tuning.stemming
+    options.lexicon && tuning.stemming && tuning.stemLemmas
       ? stemCollisions(new Set(texts.flatMap((text) => fields.flatMap((field) => words(text[field])))), options.lexicon)
       : new Map<string, string>();
   const asTerm = (word: string) => (tuning.stemming ? (lemmas.get(word) ?? stem(word)) : word);
