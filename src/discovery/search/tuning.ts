@@ -58,7 +58,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   stemLemmas: true,
   fields: { name: 3, title: 2, server: 1, description: 1, parameterName: 0.5, parameterDescription: 0.3, serverDescription: 0.3 },
   k1: 1.2,
-  b: 0.75,
+  b: 0.6,
   relations: { synonym: 0.5, derived: 0.5, broader: 0.3, narrower: 0, similar: 0.3, sibling: 0, broader2: 0, gloss: 0 },
   commonness: 0.15,
   prefix: 5,
