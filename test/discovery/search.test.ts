@@ -211,6 +211,15 @@ describe("WordNet", () => {
     expect(wordnet.related("Not a word!")).toEqual([]);
   });
 
+  it("gives a word's base forms in every part of speech, and none for a word it does not know", () => {
+    expect(wordnet.baseForms("files")).toEqual(["file"]);
+    expect(wordnet.baseForms("using").sort()).toEqual(["use", "using"]);
+    expect(wordnet.baseForms("news")).toEqual(["news"]);
+    expect(wordnet.baseForms("organizations")).toEqual(["organization"]);
+    expect(wordnet.baseForms("xqzv")).toEqual([]);
+    expect(wordnet.baseForms("Not a word!")).toEqual([]);
+  });
+
   it("knows how common a word is", () => {
     expect(wordnet.frequency("give")).toBeGreaterThan(wordnet.frequency("news"));
     expect(wordnet.frequency("news")).toBeGreaterThan(0);
