@@ -238,7 +238,7 @@ function dictDirectory(): string {
 }
 
 /** A WordNet lexicon; `close()` releases its files (they are opened on first use). */
-export function openWordNet(options: WordNetOptions = {}): Lexicon & { close(): void } {
+export function openWordNet(options: WordNetOptions = {}): Required<Lexicon> & { close(): void } {
   const senses = options.senses ?? 3;
   const relations = new Set<Relation>(options.relations ?? ["synonym", "derived", "broader", "narrower", "similar", "sibling", "broader2", "gloss"]);
   const dict = options.dict ?? dictDirectory();
