@@ -145,6 +145,15 @@ describe("search: text", () => {
     expect(names(index, "news")).toEqual(["b__headlines"]);
   });
 
+  it("takes a colliding word's other inflections to the same lemma: 'changing' still finds 'changes' ('chang' is a WordNet word)", () => {
+    const tools = [tool("git", "diff", "Shows changes in the working tree."), tool("fs", "list", "List the files.")];
+    const index = buildIndex({ tools });
+    expect(index.lemmas.changes).toBe("change");
+    expect(index.lemmas.changing).toBe("change");
+    expect(names(index, "what is changing")).toEqual(["git__diff"]);
+    expect(names(index, "changed")).toEqual(["git__diff"]);
+  });
+
   it("finds Han text by character pairs", () => {
     const index = buildIndex({ tools: CATALOGUE, lexicon: null });
     expect(names(index, "余票", 1)).toEqual(["cn__query-tickets"]);

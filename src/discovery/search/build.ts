@@ -212,7 +212,20 @@ function stemCollisions(vocabulary: Set<string>, lexicon: Lexicon): Map<string, 
     // the lemma itself too, so a query in the base form ("organization") meets the catalogue's inflected one ("organizations")
     if (stem(lemma) !== lemma) lemmas.set(lemma, lemma);
   }
+  // and the lemma's other regular forms WordNet takes back to it, so "changing" still meets "changes" (both "change", not "chang")
+  for (const lemma of new Set(lemmas.values())) {
+    for (const form of inflections(lemma)) if (!lemmas.has(form) && lexicon.baseForms(form).includes(lemma)) lemmas.set(form, lemma);
+  }
   return lemmas;
+}
+
+/** A word's regular English inflections, to be checked against WordNet (change -> changes, changed, changing; plan -> planned). */
+function inflections(lemma: string): string[] {
+  if (lemma.endsWith("e")) return [`${lemma}s`, `${lemma}d`, `${lemma.slice(0, -1)}ing`];
+  if (/[^aeiou]y$/.test(lemma)) return [`${lemma.slice(0, -1)}ies`, `${lemma.slice(0, -1)}ied`, `${lemma}ing`];
+  const forms = [/(s|x|z|ch|sh)$/.test(lemma) ? `${lemma}es` : `${lemma}s`, `${lemma}ed`, `${lemma}ing`];
+  if (/[^aeiou][aeiou][bdgmnprt]$/.test(lemma)) forms.push(`${lemma}${lemma.at(-1)}ed`, `${lemma}${lemma.at(-1)}ing`);
+  return forms;
 }
 
 /** Latin terms at least `length` long, by their first `length` letters. */
