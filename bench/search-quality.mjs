@@ -131,9 +131,11 @@ if (ABLATION) {
       const wordnet = openWordNet({ senses: tuning.senses, relations });
       const related = new Map();
       const frequency = new Map();
+      const bases = new Map();
       wordnets.set(key, {
         related: (word) => related.get(word) ?? related.set(word, wordnet.related(word)).get(word),
         frequency: (word) => frequency.get(word) ?? frequency.set(word, wordnet.frequency(word)).get(word),
+        baseForms: (word) => bases.get(word) ?? bases.set(word, wordnet.baseForms(word)).get(word),
       });
     }
     return wordnets.get(key);
@@ -148,6 +150,7 @@ if (ABLATION) {
     ['- broader words', { relations: { broader: 0 } }],
     ['- similar adjectives', { relations: { similar: 0 } }],
     ['- stemming', { stemming: false }],
+    ['- lemmas for colliding stems', { stemLemmas: false }],
     ['- field weights (all 1)', { fields: equalFields }],
     ['- parameter names and descriptions', { fields: { parameterName: 0, parameterDescription: 0 } }],
     ['- name tiers', { nameTiers: false }],

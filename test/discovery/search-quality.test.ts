@@ -45,10 +45,10 @@ describe.skipIf(!TOOL_SEARCH_DATA)("search quality on the shared data", () => {
     const once = () => (measured ??= hits());
 
     it("keeps Hit@5 at its measured floor, above FTS5's 0.618-0.647", () => {
-      expect(once().hit5).toBeGreaterThanOrEqual(0.655);
+      expect(once().hit5).toBeGreaterThanOrEqual(0.66);
     }, 60_000);
 
-    // The issue asks 0.70; this ranking measures 0.657 (docs/discovery.md "## Search" says what
+    // The issue asks 0.70; this ranking measures 0.663 (docs/discovery.md "## Search" says what
     // was tried). Marked as failing so the gap stays visible: it turns red once the target is met.
     it.fails("reaches the issue's target Hit@5 >= 0.70", () => {
       expect(once().hit5).toBeGreaterThanOrEqual(0.7);

@@ -114,6 +114,46 @@ describe("search: text", () => {
     expect(search(buildIndex({ tools, lexicon: null }), "give tides")[0]!.score).toBe(search(buildIndex({ tools, lexicon: null }), "give tides")[1]!.score);
   });
 
+  it("takes a word whose stem is an unrelated word to its lemma instead ('news' is not 'new', 'organizations' not 'organ')", () => {
+    const tools = [
+      tool("a", "headlines", "Latest news from around the world."),
+      tool("b", "create_project", "Create a new project."),
+      tool("c", "members", "List the members of organizations."),
+      tool("d", "organ_donors", "Find an organ donor."),
+    ];
+    const lexicon: Lexicon = {
+      related: () => [],
+      frequency: () => 0,
+      baseForms: (word) => ({ news: ["news"], new: ["new"], organizations: ["organization"], organ: ["organ"] })[word] ?? [],
+    };
+    const index = JSON.parse(JSON.stringify(buildIndex({ tools, lexicon }))) as SearchIndex;
+    expect(index.lemmas).toEqual({ news: "news", organization: "organization", organizations: "organization" });
+    expect(names(index, "a new one")).toEqual(["b__create_project"]);
+    expect(names(index, "world news")).toEqual(["a__headlines"]);
+    expect(names(index, "organization")).toEqual(["c__members"]);
+    expect(names(index, "organ")).toEqual(["d__organ_donors"]);
+    // without a lexicon Porter alone conflates them
+    expect(names(buildIndex({ tools, lexicon: null }), "a new one").sort()).toEqual(["a__headlines", "b__create_project"]);
+  });
+
+  it("keeps a stem WordNet relates to the word: 'recommendations' still finds 'recommend'; 'news' is kept whole with the real WordNet", () => {
+    const tools = [tool("a", "suggest", "Recommendations for you."), tool("b", "headlines", "Latest news."), tool("c", "create", "Make a new thing.")];
+    const index = buildIndex({ tools });
+    expect(index.lemmas.news).toBe("news");
+    expect(index.lemmas.recommendations).toBeUndefined();
+    expect(names(index, "recommend a book")).toContain("a__suggest");
+    expect(names(index, "news")).toEqual(["b__headlines"]);
+  });
+
+  it("takes a colliding word's other inflections to the same lemma: 'changing' still finds 'changes' ('chang' is a WordNet word)", () => {
+    const tools = [tool("git", "diff", "Shows changes in the working tree."), tool("fs", "list", "List the files.")];
+    const index = buildIndex({ tools });
+    expect(index.lemmas.changes).toBe("change");
+    expect(index.lemmas.changing).toBe("change");
+    expect(names(index, "what is changing")).toEqual(["git__diff"]);
+    expect(names(index, "changed")).toEqual(["git__diff"]);
+  });
+
   it("finds Han text by character pairs", () => {
     const index = buildIndex({ tools: CATALOGUE, lexicon: null });
     expect(names(index, "余票", 1)).toEqual(["cn__query-tickets"]);
@@ -178,6 +218,15 @@ describe("WordNet", () => {
     expect(related("delete")).toEqual(expect.arrayContaining(["derived deletion", "broader remove"]));
     expect(wordnet.related("xqzv")).toEqual([]);
     expect(wordnet.related("Not a word!")).toEqual([]);
+  });
+
+  it("gives a word's base forms in every part of speech, and none for a word it does not know", () => {
+    expect(wordnet.baseForms("files")).toEqual(["file"]);
+    expect(wordnet.baseForms("using").sort()).toEqual(["use", "using"]);
+    expect(wordnet.baseForms("news")).toEqual(["news"]);
+    expect(wordnet.baseForms("organizations")).toEqual(["organization"]);
+    expect(wordnet.baseForms("xqzv")).toEqual([]);
+    expect(wordnet.baseForms("Not a word!")).toEqual([]);
   });
 
   it("knows how common a word is", () => {

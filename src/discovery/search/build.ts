@@ -10,7 +10,7 @@ import { isStopWord, stem, terms, words } from "./text.js";
 import { type FieldWeights, type SearchTuning, tune } from "./tuning.js";
 import type { Lexicon } from "./wordnet.js";
 
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 
 export interface IndexedTool {
   name: string;
@@ -35,6 +35,8 @@ export interface SearchIndex {
   prefixes: Record<string, string>;
   /** word -> "term weight term weight ...": the catalogue terms a related word leads to, and what it counts there. */
   related: Record<string, string>;
+  /** word -> lemma: words taken to their WordNet lemma, not stemmed, because their stem is another word ("news", whose stem is "new"). */
+  lemmas: Record<string, string>;
 }
 
 type Field = keyof FieldWeights;
@@ -85,9 +87,14 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
   const tuning = options.tuning ?? tune();
   const fields = (Object.keys(tuning.fields) as Field[]).filter((field) => tuning.fields[field] > 0);
   const texts = tools.map((tool) => fieldTexts(tool, Object.hasOwn(serverDescriptions, tool.server) ? (serverDescriptions[tool.server] ?? "") : ""));
+  const lemmas =
+    options.lexicon && tuning.stemming && tuning.stemLemmas
+      ? stemCollisions(new Set(texts.flatMap((text) => fields.flatMap((field) => words(text[field])))), options.lexicon)
+      : new Map<string, string>();
+  const asTerm = (word: string) => (tuning.stemming ? (lemmas.get(word) ?? stem(word)) : word);
 
   // term counts per tool and field, and each field's average length
-  const counts = texts.map((text) => new Map(fields.map((field) => [field, countTerms(terms(text[field], tuning.stemming))])));
+  const counts = texts.map((text) => new Map(fields.map((field) => [field, countTerms(terms(text[field], tuning.stemming, lemmas))])));
   const lengths = new Map(fields.map((field) => [field, counts.map((byField) => sum(byField.get(field)!.values()))]));
   const average = new Map(fields.map((field) => [field, sum(lengths.get(field)!) / Math.max(1, tools.length)]));
 
@@ -110,10 +117,10 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
   const expanded = fields.filter((field) => field !== "parameterDescription");
   for (const text of texts) for (const field of expanded) for (const word of words(text[field])) vocabulary.add(word);
   const relatedWords = new Set<string>();
-  const related = options.lexicon ? relatedTerms(vocabulary, options.lexicon, tuning, relatedWords) : new Map<string, Map<string, number>>();
+  const related = options.lexicon ? relatedTerms(vocabulary, options.lexicon, tuning, relatedWords, asTerm) : new Map<string, Map<string, number>>();
   if (!tuning.expandKnownWords) for (const term of postings.keys()) related.delete(term);
   const discount =
-    options.lexicon && tuning.commonness > 0 ? commonDiscounts([...vocabulary, ...relatedWords], options.lexicon, tuning) : new Map<string, number>();
+    options.lexicon && tuning.commonness > 0 ? commonDiscounts([...vocabulary, ...relatedWords], options.lexicon, tuning, asTerm) : new Map<string, number>();
   for (const [source, targets] of related) {
     const factor = discount.get(source) ?? 1;
     for (const [target, weight] of targets) targets.set(target, round(weight * factor));
@@ -140,13 +147,19 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
     postings: Object.fromEntries(withIdf),
     prefixes: Object.fromEntries([...prefixTable(postings.keys(), tuning.prefix)].map(([start, terms]) => [start, terms.join(" ")])),
     related: Object.fromEntries([...related].map(([word, targets]) => [word, [...targets].flat().join(" ")])),
+    lemmas: Object.fromEntries([...lemmas].sort()),
   };
 }
 
 /** For each catalogue word, the words WordNet relates to it, as a table from those words back to the catalogue's term. */
-function relatedTerms(vocabulary: Set<string>, lexicon: Lexicon, tuning: SearchTuning, used: Set<string>): Map<string, Map<string, number>> {
+function relatedTerms(
+  vocabulary: Set<string>,
+  lexicon: Lexicon,
+  tuning: SearchTuning,
+  used: Set<string>,
+  asTerm: (word: string) => string,
+): Map<string, Map<string, number>> {
   const table = new Map<string, Map<string, number>>();
-  const asTerm = (word: string) => (tuning.stemming ? stem(word) : word);
   for (const word of vocabulary) {
     if (!/^[a-z]{3,}$/.test(word)) continue;
     const target = asTerm(word);
@@ -164,16 +177,55 @@ function relatedTerms(vocabulary: Set<string>, lexicon: Lexicon, tuning: SearchT
 }
 
 /** term -> its discount as a query word, from how common in English its most common word is. */
-function commonDiscounts(words: Iterable<string>, lexicon: Lexicon, tuning: SearchTuning): Map<string, number> {
+function commonDiscounts(words: Iterable<string>, lexicon: Lexicon, tuning: SearchTuning, asTerm: (word: string) => string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const word of words) {
     if (!/^[a-z]{2,}$/.test(word)) continue;
-    const term = tuning.stemming ? stem(word) : word;
+    const term = asTerm(word);
     counts.set(term, Math.max(counts.get(term) ?? 0, lexicon.frequency(word)));
   }
   const discounts = new Map<string, number>();
   for (const [term, count] of counts) if (count > 0) discounts.set(term, 1 / (1 + tuning.commonness * Math.log(1 + count)));
   return discounts;
+}
+
+/**
+ * The catalogue's words whose Porter stem is another word that WordNet knows and does not relate
+ * to them ("news" stems to "new", "organization" to "organ", "using" to "us"), each with its
+ * shortest WordNet lemma, which stands for it instead of the stem, so it stops matching the
+ * unrelated word. A stem that is the word's base form ("files" -> "file") or a related word
+ * ("recommendations" -> "recommend") is kept.
+ */
+function stemCollisions(vocabulary: Set<string>, lexicon: Lexicon): Map<string, string> {
+  const lemmas = new Map<string, string>();
+  if (!lexicon.baseForms) return lemmas;
+  for (const word of vocabulary) {
+    if (!/^[a-z]{3,}$/.test(word)) continue;
+    const stemmed = stem(word);
+    if (stemmed === word || !lexicon.baseForms(stemmed).includes(stemmed)) continue;
+    const bases = lexicon.baseForms(word);
+    if (bases.length === 0 || bases.includes(stemmed)) continue;
+    const related = new Set([word, ...bases].flatMap((form) => lexicon.related(form).map((other) => other.word)));
+    if (related.has(stemmed)) continue;
+    const lemma = bases.reduce((shortest, base) => (base.length < shortest.length ? base : shortest));
+    lemmas.set(word, lemma);
+    // the lemma itself too, so a query in the base form ("organization") meets the catalogue's inflected one ("organizations")
+    if (stem(lemma) !== lemma) lemmas.set(lemma, lemma);
+  }
+  // and the lemma's other regular forms WordNet takes back to it, so "changing" still meets "changes" (both "change", not "chang")
+  for (const lemma of new Set(lemmas.values())) {
+    for (const form of inflections(lemma)) if (!lemmas.has(form) && lexicon.baseForms(form).includes(lemma)) lemmas.set(form, lemma);
+  }
+  return lemmas;
+}
+
+/** A word's regular English inflections, to be checked against WordNet (change -> changes, changed, changing; plan -> planned). */
+function inflections(lemma: string): string[] {
+  if (lemma.endsWith("e")) return [`${lemma}s`, `${lemma}d`, `${lemma.slice(0, -1)}ing`];
+  if (/[^aeiou]y$/.test(lemma)) return [`${lemma.slice(0, -1)}ies`, `${lemma.slice(0, -1)}ied`, `${lemma}ing`];
+  const forms = [/(s|x|z|ch|sh)$/.test(lemma) ? `${lemma}es` : `${lemma}s`, `${lemma}ed`, `${lemma}ing`];
+  if (/[^aeiou][aeiou][bdgmnprt]$/.test(lemma)) forms.push(`${lemma}${lemma.at(-1)}ed`, `${lemma}${lemma.at(-1)}ing`);
+  return forms;
 }
 
 /** Latin terms at least `length` long, by their first `length` letters. */

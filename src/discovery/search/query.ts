@@ -57,6 +57,15 @@ function namesOf(index: SearchIndex): NamedTool[] {
   return names;
 }
 
+const lemmaMaps = new WeakMap<SearchIndex, ReadonlyMap<string, string>>();
+
+/** The words the index takes to a lemma instead of a stem, as a map made once per index. */
+function lemmasOf(index: SearchIndex): ReadonlyMap<string, string> {
+  let lemmas = lemmaMaps.get(index);
+  if (!lemmas) lemmaMaps.set(index, (lemmas = new Map(Object.entries(index.lemmas ?? {}))));
+  return lemmas;
+}
+
 const parsed = new WeakMap<SearchIndex, Map<string, Float64Array>>();
 
 /** A term's postings as numbers, split once per index (at most once per term the index holds). */
@@ -74,7 +83,7 @@ function textScores(index: SearchIndex, query: string): number[] {
   const scores = new Array<number>(index.tools.length).fill(0);
   const k1 = index.query.k1;
   // a word said twice counts once: repetition in a request is emphasis, not a second need
-  const distinct = [...new Set(terms(query, index.query.stemming))].slice(0, MAX_TERMS);
+  const distinct = [...new Set(terms(query, index.query.stemming, lemmasOf(index)))].slice(0, MAX_TERMS);
   const { prefix, prefixWeight } = index.query;
   for (const term of distinct) {
     const best = new Map<number, number>();

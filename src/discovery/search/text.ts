@@ -55,10 +55,13 @@ export function stem(word: string): string {
   return /^[a-z]+$/.test(word) ? stemmer(word) : word;
 }
 
-/** The terms of `text`, as the index stores them: stems of the words that are not stop words. */
-export function terms(text: string, stemming = true): string[] {
+/**
+ * The terms of `text`, as the index stores them: stems of the words that are not stop words.
+ * A word in `lemmas` becomes its lemma instead (its stem is another word: "news" is not "new").
+ */
+export function terms(text: string, stemming = true, lemmas?: ReadonlyMap<string, string>): string[] {
   const out: string[] = [];
-  for (const word of words(text)) if (!isStopWord(word)) out.push(stemming ? stem(word) : word);
+  for (const word of words(text)) if (!isStopWord(word)) out.push(stemming ? (lemmas?.get(word) ?? stem(word)) : word);
   return out;
 }
 

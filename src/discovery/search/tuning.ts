@@ -24,6 +24,8 @@ export interface FieldWeights {
 export interface SearchTuning {
   /** Porter stems instead of the words themselves. */
   stemming: boolean;
+  /** A word whose stem is an unrelated WordNet word ("news" -> "new") is taken to its lemma instead (needs a lexicon). */
+  stemLemmas: boolean;
   fields: FieldWeights;
   /** BM25 term-frequency saturation. */
   k1: number;
@@ -53,9 +55,10 @@ export interface SearchTuning {
 
 export const DEFAULT_TUNING: SearchTuning = {
   stemming: true,
+  stemLemmas: true,
   fields: { name: 3, title: 2, server: 1, description: 1, parameterName: 0.5, parameterDescription: 0.3, serverDescription: 0.3 },
   k1: 1.2,
-  b: 0.75,
+  b: 0.6,
   relations: { synonym: 0.5, derived: 0.5, broader: 0.3, narrower: 0, similar: 0.3, sibling: 0, broader2: 0, gloss: 0 },
   commonness: 0.15,
   prefix: 5,

@@ -23,6 +23,8 @@ export interface Lexicon {
   related(word: string): RelatedWord[];
   /** How often the word occurs in WordNet's sense-tagged corpus (all its senses, its base form's): 0 for a word it does not know. */
   frequency(word: string): number;
+  /** The lemmas WordNet knows `word` by in any part of speech: itself, or its base forms ("files" -> "file"); none for a word it does not know. */
+  baseForms?(word: string): string[];
 }
 
 export interface WordNetOptions {
@@ -236,7 +238,7 @@ function dictDirectory(): string {
 }
 
 /** A WordNet lexicon; `close()` releases its files (they are opened on first use). */
-export function openWordNet(options: WordNetOptions = {}): Lexicon & { close(): void } {
+export function openWordNet(options: WordNetOptions = {}): Required<Lexicon> & { close(): void } {
   const senses = options.senses ?? 3;
   const relations = new Set<Relation>(options.relations ?? ["synonym", "derived", "broader", "narrower", "similar", "sibling", "broader2", "gloss"]);
   const dict = options.dict ?? dictDirectory();
@@ -310,6 +312,10 @@ export function openWordNet(options: WordNetOptions = {}): Lexicon & { close(): 
         }
       }
       return [...out.values()];
+    },
+    baseForms(word: string): string[] {
+      if (!/^[a-z][a-z'-]*$/.test(word)) return [];
+      return [...new Set(PARTS.flatMap((part) => lemmas(word, part).map(({ lemma }) => lemma)))];
     },
     frequency(word: string): number {
       if (!/^[a-z][a-z'-]*$/.test(word)) return 0;
