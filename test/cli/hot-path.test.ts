@@ -2,9 +2,10 @@
  * `mcpx --version`, `ls` and `search` must cost about one Node start (issue 14 item 3). A time
  * is a flaky test; what costs the time is not: these commands load none of the heavy modules
  * (the option parser, the SDK, SQLite, ajv, the tokenizer, WordNet, the TOML and YAML parsers,
- * the broker, the upstreams, the host). Every module a run loads is listed by a preload
- * (test/fixtures/module-log.mjs) and checked against that list. The command lines they read
- * without commander (cli/hot-args.ts) answer as commander's do, and the others go to commander.
+ * the broker, the upstreams, the host, the readers of other hosts' config files). Every module
+ * a run loads is listed by a preload (test/fixtures/module-log.mjs) and checked against that
+ * list. The command lines they read without commander (cli/hot-args.ts) answer as commander's
+ * do, and the others go to commander.
  */
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -27,6 +28,7 @@ const FORBIDDEN: readonly [string, RegExp][] = [
   ["the upstreams", /\/dist\/upstream\//],
   ["the host", /\/dist\/host\//],
   ["the daemon commands", /\/dist\/cli\/daemon-/],
+  ["the readers of other hosts' config files", /\/dist\/config\/(hosts\/|host-import\.js$|host-readers\.js$)/],
 ];
 
 /** Run mcpx with the module log on; the modules it loaded, and its result. */
