@@ -12,7 +12,7 @@
 //
 //   node bench/discovery.mjs [--runs N] [--json] [--baseline DIR]
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -105,16 +105,22 @@ try {
     'mcpx types SERVER': [MCPX, 'types', servers[0], ...c],
     'mcpx catalog --budget 2000': [MCPX, 'catalog', '--budget', '2000', ...c],
   };
+  const envOf = {};
   if (BASELINE) {
+    // A state directory of its own (a copy): the two builds' summaries and indexes may differ in format.
+    const baselineEnv = { ...env, MCPX_STATE_DIR: path.join(dir, 'state-baseline') };
+    cpSync(env.MCPX_STATE_DIR, baselineEnv.MCPX_STATE_DIR, { recursive: true });
     for (const [name, args] of Object.entries(targets)) {
-      if (args[0] === MCPX) targets[`${name} (baseline)`] = [BASELINE, ...args.slice(1)];
+      if (args[0] !== MCPX) continue;
+      targets[`${name} (baseline)`] = [BASELINE, ...args.slice(1)];
+      envOf[`${name} (baseline)`] = baselineEnv;
     }
   }
   // Once each first: the search index is built by its first reader, and that is not what is measured.
-  const outputs = Object.fromEntries(Object.entries(targets).map(([name, args]) => [name, run(args, env).stdout]));
+  const outputs = Object.fromEntries(Object.entries(targets).map(([name, args]) => [name, run(args, envOf[name] ?? env).stdout]));
   const times = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (let round = 0; round < RUNS; round++) {
-    for (const [name, args] of Object.entries(targets)) times[name].push(run(args, env).ms);
+    for (const [name, args] of Object.entries(targets)) times[name].push(run(args, envOf[name] ?? env).ms);
   }
   const floor = median(times['node -e 0']);
   const latency = Object.fromEntries(

@@ -45,6 +45,7 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
   const read = entry?.read;
   const failure = entry?.failure && (!read || entry.failure.at >= read.readAt) ? entry.failure : undefined;
   const state: ServerState = server.disabled ? "disabled" : failure ? "last read failed" : read ? "cached" : "never read";
+  const tools = server.disabled || !entry ? [] : visibleTools(config, server, entry);
   return {
     server: server.name,
     config: server,
@@ -57,7 +58,8 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
     failure,
     description: read?.description ?? "",
     descriptionTokens: read ? read.descriptionTokens : 0,
-    tools: server.disabled || !entry ? [] : visibleTools(config, server, entry),
+    tools,
+    toolCount: tools.length,
   };
 }
 
