@@ -50,6 +50,12 @@ export function moveGeneration(stateDir: string): void {
   writePrivateAtomically(generationFile(stateDir), JSON.stringify(`${process.pid}.${Date.now()}.${++moves}`));
 }
 
+/** The view the summary gives (no schemas), when it is current for this config; else undefined. */
+export function summaryView(config: Config, stateDir: string, now = Date.now()): DiscoveryView | undefined {
+  const servers = readSummary(config, stateDir, now);
+  return servers ? { config, stateDir, servers, schemas: false } : undefined;
+}
+
 /** The summary's servers as views, when it is current for this config; else undefined. */
 export function readSummary(config: Config, stateDir: string, now: number): ServerView[] | undefined {
   const file = summaryFile(config, stateDir);

@@ -85,6 +85,8 @@ describe("the hot commands load none of the heavy modules", () => {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain("many");
       expect(forbiddenIn(run.modules)).toEqual([]);
+      // Answered from the config's summary: the entries' reader (and the signer it brings) stays out.
+      expect(run.modules.filter((module) => /\/dist\/discovery\/(cache-read|signature)\.js$/.test(module))).toEqual([]);
     }
   });
 
