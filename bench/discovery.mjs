@@ -7,9 +7,12 @@
 // (test/fixtures/catalogue-server.mjs over loopback HTTP); the data is read from the shared
 // tool-search folder ($MCPX_TOOL_SEARCH_DATA, else ../shared/data/tool-search).
 //
-//   node bench/discovery.mjs [--runs N] [--json]
+// With --baseline DIR (another built mcpx checkout, e.g. the commit before a change), each
+// command is also measured with that checkout's mcpx, in the same interleaved rounds.
+//
+//   node bench/discovery.mjs [--runs N] [--json] [--baseline DIR]
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +23,17 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MCPX = path.join(ROOT, 'bin', 'mcpx.js');
 const RUNS = numberOption('--runs', 15);
 const JSON_OUT = process.argv.includes('--json');
+const BASELINE = stringOption('--baseline');
+
+function stringOption(name) {
+  const at = process.argv.indexOf(name);
+  if (at < 0) return undefined;
+  const value = process.argv[at + 1];
+  if (!value) throw new Error(`${name} needs a value`);
+  const bin = path.resolve(value, 'bin', 'mcpx.js');
+  if (!existsSync(bin)) throw new Error(`${name}: no ${bin}`);
+  return bin;
+}
 
 function numberOption(name, fallback) {
   const at = process.argv.indexOf(name);
@@ -91,11 +105,22 @@ try {
     'mcpx types SERVER': [MCPX, 'types', servers[0], ...c],
     'mcpx catalog --budget 2000': [MCPX, 'catalog', '--budget', '2000', ...c],
   };
+  const envOf = {};
+  if (BASELINE) {
+    // A state directory of its own (a copy): the two builds' summaries and indexes may differ in format.
+    const baselineEnv = { ...env, MCPX_STATE_DIR: path.join(dir, 'state-baseline') };
+    cpSync(env.MCPX_STATE_DIR, baselineEnv.MCPX_STATE_DIR, { recursive: true });
+    for (const [name, args] of Object.entries(targets)) {
+      if (args[0] !== MCPX) continue;
+      targets[`${name} (baseline)`] = [BASELINE, ...args.slice(1)];
+      envOf[`${name} (baseline)`] = baselineEnv;
+    }
+  }
   // Once each first: the search index and the catalog input are built by their first reader, and that is not what is measured.
-  const outputs = Object.fromEntries(Object.entries(targets).map(([name, args]) => [name, run(args, env).stdout]));
+  const outputs = Object.fromEntries(Object.entries(targets).map(([name, args]) => [name, run(args, envOf[name] ?? env).stdout]));
   const times = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (let round = 0; round < RUNS; round++) {
-    for (const [name, args] of Object.entries(targets)) times[name].push(run(args, env).ms);
+    for (const [name, args] of Object.entries(targets)) times[name].push(run(args, envOf[name] ?? env).ms);
   }
   const floor = median(times['node -e 0']);
   const latency = Object.fromEntries(
@@ -123,9 +148,9 @@ try {
     process.stdout.write(`${JSON.stringify({ runs: RUNS, loadAverage: load, latency, tokens }, null, 2)}\n`);
   } else {
     console.log(`discovery: 70 servers, 527 tools, cached; ${RUNS} interleaved runs each, load average ${load.toFixed(2)}`);
-    console.log('\nlatency (median)                     ms   × node -e 0');
+    console.log('\nlatency (median)                                ms   × node -e 0');
     for (const [name, { medianMs, ratio }] of Object.entries(latency))
-      console.log(`  ${name.padEnd(30)} ${String(medianMs).padStart(7)}   ${ratio.toFixed(2)}`);
+      console.log(`  ${name.padEnd(41)} ${String(medianMs).padStart(7)}   ${ratio.toFixed(2)}`);
     console.log('\noutput tokens (o200k_base)');
     for (const [name, count] of Object.entries(tokens)) console.log(`  ${name.padEnd(32)} ${String(count).padStart(7)}`);
   }

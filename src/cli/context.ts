@@ -1,6 +1,7 @@
 /** What every command needs: the config, and a logger. */
 import { ConfigError } from "../config/errors.js";
-import { findConfigPath, readConfig } from "../config/load.js";
+import { findConfigPath } from "../config/config-path.js";
+import { readConfigLazily } from "../config/read-config.js";
 import type { Config } from "../config/types.js";
 import { CliError, Exit } from "./exit.js";
 
@@ -16,7 +17,7 @@ export const RESERVED_SERVER_NAME = "mcpx";
  */
 export async function configFor(explicit: string | undefined, options: { rules?: boolean } = {}): Promise<Config> {
   try {
-    const { config, warnings } = readConfig(findConfigPath(explicit));
+    const { config, warnings } = await readConfigLazily(findConfigPath(explicit));
     for (const warning of warnings) process.stderr.write(`mcpx: warning: ${warning}\n`);
     if (options.rules !== false) (await import("../broker/policy.js")).parseRules(config.elicitation.rules, config.file);
     const reserved = config.servers.find((server) => server.name === RESERVED_SERVER_NAME);

@@ -5,7 +5,8 @@
  */
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import type { Config } from "../config/types.js";
-import { readDiscovery, type DiscoveryView, type ServerView } from "../discovery/cache-read.js";
+import type { DiscoveryView, ServerView } from "../discovery/cache-read.js";
+import { summaryView } from "../discovery/cache-summary.js";
 import { inert } from "./inert.js";
 
 export interface ViewOptions {
@@ -23,7 +24,7 @@ const OLD_MS = 24 * 3600 * 1000;
 export async function discoveryView(config: Config, options: ViewOptions = {}): Promise<DiscoveryView> {
   const dir = ensurePrivateDir(stateDir());
   const read = { schemas: options.schemas === true };
-  let view = readDiscovery(config, dir, read);
+  let view = await readView(config, dir, read.schemas);
   const unread = view.servers.filter((server) => server.state === "never read" && (options.only === undefined || options.only.includes(server.server)));
   if (unread.length > 0 && options.cached !== true) {
     for (const server of unread)
@@ -34,9 +35,14 @@ export async function discoveryView(config: Config, options: ViewOptions = {}): 
       dir,
       unread.map((server) => server.server),
     );
-    view = readDiscovery(config, dir, read);
+    view = await readView(config, dir, read.schemas);
   }
   return view;
+}
+
+/** The summary answers most commands with a few small modules; the entries need the rest (loaded then). */
+async function readView(config: Config, dir: string, schemas: boolean): Promise<DiscoveryView> {
+  return (schemas ? undefined : summaryView(config, dir)) ?? (await import("../discovery/cache-read.js")).readDiscovery(config, dir, { schemas });
 }
 
 /** "read 3 h ago", "never read", …: how old a server's data is, in words. */

@@ -26,7 +26,7 @@ export async function ls(config: Config, options: { json?: boolean; cached?: boo
   const entries: LsEntry[] = [
     ...view.servers.map((server) => ({
       server: server.server,
-      tools: server.tools.length,
+      tools: server.toolCount,
       state: server.state,
       readAt: server.readAt ?? null,
       description: server.description,

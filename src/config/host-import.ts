@@ -10,11 +10,14 @@ import { isObject } from "./check.js";
 import { type HostName, inputEnvName, timeoutSeconds } from "./host-formats.js";
 import { readHostReference } from "./host-references.js";
 import { orderedEntries } from "./ordered.js";
+import { runsMcpx } from "./runs-mcpx.js";
 import { SERVER_KEYS } from "./server-keys.js";
 import { HOST_TOOL_LISTS } from "./tool-filter.js";
 
 /** The server keys mcpx's own file has (and `envFile`, which it reads too); anything else is dropped on import. */
 const MCPX_SERVER_KEYS = new Set([...SERVER_KEYS, "envFile"]);
+
+export { runsMcpx };
 
 export interface ImportedServers {
   /** mcpx server entries by (valid) name, in the host file's order. */
@@ -136,13 +139,6 @@ function rewriteReferences(value: unknown, r: Rewriting): unknown {
         return ref;
     }
   });
-}
-
-/** Whether an entry is mcpx itself (what `mcpx install` writes), which must not run under mcpx. */
-export function runsMcpx(name: string, entry: Record<string, unknown>): boolean {
-  if (name === "mcpx") return true;
-  const words = [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].filter((w): w is string => typeof w === "string");
-  return words.some((w) => /(^|[\\/])mcpx(\.js)?$/.test(w)) && words.includes("serve");
 }
 
 /** A valid mcpx server name made from a host's (which may hold spaces, dots, "__"). */

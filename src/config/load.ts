@@ -1,8 +1,6 @@
 /** Finding and reading the config file. */
-import { readFileSync } from "node:fs";
-import path from "node:path";
+import { readConfigText } from "./document.js";
 import type { Env } from "./env.js";
-import { ConfigError } from "./errors.js";
 import { readDocument } from "./host-document.js";
 import type { Config } from "./types.js";
 import { type CheckedConfig, checkConfig } from "./validate.js";
@@ -25,16 +23,7 @@ export function loadConfig(file: string, env: Env = process.env): Config {
  * `readDocument` and `checkConfig`.
  */
 export function readConfig(file: string, env: Env = process.env): CheckedConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new ConfigError(`no config file: looked for ${path.resolve(file)}`);
-    if (code === "EISDIR") throw new ConfigError(`${file}: is a directory, not a config file`);
-    throw new ConfigError(`${file}: cannot read the config file (${code ?? (err as Error).message})`);
-  }
-  const { doc, style, warnings } = readDocument(text, file);
+  const { doc, style, warnings } = readDocument(readConfigText(file), file);
   const checked = checkConfig(doc, file, env, style);
   return { ...checked, warnings: [...warnings, ...checked.warnings] };
 }

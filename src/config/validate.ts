@@ -5,7 +5,7 @@ import { checkName, readServer } from "./server-entry.js";
 import type { Env } from "./env.js";
 import { configEnv } from "./config-env.js";
 import { type FileStyle, HOST_TOP_KEYS, HOST_TOP_READS, fileStyle, hostReferences, ignoredWarning, type MissingInput } from "./host-formats.js";
-import { runsMcpx } from "./host-import.js";
+import { runsMcpx } from "./runs-mcpx.js";
 import { substituteDocument } from "./host-substitute.js";
 import type { KeyPath } from "./keypath.js";
 import { orderedEntries } from "./ordered.js";

@@ -13,7 +13,7 @@ import type { CacheEntry } from "./cache-entry.js";
 import type { DiscoveryTool, DiscoveryView, ServerState, ServerView } from "./cache-view.js";
 import { definitionKey, definitionOf } from "./cache-key.js";
 import { readEntry } from "./cache-read-entry.js";
-import { currentGeneration, readSummary, writeSummary } from "./cache-summary.js";
+import { currentGeneration, summaryView, writeSummary } from "./cache-summary.js";
 import { signature } from "./signature.js";
 import { toolRecord } from "./tool-records.js";
 
@@ -21,10 +21,8 @@ export type { DiscoveryTool, DiscoveryView, ServerState, ServerView } from "./ca
 
 export function readDiscovery(config: Config, stateDir: string, options: { schemas?: boolean; now?: number } = {}): DiscoveryView {
   const now = options.now ?? Date.now();
-  if (options.schemas !== true) {
-    const summarised = readSummary(config, stateDir, now);
-    if (summarised) return { config, stateDir, servers: summarised, schemas: false };
-  }
+  const summarised = options.schemas === true ? undefined : summaryView(config, stateDir, now);
+  if (summarised) return summarised;
   // The generation before the entries: a write in between makes the summary stale at once, never wrong.
   const generation = currentGeneration(stateDir);
   const view = { config, stateDir, servers: config.servers.map((server) => serverView(config, server, stateDir, now)), schemas: true };
@@ -45,6 +43,7 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
   const read = entry?.read;
   const failure = entry?.failure && (!read || entry.failure.at >= read.readAt) ? entry.failure : undefined;
   const state: ServerState = server.disabled ? "disabled" : failure ? "last read failed" : read ? "cached" : "never read";
+  const tools = server.disabled || !entry ? [] : visibleTools(config, server, entry);
   return {
     server: server.name,
     config: server,
@@ -56,7 +55,8 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
     ageMs: read ? Math.max(0, now - Date.parse(read.readAt)) : undefined,
     failure,
     description: read?.description ?? "",
-    tools: server.disabled || !entry ? [] : visibleTools(config, server, entry),
+    tools,
+    toolCount: tools.length,
   };
 }
 

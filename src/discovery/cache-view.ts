@@ -28,6 +28,8 @@ export interface ServerView {
   description: string;
   /** Its tools the config lets anyone see (the filter's globs, the tools limit), by discovery's names. */
   tools: DiscoveryTool[];
+  /** How many: `tools.length`, without reading the tools (a summary's are parsed on first use). */
+  toolCount: number;
 }
 
 export interface DiscoveryView {

