@@ -235,8 +235,6 @@ describe("the daemon's routes", () => {
     );
     expect((await callEcho(config, "one")).code).toBe(0);
     const record = recordOf(config)!;
-    // The server lists another tool now, and says nothing: the daemon knows only once it reads again.
-    writeFileSync(listed, JSON.stringify(["first", "second"]));
     const names = async () => {
       const response = await fetch(`http://127.0.0.1:${record.port}/v1/daemon/tools`, {
         headers: { authorization: `Bearer ${record.credential}` },
@@ -244,6 +242,10 @@ describe("the daemon's routes", () => {
       });
       return ((await response.json()) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name).filter((name) => name.startsWith("files__"));
     };
+    // Read once the daemon has every server up (the call's own server may answer before the other's list is read).
+    expect(await names()).toEqual(["files__first"]);
+    // The server lists another tool now, and says nothing: the daemon knows only once it reads again.
+    writeFileSync(listed, JSON.stringify(["first", "second"]));
     expect(await names()).toEqual(["files__first"]);
     const response = await fetch(`http://127.0.0.1:${record.port}/v1/daemon/refresh`, {
       method: "POST",
