@@ -92,7 +92,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-discovery-'));
 try {
   const config = path.join(dir, 'mcpx.json');
   writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries([...urls].map(([name, url]) => [name, { url }])) }));
-  const env = { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') };
+  // In process (no daemon): the catalogues are read once here, and nothing is left running after.
+  const env = { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state'), MCPX_NO_DAEMON: '1' };
   const c = ['--config', config];
   run([MCPX, 'refresh', ...c], env);
   child.kill('SIGTERM'); // from here on, no server runs: every answer comes from the cache
