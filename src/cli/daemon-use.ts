@@ -4,6 +4,7 @@
  * hand back what it answered. They print it as they print their own results.
  */
 import { stateDir } from "../broker/state-path.js";
+import type { LiveTool, NotUp } from "../host/live-tools.js";
 import { findConfigPath } from "../config/config-path.js";
 import { daemonRequest, type DaemonReply, Unreachable } from "./daemon-client.js";
 import { daemonPaths } from "./daemon-file.js";
@@ -17,11 +18,9 @@ export async function liveServers(configOption: string | undefined): Promise<unk
   return (await ask(configOption, "GET", "/servers")).body;
 }
 
-/** `GET /v1/daemon/tools`: `{tools: ToolEntry[], notUp: [{name, state, reason?}]}`. */
-export async function liveTools(
-  configOption: string | undefined,
-): Promise<{ tools: unknown[]; notUp: Array<{ name: string; state: string; reason?: string }> }> {
-  return (await ask(configOption, "GET", "/tools")).body as { tools: unknown[]; notUp: Array<{ name: string; state: string; reason?: string }> };
+/** `GET /v1/daemon/tools`: what the daemon's running upstreams list (host/live-tools.ts). */
+export async function liveTools(configOption: string | undefined): Promise<{ tools: LiveTool[]; notUp: NotUp[] }> {
+  return (await ask(configOption, "GET", "/tools")).body as unknown as { tools: LiveTool[]; notUp: NotUp[] };
 }
 
 export interface RefreshedServer {

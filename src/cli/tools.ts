@@ -11,13 +11,8 @@ import { ago, discoveryView, warnIfOld } from "./discovery-view.js";
 import { CliError, Exit } from "./exit.js";
 import { inert, inertJson } from "./inert.js";
 
-export interface ToolEntry {
-  /** The name hosts call it by. */
-  name: string;
-  server: string;
-  /** The name the server itself gives it. */
-  tool: string;
-  description: string | null;
+/** A tool as `mcpx tools` lists it: as the running upstreams would (host/live-tools.ts), with the age of its data. */
+export interface ToolEntry extends LiveTool {
   /** When its server's catalogue was read (ISO 8601); with `--live`, now. */
   readAt?: string | null;
 }
@@ -85,7 +80,7 @@ async function liveTools(config: Config, server: string | undefined, options: { 
 /** What the running upstreams list: those of the mcpx serving this config (a daemon started if none), or of a gateway started here. */
 async function liveFrom(config: Config, server: string | undefined, useDaemon: boolean): Promise<{ tools: LiveTool[]; notUp: NotUp[] }> {
   const { daemonWanted, liveTools: fromDaemon } = await import("./daemon-use.js");
-  if (daemonWanted(!useDaemon)) return (await fromDaemon(config.file)) as { tools: LiveTool[]; notUp: NotUp[] };
+  if (daemonWanted(!useDaemon)) return fromDaemon(config.file);
   const [{ Gateway }, { createLogger }, { settled }, { liveTools: listedBy }, { ensurePrivateDir, stateDir }] = await Promise.all([
     import("../host/gateway.js"),
     import("../util/log.js"),
