@@ -11,13 +11,13 @@
 // command is also measured with that checkout's mcpx, in the same interleaved rounds.
 //
 //   node bench/discovery.mjs [--runs N] [--json] [--baseline DIR]
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { startCatalogues, toolSearchData } from './tool-search-data.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MCPX = path.join(ROOT, 'bin', 'mcpx.js');
@@ -42,40 +42,6 @@ function numberOption(name, fallback) {
   return value;
 }
 
-function dataDir() {
-  const candidates = [
-    process.env.MCPX_TOOL_SEARCH_DATA,
-    path.resolve(ROOT, '..', 'shared', 'data', 'tool-search'),
-    path.resolve(ROOT, '..', '..', 'shared', 'data', 'tool-search'),
-  ];
-  const found = candidates.find((dir) => dir && existsSync(path.join(dir, 'livemcptool_tools.json')));
-  if (!found) throw new Error('the shared tool-search data is not here (set MCPX_TOOL_SEARCH_DATA)');
-  return found;
-}
-
-/** The catalogue server: resolves with its child and a name → URL map once all 70 are listed. */
-function startCatalogues() {
-  const child = spawn(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'catalogue-server.mjs'), path.join(dataDir(), 'livemcptool_tools.json')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('catalogue-server did not start within 30 s')), 30_000);
-    const urls = new Map();
-    let base = '';
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.startsWith('LISTENING ')) base = line.slice('LISTENING '.length);
-      const server = /^SERVER (\d+) (.+)$/.exec(line);
-      if (!server) return;
-      urls.set(server[2].replace(/[^A-Za-z0-9_-]/g, '_'), `${base}/${server[1]}/mcp`);
-      if (urls.size === 70) {
-        clearTimeout(timer);
-        resolve({ child, urls });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`catalogue-server exited (${code})`)));
-  });
-}
-
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -87,7 +53,9 @@ function run(args, env) {
   return { ms: performance.now() - started, stdout };
 }
 
-const { child, urls } = await startCatalogues();
+const data = toolSearchData();
+if (!data) throw new Error('the shared tool-search data is not here (set MCPX_TOOL_SEARCH_DATA)');
+const { child, urls } = await startCatalogues(data);
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-discovery-'));
 try {
   const config = path.join(dir, 'mcpx.json');

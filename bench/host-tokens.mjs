@@ -13,39 +13,17 @@
 //
 //   node bench/host-tokens.mjs [--json]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { startCatalogues, toolSearchData } from './tool-search-data.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { countTokens } = await import(path.join(ROOT, 'dist', 'discovery', 'tokens.js'));
 const { agentTools } = await import(path.join(ROOT, 'dist', 'host', 'agent-tools.js'));
 const asJson = process.argv.includes('--json');
-
-function dataDir() {
-  const candidates = [
-    process.env.MCPX_TOOL_SEARCH_DATA,
-    path.resolve(ROOT, '..', 'shared', 'data', 'tool-search'),
-    path.resolve(ROOT, '..', '..', 'shared', 'data', 'tool-search'),
-  ];
-  return candidates.find((dir) => dir && existsSync(path.join(dir, 'livemcptool_tools.json')));
-}
-
-/** The catalogue fixture: resolves with each server's mcpServers entry once all listen. */
-async function startCatalogues(dataFile) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'catalogue-server.mjs'), dataFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const entries = {};
-  let base = '';
-  for await (const line of createInterface({ input: child.stdout })) {
-    if (line.startsWith('LISTENING ')) base = line.slice('LISTENING '.length);
-    const server = /^SERVER (\d+) (.+)$/.exec(line);
-    if (server) entries[server[2].replace(/[^A-Za-z0-9_-]/g, '_')] = { url: `${base}/${server[1]}/mcp` };
-    if (Object.keys(entries).length === 70) break;
-  }
-  return { entries, stop: () => child.kill('SIGTERM') };
-}
 
 /** `mcpx serve` on stdio with `config`: the tools a host lists and the instructions it gets. */
 async function hostView(config, configDir) {
@@ -123,11 +101,13 @@ async function measure(label, config, configDir) {
 }
 
 const rows = [];
-const data = dataDir();
+const data = toolSearchData();
 if (data) {
-  const catalogues = await startCatalogues(path.join(data, 'livemcptool_tools.json'));
+  const catalogues = await startCatalogues(data);
   try {
-    rows.push(...(await measure('LiveMCPTool (70 servers, 527 tools)', { mcpServers: catalogues.entries })));
+    rows.push(
+      ...(await measure('LiveMCPTool (70 servers, 527 tools)', { mcpServers: Object.fromEntries([...catalogues.urls].map(([name, url]) => [name, { url }])) })),
+    );
   } finally {
     catalogues.stop();
   }

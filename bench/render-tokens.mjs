@@ -12,9 +12,10 @@
 // their instructions). Reads dist/ (npm run build first).
 //
 //   node bench/render-tokens.mjs [--json]
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { toolSearchData } from './tool-search-data.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { declarations } = await import(path.join(ROOT, 'dist/discovery/typescript.js'));
@@ -22,13 +23,7 @@ const { signature } = await import(path.join(ROOT, 'dist/discovery/signature.js'
 const { catalog, catalogInput } = await import(path.join(ROOT, 'dist/discovery/catalog-budget.js'));
 const { countTokens, TOKENIZER } = await import(path.join(ROOT, 'dist/discovery/tokens.js'));
 
-const data = [
-  process.env.MCPX_TOOL_SEARCH_DATA,
-  path.resolve(ROOT, '..', 'shared', 'data', 'tool-search'),
-  path.resolve(ROOT, '..', '..', 'shared', 'data', 'tool-search'),
-]
-  .filter(Boolean)
-  .find((dir) => existsSync(path.join(dir, 'livemcptool_tools.json')));
+const data = toolSearchData();
 if (!data) {
   console.error('render-tokens: the shared tool-search data is not on this machine (set MCPX_TOOL_SEARCH_DATA)');
   process.exit(1);

@@ -15,11 +15,12 @@
 // Runs on dist/: `npx tsc -p tsconfig.json` first.
 //
 //   node bench/search-quality.mjs [--ablation] [--json]
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { toolSearchData } from './tool-search-data.mjs';
 import { goldenMetrics, goldenSet, hitMetrics, liveMcpToolSet, metaToolSet, nameMetrics } from './search-eval.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -27,13 +28,7 @@ const { buildIndex, search } = await import(path.join(ROOT, 'dist', 'discovery',
 const { tune } = await import(path.join(ROOT, 'dist', 'discovery', 'search', 'tuning.js'));
 const { openWordNet } = await import(path.join(ROOT, 'dist', 'discovery', 'search', 'wordnet.js'));
 
-const DATA = [
-  process.env.MCPX_TOOL_SEARCH_DATA,
-  path.resolve(ROOT, '..', 'shared', 'data', 'tool-search'),
-  path.resolve(ROOT, '..', '..', 'shared', 'data', 'tool-search'),
-]
-  .filter(Boolean)
-  .find((dir) => existsSync(path.join(dir, 'livemcptool_tools.json')));
+const DATA = toolSearchData();
 if (!DATA) {
   console.error('search-quality: the shared tool-search data is not on this machine (set MCPX_TOOL_SEARCH_DATA)');
   process.exit(2);
