@@ -131,6 +131,11 @@ export function firstText(frame: Record<string, unknown>): string {
   return block.text ?? "";
 }
 
+/** All the text of a tool result (as an SDK client returns it), its text blocks joined. */
+export function textOf(result: unknown): string {
+  return (result as { content: Array<{ text?: string }> }).content.map((block) => block.text ?? "").join("");
+}
+
 /** `mcpx servers --json` output, by server name. */
 export function parseServers(stdout: string): Map<string, ServerReport> {
   return new Map((JSON.parse(stdout) as ServerReport[]).map((report) => [report.name, report]));

@@ -15,14 +15,12 @@ import { startMcpxHttp, stdioServeParams, writeConfig, type RunningMcpx, type Te
 import { recording, type Received } from "../helpers/recording-transport.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
+import { textOf } from "../helpers/upstreams.js";
 
 const GATEWAY = ["mcpx__search", "mcpx__describe", "mcpx__call", "mcpx__servers"];
 const PINNED = ["calculator__calculate", "wikipedia__get_summary"];
 /** mcpx's question tools, listed to a host that cannot be asked questions itself (as in every mode). */
 const QUESTION_TOOLS = ["mcpx__pending_questions", "mcpx__answer_question"];
-
-type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
-const textOf = (result: unknown): string => (result as ToolResult).content.map((block) => block.text ?? "").join("");
 
 describe.skipIf(!TOOL_SEARCH_DATA)("a host of mcpx in discovery mode, with the 70 LiveMCPTool servers", () => {
   let catalogues: CatalogueServers;

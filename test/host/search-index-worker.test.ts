@@ -15,6 +15,7 @@ import { nodeServer, RawStdioHost, stdioServeParams, writeConfig, type TempConfi
 import { recording, type Received } from "../helpers/recording-transport.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { liveMcpTools, TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
+import { textOf } from "../helpers/upstreams.js";
 
 /**
  * What "promptly" means for a ping or a call while the index builds. A synchronous build stalls
@@ -22,9 +23,6 @@ import { liveMcpTools, TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
  * 1 ms): the bound leaves room for a busier machine, and none for a stall.
  */
 const PROMPT_MS = 500;
-
-type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
-const textOf = (result: unknown): string => (result as ToolResult).content.map((block) => block.text ?? "").join("");
 
 describe.skipIf(!TOOL_SEARCH_DATA)("mcpx__search's index, built off the serving gateway's event loop", () => {
   let catalogues: CatalogueServers;

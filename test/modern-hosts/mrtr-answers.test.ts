@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
 import { post } from "../helpers/raw-http.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
+import { textOf } from "../helpers/upstreams.js";
 
 const V = "2026-07-28";
 let mcpx: RunningMcpx & { url: URL };
@@ -46,8 +47,6 @@ async function call(id: number, params: Record<string, unknown>): Promise<Reply>
   for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
   return reply.messages[0] as Reply;
 }
-
-const textOf = (result: unknown): string => (result as { content: Array<{ text?: string }> }).content.map((block) => block.text ?? "").join("");
 
 const FORM = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 
