@@ -6,8 +6,8 @@
  * upstream comes up, and most rebuilds are never searched).
  */
 import type { WorkerRequest } from "../../discovery/index-async.js";
-import { discoveryName, type ToolRecord } from "../../discovery/records.js";
-import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
+import type { ToolRecord } from "../../discovery/records.js";
+import { toolRecord } from "../../discovery/tool-records.js";
 import type { Catalogue } from "../catalogue.js";
 
 export interface DiscoveredTool {
@@ -32,7 +32,8 @@ export class DiscoveryView {
       const exposed = String(item.name);
       const owned = catalogue.tool(exposed);
       if (!owned) return [];
-      const found = { record: toolRecord(owned.server, owned.original, item), exposed };
+      // The item carries the exposed name; the record is of the server's own.
+      const found = { record: toolRecord(owned.server, { ...item, name: owned.original }), exposed };
       this.#byName.set(found.record.name, found);
       this.#byExposed.set(exposed, found);
       return [found];
@@ -59,19 +60,6 @@ export class DiscoveryView {
     this.#indexKey ??= JSON.stringify(this.indexInput);
     return this.#indexKey;
   }
-}
-
-function toolRecord(server: string, tool: string, item: JsonObject): ToolRecord {
-  return {
-    server,
-    tool,
-    name: discoveryName(server, tool),
-    ...(typeof item.title === "string" ? { title: item.title } : {}),
-    description: typeof item.description === "string" ? item.description : "",
-    ...(isObject(item.inputSchema) ? { inputSchema: item.inputSchema } : {}),
-    ...(isObject(item.outputSchema) ? { outputSchema: item.outputSchema } : {}),
-    ...(isObject(item.annotations) ? { annotations: item.annotations } : {}),
-  };
 }
 
 const views = new WeakMap<Catalogue, DiscoveryView>();
