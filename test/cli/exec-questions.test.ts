@@ -4,6 +4,8 @@
  * `mcpx result RUNID` collects the run's output. On a terminal the person is asked there.
  * Through the daemon and with `--no-daemon` (a runner of its own) alike.
  */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QuestionStore } from "../../src/broker/store.js";
 import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
@@ -56,7 +58,11 @@ describe.each([
     const stored = runRecord(document.callId)!;
     expect(stored).toMatchObject({ server: "mcpx", tool: "exec", state: "running" });
     if (flags.length === 0) expect(stored.runnerPid).toBe(recordOf(config)!.pid);
-    else expect(stored.runnerPid).not.toBe(recordOf(config)?.pid);
+    else {
+      expect(stored.runnerPid).not.toBe(recordOf(config)?.pid);
+      // The runner read its source from a 0600 file and removed it.
+      expect(readdirSync(join(stateOf(config), "calls")).filter((name) => name.endsWith(".script"))).toEqual([]);
+    }
 
     const early = await runMcpx(["result", document.callId], config);
     expect(early.code).toBe(75);

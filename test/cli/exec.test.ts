@@ -114,6 +114,19 @@ return { first: first.id };`;
     expect(missing.stderr).toContain("cannot read");
   });
 
+  it("mcpx exec - reads the script from stdin", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { MCPX_BIN } = await import("../helpers/mcpx.js");
+    const run = spawnSync(process.execPath, [MCPX_BIN, "exec", "-", "--config", config.file], {
+      env: config.env,
+      input: 'const r = await issues.search_issues({ query: "billing" });\nconsole.log(r.items.length);\n',
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe("10\n");
+  });
+
   it("Ctrl-C at the command stops its run in the daemon (exit 1); the daemon stays and serves the next run", async () => {
     const command = spawnMcpx(["exec", 'console.log("started"); await typed.hang({})', "--config", config.file], config);
     const daemon = await until("the daemon", () => recordOf(config));
