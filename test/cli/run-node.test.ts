@@ -77,6 +77,18 @@ describe("mcpx run --runtime node", () => {
     });
   });
 
+  it("--no-daemon: the calls are made by a gateway in the command's own process, as mcpx call --no-daemon's are by its runner", async () => {
+    writeFileSync(join(config.dir, "note.txt"), "alone\n");
+    writeFileSync(join(config.dir, "script.ts"), SCRIPT);
+    const before = callsOf("issues").length;
+    const command = spawnMcpx(["run", "script.ts", "--runtime", "node", "--no-daemon", "--config", config.file], config, config.dir);
+    expect(await command.exited, command.stderr()).toBe(0);
+    expect(command.stdout()).toBe("alone 10  number\n");
+    const made = callsOf("issues").slice(before);
+    expect(made.map((call) => call.tool)).toEqual(["search_issues", "fail"]);
+    expect(new Set(made.map((call) => call.runnerPid))).toEqual(new Set([command.child.pid]));
+  });
+
   it("off a terminal, a question of one of its calls is put on stderr and waited for; answered elsewhere, the script goes on", async () => {
     const code = 'const answer = await ask.ask_form({ message: "Node asks?" });\nconsole.log(textOf(answer));\n';
     const command = spawnMcpx(["exec", code, "--runtime", "node", "--config", config.file], config, config.dir);
