@@ -24,7 +24,8 @@ interface InputRequired {
 
 let config: TempConfig;
 beforeAll(() => {
-  config = daemonConfig({ ask: askingStdio() });
+  // The run's deadline counts while its question waits: long enough for this machine to answer.
+  config = daemonConfig({ ask: askingStdio() }, { scripts: { timeoutSeconds: 300 } });
 });
 afterAll(stopDaemons);
 
