@@ -5,6 +5,7 @@
  *   below them (rpc may take the logger's type and the silent logger);
  * - broker/ and upstream/ know nothing of host/, api/ or cli/;
  * - discovery/ (the schema cache, search, renderings) knows nothing of host/, api/, cli/, upstream/ or broker/;
+ * - scripts/ (the sandbox scripts run in) knows nothing of host/, api/, cli/, upstream/ or broker/ either;
  * - nothing in src/ imports cli/, which is the thin layer on top;
  * - no two modules import each other, directly or round a longer circle.
  */
@@ -81,8 +82,8 @@ describe("layering", () => {
     expect(offences).toEqual([]);
   });
 
-  it("discovery/ knows nothing of host/, api/, cli/, upstream/ or broker/", () => {
-    const offences = ALL.filter((module) => module.layer === "discovery").flatMap((module) =>
+  it.each(["discovery", "scripts"])("%s/ knows nothing of host/, api/, cli/, upstream/ or broker/", (layer) => {
+    const offences = ALL.filter((module) => module.layer === layer).flatMap((module) =>
       module.local
         .filter((target) => ["host", "api", "cli", "upstream", "broker"].includes(layerOf(target)))
         .map((target) => `${module.path} imports ${target}`),

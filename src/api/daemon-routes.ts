@@ -5,7 +5,8 @@
  *   GET  /v1/daemon/servers           → each server as `mcpx servers --json` reports it, live
  *   GET  /v1/daemon/tools             → {tools, notUp}: the tools hosts see, as `mcpx tools --json`, live
  *   POST /v1/daemon/call              {callId, target, args} → the call's end, or that it waits on a question
- *   POST /v1/daemon/calls/:id/stop    {signal} → {stopped}: the call fails as stopped by that signal
+ *   POST /v1/daemon/exec              {runId, kind, code, language, filename, args} → the script run's end, or that it waits on a question
+ *   POST /v1/daemon/calls/:id/stop    {signal} → {stopped}: the call (or run) fails as stopped by that signal
  *   POST /v1/daemon/refresh           {server?} → each server's tool count once its catalogue is read again
  *   POST /v1/daemon/stop              {} → {stopping: true}, then the process stops
  *
@@ -33,6 +34,8 @@ export interface DaemonHandlers {
   /** `servers` or `tools`, live from the running upstreams (once each has come up or failed). */
   live(what: "servers" | "tools"): Promise<unknown>;
   call(request: JsonObject): Promise<Reply>;
+  /** A script run (`mcpx exec`, `mcpx run`). */
+  exec(request: JsonObject): Promise<Reply>;
   stopCall(callId: string, signal: string): boolean;
   refresh(server: string | undefined): Promise<Reply>;
   /** Called once the reply to `/stop` is sent. */
@@ -98,6 +101,7 @@ export function createDaemonRoutes(options: DaemonRoutesOptions): DaemonRoutes {
     if (!body) return;
     const stopCall = /^\/calls\/([^/]+)\/stop$/.exec(path);
     if (path === "/call") return send(response, await handlers.call(body));
+    if (path === "/exec") return send(response, await handlers.exec(body));
     if (stopCall) {
       const signal = typeof body.signal === "string" ? body.signal : "SIGTERM";
       return sendJson(response, 200, { stopped: handlers.stopCall(decodeURIComponent(stopCall[1]!), signal) });
@@ -115,7 +119,7 @@ export function createDaemonRoutes(options: DaemonRoutesOptions): DaemonRoutes {
       response,
       404,
       "NOT_FOUND",
-      `Not found: ${DAEMON_ROUTES}${path} (there are ${DAEMON_ROUTES}, /servers, /tools, /call, /calls/:id/stop, /refresh and /stop)`,
+      `Not found: ${DAEMON_ROUTES}${path} (there are ${DAEMON_ROUTES}, /servers, /tools, /call, /exec, /calls/:id/stop, /refresh and /stop)`,
     );
   }
 

@@ -6,11 +6,15 @@ import type { CallRecord } from "../broker/call-store.js";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { Exit } from "./exit.js";
 import { inertJson, inertLines, inert } from "./inert.js";
+import { isRun } from "./run-record.js";
+import { printRun } from "./run-result.js";
 
-export type EndedCall = Pick<CallRecord, "server" | "tool" | "state" | "result" | "error">;
+export type EndedCall = Pick<CallRecord, "server" | "tool" | "state" | "result" | "error"> & Partial<Pick<CallRecord, "arguments">>;
 
 /** Print how a call ended (its result, or its error on stderr) and return the exit code. */
 export function printOutcome(call: EndedCall, json: boolean, out: NodeJS.WritableStream): number {
+  // A script run (`mcpx exec`, `mcpx run`): its result is the run's envelope.
+  if (isRun(call)) return printRun(runEnvelope(call), typeof call.arguments?.filename === "string" ? call.arguments.filename : call.tool, json, out);
   if (call.state === "failed") {
     process.stderr.write(`mcpx: ${inert(call.server)}.${inert(call.tool)}: ${inertLines(call.error ?? "failed", "  ")}\n`);
     return Exit.Error;
@@ -19,6 +23,13 @@ export function printOutcome(call: EndedCall, json: boolean, out: NodeJS.Writabl
   const terminal = (out as { isTTY?: boolean }).isTTY === true;
   out.write(json ? `${inertJson(JSON.stringify(result, null, 2))}\n` : terminal ? inertResult(render(result)) : render(result));
   return result.isError === true ? Exit.Error : Exit.Ok;
+}
+
+/** A run's envelope; a run mcpx could not run at all (or stopped before it began) as one that failed. */
+function runEnvelope(call: EndedCall): JsonObject {
+  if (call.state !== "failed" && call.result) return call.result;
+  const message = call.error ?? "failed";
+  return { ok: false, output: "", stderr: "", calls: [], error: { kind: /\bstopped\b/.test(message) ? "stopped" : "internal", message } };
 }
 
 /**

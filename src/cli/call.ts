@@ -132,7 +132,7 @@ export function resolveCallId(store: QuestionStore, given: string): string {
 }
 
 /** The shared store; one that cannot be used is a clear error now, not a stack trace. */
-function openStore(): QuestionStore {
+export function openStore(): QuestionStore {
   try {
     return QuestionStore.open(stateDir());
   } catch (error) {
@@ -142,13 +142,13 @@ function openStore(): QuestionStore {
 }
 
 /** On a terminal, questions are put to the person at it; elsewhere the command exits 75. */
-function asker(store: QuestionStore): Pick<FollowOptions, "ask"> {
+export function asker(store: QuestionStore): Pick<FollowOptions, "ask"> {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return {};
   return { ask: terminalAsker(new Broker(store, createLogger({}, "warn"))) };
 }
 
 /** Start the detached process that makes the call; its log goes to a private file. */
-function signalRunner(pid: number): void {
+export function signalRunner(pid: number): void {
   try {
     process.kill(pid, "SIGTERM");
   } catch {
@@ -157,7 +157,7 @@ function signalRunner(pid: number): void {
 }
 
 /** Where each call's log and progress are kept. */
-function callsDir(): string {
+export function callsDir(): string {
   return join(stateDir(), "calls");
 }
 

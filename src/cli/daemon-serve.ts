@@ -11,6 +11,7 @@ import type { HttpHost } from "../host/http-host.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { IMPLEMENTATION } from "../version.js";
 import { callsDirOf, DaemonCalls } from "./daemon-calls.js";
+import { DaemonRuns } from "./daemon-runs.js";
 import { report } from "./servers.js";
 import { settled } from "./settled.js";
 import { liveTools } from "../host/live-tools.js";
@@ -30,6 +31,7 @@ export interface DaemonSideOptions {
 export class DaemonSide {
   readonly routes: DaemonRoutes;
   readonly #calls: DaemonCalls;
+  readonly #runs: DaemonRuns;
   readonly #credential = newCredential();
   readonly #file: string;
   readonly #startedAt = new Date().toISOString();
@@ -44,6 +46,7 @@ export class DaemonSide {
   ) {
     this.#file = daemonPaths(options.stateDir, gateway.config.file).file;
     this.#calls = new DaemonCalls(gateway, broker, ensurePrivateDir(callsDirOf(options.stateDir)), options.warnings);
+    this.#runs = new DaemonRuns(gateway, broker, options.warnings);
     this.routes = createDaemonRoutes({
       credential: this.#credential,
       log: gateway.log,
@@ -52,7 +55,8 @@ export class DaemonSide {
         status: () => this.#status(),
         live: (what) => this.#live(what),
         call: (request) => this.#calls.call(request),
-        stopCall: (callId, signal) => this.#calls.stop(callId, signal),
+        exec: (request) => this.#runs.exec(request),
+        stopCall: (callId, signal) => this.#calls.stop(callId, signal) || this.#runs.stop(callId, signal),
         refresh: (server) => this.#refresh(server),
         stop: () => options.stop("asked to stop (mcpx daemon stop)"),
       },
@@ -83,6 +87,7 @@ export class DaemonSide {
     clearInterval(this.#idleTimer);
     removeOwnRecord(this.#file);
     this.#calls.stopAll(why);
+    this.#runs.stopAll(why);
   }
 
   get #idleMs(): number {
@@ -94,7 +99,7 @@ export class DaemonSide {
     let lastBusy = Date.now();
     const every = Math.max(50, Math.min(IDLE_CHECK_MS, this.#idleMs / 4));
     this.#idleTimer = setInterval(() => {
-      if (this.#calls.inFlight > 0 || (this.#host?.sessionCount ?? 0) > 0) lastBusy = Date.now();
+      if (this.#calls.inFlight + this.#runs.inFlight > 0 || (this.#host?.sessionCount ?? 0) > 0) lastBusy = Date.now();
       else if (Date.now() - Math.max(lastBusy, this.routes.lastRequestAt) >= this.#idleMs) {
         this.options.stop(`idle for ${this.gateway.config.daemon.idleMinutes} minutes`);
       }
@@ -112,6 +117,7 @@ export class DaemonSide {
       idleMinutes: this.gateway.config.daemon.idleMinutes,
       lastRequestAt: new Date(this.routes.lastRequestAt).toISOString(),
       callsInFlight: this.#calls.inFlight,
+      runsInFlight: this.#runs.inFlight,
       hostSessions: this.#host?.sessionCount ?? 0,
       servers: this.gateway.upstreams.map((upstream) => ({ name: upstream.name, state: upstream.state, tools: upstream.catalog.tools.length })),
     };

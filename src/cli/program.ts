@@ -11,6 +11,7 @@ import { CliError, Exit } from "./exit.js";
 import type { Config, Expose } from "../config/types.js";
 import { UI_DEFAULT_PORT } from "./ports.js";
 import { registerDaemon } from "./daemon-commands.js";
+import { registerRun } from "./run-commands.js";
 
 // Required, not imported: as CommonJS through the ESM loader, commander would be scanned for its exports first.
 const { Command, CommanderError, Option } = createRequire(import.meta.url)("commander") as typeof import("commander");
@@ -135,6 +136,7 @@ program
   });
 
 registerDaemon(program);
+registerRun(program);
 
 program
   .command("ui")

@@ -112,6 +112,14 @@ export interface Config {
     /** It exits after this long with no request from a command, no host session and no call in flight. */
     idleMinutes: number;
   };
+  /** Scripts (`mcpx run`, `mcpx exec`, `mcpx__exec`): what one run may use before it is ended. */
+  scripts: {
+    memoryMb: number;
+    timeoutSeconds: number;
+    /** Printed output kept per run (stdout-like and stderr-like each). */
+    outputKb: number;
+    maxCalls: number;
+  };
   limits: {
     /** The largest message mcpx reads from a host. */
     maxMessageBytes: number;

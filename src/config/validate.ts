@@ -16,7 +16,7 @@ import { readPinned } from "./pinned.js";
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
-const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "expose", "pinned", "http", "daemon", "limits"];
+const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "expose", "pinned", "http", "daemon", "scripts", "limits"];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
 export const EXPOSE_CHOICES: readonly Expose[] = ["all", "discovery"];
 
@@ -125,6 +125,14 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
   const dmn = top?.read("daemon", (v, at) => check.fields(v, at, ["idleMinutes"]));
   const daemon: Config["daemon"] = { idleMinutes: dmn?.number("idleMinutes", POSITIVE) ?? 10 };
 
+  const scr = top?.read("scripts", (v, at) => check.fields(v, at, ["memoryMb", "timeoutSeconds", "outputKb", "maxCalls"]));
+  const scripts: Config["scripts"] = {
+    memoryMb: scr?.number("memoryMb", { min: 8, max: 4096, integer: true }) ?? 64,
+    timeoutSeconds: scr?.number("timeoutSeconds", POSITIVE) ?? 30,
+    outputKb: scr?.number("outputKb", { min: 1, max: 64 * 1024, integer: true }) ?? 64,
+    maxCalls: scr?.number("maxCalls", { min: 1, max: 1_000_000, integer: true }) ?? 1000,
+  };
+
   const roots = top?.read("roots", (v, at) => readRoots(check, v, at, baseDir));
   const servers: ServerConfig[] = [];
   const warnings: string[] = [...envWarnings];
@@ -196,6 +204,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     pinned,
     http,
     daemon,
+    scripts,
     limits,
   };
   return { config, warnings: [...(ignored ? [ignored] : []), ...new Set(warnings)] };

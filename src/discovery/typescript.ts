@@ -45,12 +45,13 @@ export interface TypeDeclarations {
 
 export function typeDeclarations(tools: readonly ToolRecord[], options: DeclarationOptions = {}): TypeDeclarations {
   const names = new TypeNames(OWN_NAMES);
-  const interfaces = new Map<string, string>();
+  const grouped = byServer(tools);
+  // Servers first, so a server's name never depends on its neighbours' schema type names.
+  const interfaces = allocateServers(names, [...grouped.keys()]);
   const howToCall = commentLines(options.howToCall ?? HOW_TO_CALL).join(" ");
   const parts = [howToCall ? `// ${howToCall}\n` : "", RESULT];
-  for (const [server, serverTools] of byServer(tools)) {
-    const name = names.allocate(server, "server");
-    interfaces.set(server, name);
+  for (const [server, serverTools] of grouped) {
+    const name = interfaces.get(server)!;
     const description = options.serverDescriptions?.[server] ?? "";
     const doc = name === server ? description : `Server "${server}".${description ? ` ${description}` : ""}`;
     const definitions: string[] = [];
@@ -67,6 +68,20 @@ export function typeDeclarations(tools: readonly ToolRecord[], options: Declarat
     parts.push(`\n${docComment(doc, "")}export interface ${name} {\n${methods.join("")}}\n${definitions.join("")}`);
   }
   return { text: parts.join(""), interfaces };
+}
+
+/**
+ * The name each server's interface gets (and a script's global for it, scripts/script-servers.ts):
+ * its own name where valid, else the nearest free valid one. `taken` are names the output uses.
+ */
+export function serverTypeNames(servers: readonly string[], taken: readonly string[] = []): Map<string, string> {
+  return allocateServers(new TypeNames([...OWN_NAMES, ...taken]), servers);
+}
+
+function allocateServers(names: TypeNames, servers: readonly string[]): Map<string, string> {
+  const allocated = new Map<string, string>();
+  for (const server of servers) if (!allocated.has(server)) allocated.set(server, names.allocate(server, "server"));
+  return allocated;
 }
 
 function byServer(tools: readonly ToolRecord[]): Map<string, ToolRecord[]> {

@@ -40,6 +40,7 @@ describe("configFromObject: defaults", () => {
       pinned: [],
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       daemon: { idleMinutes: 10 },
+      scripts: { memoryMb: 64, timeoutSeconds: 30, outputKb: 64, maxCalls: 1000 },
       limits: {
         maxMessageBytes: 4194304,
         maxUpstreamMessageBytes: 67108864,
@@ -276,6 +277,8 @@ describe("configFromObject: errors name the file and the key path", () => {
     expect(problem({ elicitation: null })).toBe("conf/mcpx.json: elicitation must be an object");
     expect(problem({ daemon: { idleMinutes: 0 } })).toMatch(/^conf\/mcpx\.json: daemon\.idleMinutes must be /);
     expect(problem({ daemon: { idleMinutes: "10" } })).toBe("conf/mcpx.json: daemon.idleMinutes must be a number");
+    expect(problem({ scripts: { memoryMb: 2 } })).toMatch(/^conf\/mcpx\.json: scripts\.memoryMb must be /);
+    expect(problem({ scripts: { timeout: 5 } })).toBe("conf/mcpx.json: scripts.timeout is not a known key");
   });
 
   it("a server with neither command nor url, or with both", () => {

@@ -1,0 +1,42 @@
+/**
+ * A script run (`mcpx exec`, `mcpx run`) as the store keeps it: a call of server "mcpx" (a
+ * name no upstream may have), tool "exec" or "run", whose result is the run's envelope. So
+ * `mcpx result RUNID` collects a run exactly as it collects a call, and its questions are
+ * the call's (the broker's record.callId is the run id). The source is never stored: the
+ * arguments say only what the run was (file name, language, size, args).
+ */
+import type { CallRecord } from "../broker/call-store.js";
+import type { QuestionStore } from "../broker/store.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import type { ScriptEnvelope, ScriptLimits, ScriptSource } from "../scripts/types.js";
+import type { Config } from "../config/types.js";
+
+/** context.ts RESERVED_SERVER_NAME, not imported: the warm path prints runs and loads no config reader. */
+const RUN_SERVER = "mcpx";
+
+export type RunKind = "exec" | "run";
+
+export function recordRun(store: QuestionStore, runId: string, kind: RunKind, source: ScriptSource): void {
+  store.calls.create(runId, RUN_SERVER, kind, {
+    filename: source.filename,
+    language: source.language,
+    bytes: Buffer.byteLength(source.code),
+    args: source.args,
+  });
+}
+
+/** A run ends done with its envelope (ok or not); failed only when mcpx could not run it at all. */
+export function finishRun(store: QuestionStore, runId: string, outcome: { envelope: ScriptEnvelope } | { error: string }): void {
+  if ("envelope" in outcome) store.calls.finish(runId, { result: outcome.envelope as unknown as JsonObject });
+  else store.calls.finish(runId, outcome);
+}
+
+export function isRun(call: Pick<CallRecord, "server" | "tool">): boolean {
+  return call.server === RUN_SERVER && (call.tool === "exec" || call.tool === "run");
+}
+
+/** The config's `scripts` section as a run's limits. */
+export function scriptLimits(config: Pick<Config, "scripts">): ScriptLimits {
+  const { memoryMb, timeoutSeconds, outputKb, maxCalls } = config.scripts;
+  return { memoryBytes: memoryMb * 1024 * 1024, timeoutMs: timeoutSeconds * 1000, outputBytes: outputKb * 1024, maxCalls };
+}

@@ -1,0 +1,47 @@
+/**
+ * `mcpx exec|run --typecheck` (docs/scripts.md): before anything runs, the script is checked
+ * against the client's declarations of the cached tools; problems are printed FILE:LINE:COL
+ * and the command exits 2 with nothing run. Needs scripts/typecheck.ts and
+ * client-declarations.ts built (the client work): until they are, these tests are skipped.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { QuestionStore } from "../../src/broker/store.js";
+import { typecheckScript } from "../../src/scripts/typecheck.js";
+import { nodeServer, writeConfig } from "../helpers/mcpx.js";
+import { runMcpx } from "../helpers/upstreams.js";
+
+const built = await typecheckScript("", "", "probe.ts").then(
+  () => true,
+  () => false,
+);
+
+function runsIn(stateDir: string): number {
+  const store = QuestionStore.open(stateDir);
+  try {
+    return store.calls.idsStartingWith("", 100).length;
+  } finally {
+    store.close();
+  }
+}
+
+describe.skipIf(!built)("--typecheck", () => {
+  it("a script that does not type-check is refused with FILE:LINE:COL and exit 2, and nothing runs; one that does runs", async () => {
+    const config = writeConfig({ mcpServers: { issues: nodeServer("issues-server.mjs") } });
+    const file = join(config.dir, "bad.ts");
+    writeFileSync(file, 'console.log("ran");\nconst found = await issues.search_issues({ query: 42 });\nconsole.log(found.items.lenght);\n');
+    const bad = await runMcpx(["run", file, "--typecheck", "--config", config.file], config);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2:\\d+ .+$`, "m"));
+    expect(bad.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:\\d+ .*lenght`, "m"));
+    expect(runsIn(config.env.MCPX_STATE_DIR!)).toBe(0);
+    const good = await runMcpx(
+      ["exec", 'const found = await issues.search_issues({ query: "billing" });\nconsole.log(found.items.length);', "--typecheck", "--config", config.file],
+      config,
+    );
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toBe("10\n");
+  });
+});
