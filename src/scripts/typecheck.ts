@@ -23,6 +23,11 @@ export interface TypeProblem {
   code: number;
 }
 
+/** A problem as one line for a person: `billing.ts:3:14 message (TS2551)`. */
+export function problemLine(filename: string, problem: TypeProblem): string {
+  return `${filename}:${problem.line}:${problem.column} ${problem.message} (TS${problem.code})`;
+}
+
 /** What the script's text is wrapped in: one line before it, one after, so its line N is line N+1. */
 const BEFORE = "export {}; const __mcpxScript = async () => {\n";
 const AFTER = "\n};\n";

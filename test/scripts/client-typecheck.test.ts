@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { discoveryName, type ToolRecord } from "../../src/discovery/records.js";
 import { clientDeclarations } from "../../src/scripts/client-declarations.js";
-import { typecheckScript } from "../../src/scripts/typecheck.js";
+import { problemLine, typecheckScript } from "../../src/scripts/typecheck.js";
 import { liveMcpTools, TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
 
 function tool(server: string, name: string, extra: Partial<ToolRecord> = {}): ToolRecord {
@@ -70,6 +70,7 @@ await my_people.get_person();
       [4, 17],
     ]);
     expect(problems[0]!.message).toBe("Type 'number' is not assignable to type 'string'.");
+    expect(problemLine("wrong.ts", problems[0]!)).toBe("wrong.ts:1:37 Type 'number' is not assignable to type 'string'. (TS2322)");
     expect(problems[1]!.message).toMatch(/^Property 'totl' does not exist on type .*Did you mean 'total'\?/);
     expect(problems[2]!.message).toMatch(/^Property 'serch' does not exist on type 'issues'\. Did you mean 'search'\?/);
     expect(problems[3]!.message).toMatch(/^Expected 1 arguments, but got 0\./);
