@@ -28,8 +28,11 @@ export function problemLine(filename: string, problem: TypeProblem): string {
   return `${filename}:${problem.line}:${problem.column} ${problem.message} (TS${problem.code})`;
 }
 
-/** What the script's text is wrapped in: one line before it, one after, so its line N is line N+1. */
-const BEFORE = "export {}; const __mcpxScript = async () => {\n";
+/**
+ * What the script's text is wrapped in: one line before it, one after, so its line N is line
+ * N+1. The function is named nothing: a name would hide a server's global of that name.
+ */
+const BEFORE = "export default async () => {\n";
 const AFTER = "\n};\n";
 
 const ROOT = "/mcpx";
@@ -123,10 +126,10 @@ export async function typecheckScript(code: string, declarations: string, filena
 
 /** Where the wrapping function's body ends, when that is inside the script (an unmatched `}`). */
 function earlyEnd(ts: TypeScript, script: TS.SourceFile, codeEnd: number): number | undefined {
-  const statement = script.statements[1];
-  if (!statement || !ts.isVariableStatement(statement)) return undefined;
-  const wrapper = statement.declarationList.declarations[0]?.initializer;
-  if (!wrapper || !ts.isArrowFunction(wrapper)) return undefined;
+  const statement = script.statements[0];
+  if (!statement || !ts.isExportAssignment(statement)) return undefined;
+  const wrapper = statement.expression;
+  if (!ts.isArrowFunction(wrapper)) return undefined;
   const close = wrapper.body.end - 1;
   return close < codeEnd && script.text[close] === "}" ? close : undefined;
 }

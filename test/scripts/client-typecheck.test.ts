@@ -95,6 +95,11 @@ await my_people.get_person();
     expect(early).toEqual([{ line: 1, column: 1, message: "Unexpected '}': it closes nothing.", code: 1128 }]);
   });
 
+  it("the wrapping hides no global: a server may have any name", async () => {
+    const declarations = clientDeclarations([tool("__mcpxScript", "ping"), tool("default", "ping")]);
+    expect(await typecheckScript("await __mcpxScript.ping();\nawait default_.ping();\n", declarations, "names.ts")).toEqual([]);
+  });
+
   it("is strict: an implicit any, a possibly undefined value", async () => {
     const problems = await typecheckScript(
       "const twice = (n) => n * 2;\nconst found = await issues.search({ query: 'a' });\nconsole.log(found.items[0].author.length, twice(2));\n",
