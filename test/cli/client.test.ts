@@ -32,7 +32,7 @@ for (const issue of found.items) {
 return found.total;
 `;
 
-describe("mcpx client", () => {
+describe("mcpx client", { timeout: 60_000 }, () => {
   let config: TempConfig;
   const mcpx = (...args: string[]) => runMcpx([...args, "--config", config.file], config);
 

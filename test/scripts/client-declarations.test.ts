@@ -85,7 +85,7 @@ describe.skipIf(!TOOL_SEARCH_DATA)("the client of the 527 LiveMCPTool tools", ()
   }, 120_000);
 });
 
-describe("clientDeclarations", () => {
+describe("clientDeclarations", { timeout: 60_000 }, () => {
   it("types a tool with an outputSchema by it (the structured content), one without as content blocks, and the globals every script has", () => {
     const text = clientDeclarations([
       tool("my-server", "get-file", {
@@ -175,17 +175,20 @@ for (const block of blocks) {
     }
   });
 
-  it("compiles beside lib.dom, and beside @types/node, as an editor's project may have them", () => {
-    const text = clientDeclarations([
-      tool("github", "search_issues", { inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } }),
-    ]);
-    const script = `export {};\nconst found = await github.search_issues({ q: "x" });\nconsole.log(textOf(found));\n`;
-    const dom = compile({ "client.d.ts": text, "script.ts": script }, { lib: ["lib.es2022.d.ts", "lib.dom.d.ts"], types: [] });
+  const EDITOR_TEXT = () =>
+    clientDeclarations([tool("github", "search_issues", { inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } })]);
+  const EDITOR_SCRIPT = `export {};\nconst found = await github.search_issues({ q: "x" });\nconsole.log(textOf(found));\n`;
+
+  it("compiles beside lib.dom, as an editor's project may have it", () => {
+    const dom = compile({ "client.d.ts": EDITOR_TEXT(), "script.ts": EDITOR_SCRIPT }, { lib: ["lib.es2022.d.ts", "lib.dom.d.ts"], types: [] });
     expect(dom.errors).toEqual([]);
+  }, 120_000);
+
+  it("compiles beside @types/node, as an editor's project may have it", () => {
     const node = createRequire(import.meta.url).resolve("@types/node/index.d.ts");
-    const withNode = compile({ "client.d.ts": text, "script.ts": script }, { lib: ["lib.es2022.d.ts"], types: [] }, [node]);
+    const withNode = compile({ "client.d.ts": EDITOR_TEXT(), "script.ts": EDITOR_SCRIPT }, { lib: ["lib.es2022.d.ts"], types: [] }, [node]);
     expect(withNode.errors).toEqual([]);
-  });
+  }, 120_000);
 
   it("declares only the globals when there are no tools", () => {
     const compiled = compile(

@@ -44,7 +44,7 @@ try {
 return found.items.length;
 `;
 
-describe("typecheckScript", () => {
+describe("typecheckScript", { timeout: 60_000 }, () => {
   it("passes a correct script (top-level await and return), and reports how long a check takes", async () => {
     const cold = performance.now();
     expect(await typecheckScript(GOOD, DECLARATIONS, "billing.ts")).toEqual([]);
