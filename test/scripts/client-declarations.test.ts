@@ -95,12 +95,21 @@ describe("clientDeclarations", { timeout: 60_000 }, () => {
       }),
       tool("my-server", "list", { inputSchema: { type: "object", properties: { depth: { type: "number" } } } }),
       tool("my-server", "no-schema", { inputSchema: undefined }),
+      tool("my-server", "tree", {
+        outputSchema: {
+          type: "object",
+          properties: { root: { $ref: "#/$defs/Node" } },
+          $defs: { Node: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+        },
+      }),
     ]);
     const script = `export {};
 const file: { size: number; lines?: string[] } = await my_server.get_file({ path: "a" });
 const blocks: ContentBlock[] = await my_server.list();
 const none: ContentBlock[] = await my_server.no_schema();
-const text: string = textOf(blocks) + args.join(" ") + String(file.size) + String(none.length);
+const tree = await my_server.tree();
+const leaf: string | undefined = tree.root?.children?.[0]?.children?.[0]?.name;
+const text: string = textOf(blocks) + args.join(" ") + String(file.size) + String(none.length) + String(leaf);
 console.log(text); console.info(1); console.debug({}); console.error("e"); console.warn([]);
 onElicit(async (question) => (question.tool === "get-file" ? { action: "accept", content: { choice: question.message } } : undefined));
 onElicit(() => undefined);
