@@ -84,6 +84,18 @@ program
   });
 
 program
+  .command("client")
+  .description("the typed client scripts are written against: TypeScript declarations of every server's tools as a script's globals, from the schema cache")
+  .option("-o, --output <file>", "write it to FILE (for an editor, or --typecheck) instead of printing it")
+  .option("-c, --config <file>", "config file")
+  .option("--json", "print JSON: {typescript, file?, servers: [{server, variable, tools, readAt}]}")
+  .option("--cached", "never start a server, not even one never read")
+  .action(async (options: { config?: string; output?: string; json?: boolean; cached?: boolean }) => {
+    const { client } = await import("./client.js");
+    process.exitCode = await client(await discoveryConfig(options.config), options);
+  });
+
+program
   .command("catalog")
   .description("every server, then as many one-line tool signatures as fit a token budget, favouring --bias")
   .requiredOption("--budget <tokens>", "how many tokens the answer may take (o200k_base)", parseWhole("--budget"))

@@ -11,10 +11,26 @@ import type { ScriptServer } from "./types.js";
 /** Globals a script has besides the servers: no server may take these names. */
 export const SCRIPT_GLOBALS = ["args", "console", "onElicit", "ToolError", "textOf"];
 
+/**
+ * The values the language puts in every script's global scope (lib es2022), and the two names
+ * strict code may not bind: a server may not take them either (a global `JSON` or `Date` that is
+ * a server would break the script, and its declarations would not compile), so its global is
+ * renamed (`JSON_2`).
+ */
+const LANGUAGE_GLOBALS = [
+  "AggregateError Array ArrayBuffer Atomics BigInt BigInt64Array BigUint64Array Boolean DataView Date Error EvalError FinalizationRegistry",
+  "Float32Array Float64Array Function Infinity Int16Array Int32Array Int8Array Intl JSON Map Math NaN Number Object Promise Proxy RangeError",
+  "ReferenceError Reflect RegExp Set SharedArrayBuffer String Symbol SyntaxError TypeError URIError Uint16Array Uint32Array Uint8Array",
+  "Uint8ClampedArray WeakMap WeakRef WeakSet decodeURI decodeURIComponent encodeURI encodeURIComponent escape eval globalThis isFinite isNaN",
+  "parseFloat parseInt undefined unescape arguments",
+]
+  .join(" ")
+  .split(" ");
+
 export function scriptServers(tools: readonly ToolRecord[]): ScriptServer[] {
   const variables = serverTypeNames(
     tools.map((tool) => tool.server),
-    SCRIPT_GLOBALS,
+    [...SCRIPT_GLOBALS, ...LANGUAGE_GLOBALS],
   );
   const servers = new Map<string, ScriptServer>();
   for (const tool of tools) {

@@ -24,9 +24,13 @@ export interface Compiled {
   file(name: string): ts.SourceFile;
 }
 
-/** Compiles `files` (name -> source; they may import each other as `./name`). */
-export function compile(files: Record<string, string>): Compiled {
-  const base = ts.createCompilerHost(OPTIONS, true);
+/**
+ * Compiles `files` (name -> source; they may import each other as `./name`). `options` replace
+ * the defaults (e.g. `lib`); `roots` are real files to compile beside them (e.g. @types/node).
+ */
+export function compile(files: Record<string, string>, options: ts.CompilerOptions = {}, roots: string[] = []): Compiled {
+  const settings = { ...OPTIONS, ...options };
+  const base = ts.createCompilerHost(settings, true);
   const own = new Map(Object.entries(files).map(([name, text]) => [`/virtual/${name}`, text]));
   const host: ts.CompilerHost = {
     ...base,
@@ -43,7 +47,7 @@ export function compile(files: Record<string, string>): Compiled {
     getCurrentDirectory: () => "/virtual",
     writeFile: () => {},
   };
-  const program = ts.createProgram([...own.keys()], OPTIONS, host);
+  const program = ts.createProgram([...own.keys(), ...roots], settings, host);
   const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
     if (!diagnostic.file || diagnostic.start === undefined) return message;
