@@ -44,10 +44,11 @@ export async function startRun(gateway: Gateway, source: ScriptSource, options: 
 /**
  * One call the script makes, as the upstream layer and attribution see it: the run's session,
  * request (it moves to a host's retry) and call id, read through to the run, with this call's
- * tool.
+ * tool and the run it is of.
  */
-function callOfRun(run: CallerContext, tool: string): CallerContext {
+export function callOfRun(run: CallerContext, tool: string): CallerContext {
   return {
+    run,
     get session() {
       return run.session;
     },

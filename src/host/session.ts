@@ -108,6 +108,11 @@ export interface CallerContext {
   tool?: string;
   /** For calls made by `mcpx call`: the call's id in the store. */
   callId?: string;
+  /**
+   * For a call a script made: the run it is of (a host's `mcpx__exec`, a command's run). Calls
+   * of one run are that one call to whoever reads them (design rule 5, host/attribution.ts).
+   */
+  run?: CallerContext;
   /** Aborted when the call ends from the caller's side (cancelled, disconnected). */
   signal?: AbortSignal;
   /**
