@@ -38,7 +38,10 @@ export async function startRun(gateway: Gateway, source: ScriptSource, options: 
       upstream.call("tools/call", params, { owner, signal, ...(options.legacyCaller ? { legacyCaller: true } : {}) }),
     );
   };
-  return startScript(source, servers, caller, options.limits);
+  const running = await startScript(source, servers, caller, options.limits);
+  // Read when a question of the run arrives, which is never before the script has started.
+  run.script = running;
+  return running;
 }
 
 /**
