@@ -42,6 +42,7 @@ export async function serveExec(
       { code, language: "ts", filename: EXEC_FILENAME, args: [] },
       { run: owner, limits: scriptLimits(gateway.config.scripts), legacyCaller },
     );
+    gateway.log.info("a host's script is running", { session: session.id });
     const stop = (): void => running.stop(`the host cancelled its ${EXEC_TOOL} call`);
     if (signal.aborted) stop();
     else signal.addEventListener("abort", stop, { once: true });
