@@ -22,14 +22,14 @@ export const SCRIPT_ANSWERER = "script";
 
 /**
  * The script's answer as a decision the broker stores with the question, or undefined when it
- * was not offered or did not answer (in time, or in a way that fits). `fit` says why an answer
- * does not fit the question; `signal` is the upstream's: it stopped waiting.
+ * was not offered or did not answer (in time, or in a way that fits). `misfit` says why an answer
+ * does not fit the question (`misfit`); `signal` is the upstream's: it stopped waiting.
  */
 export async function scriptDecision(
   question: Question,
   attribution: Attribution,
   signal: AbortSignal,
-  fit: (answer: Decision) => string | undefined,
+  misfit: (answer: Decision) => string | undefined,
   log: Logger,
 ): Promise<Decision | undefined> {
   const call = callOf(attribution);
@@ -55,7 +55,7 @@ export async function scriptDecision(
   );
   if (!answer) return undefined;
   const decision: Decision = { ...answerOf(answer), by: SCRIPT_ANSWERER, reason: "the script's onElicit answered" };
-  const problem = fit(decision);
+  const problem = misfit(decision);
   if (problem !== undefined) {
     log.warn("the script's onElicit answer does not fit the question; it goes on to the usual answerers", { problem });
     return undefined;
