@@ -23,7 +23,7 @@ export const SCRIPT_ANSWERER = "script";
 /**
  * The script's answer as a decision the broker stores with the question, or undefined when it
  * was not offered or did not answer (in time, or in a way that fits). `misfit` says why an answer
- * does not fit the question (`misfit`); `signal` is the upstream's: it stopped waiting.
+ * does not fit the question; `signal` is the upstream's: it stopped waiting.
  */
 export async function scriptDecision(
   question: Question,
