@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeServer, RawStdioHost, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
-import { stdioHost, type Frame, type RecordingHost } from "../relay/support.js";
+import { askingStdio, stdioHost, toolJson, type Frame, type RecordingHost } from "../relay/support.js";
 
-const SERVERS = { rich: nodeServer("rich-server.mjs"), v2: nodeServer("sdk2-server.mjs") };
+const SERVERS = { rich: nodeServer("rich-server.mjs"), v2: nodeServer("sdk2-server.mjs"), ask: askingStdio() };
 
 type ToolResult = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -44,7 +44,7 @@ describe('expose "all": an SDK 1.x host on stdio', () => {
     expect(names.slice(names.indexOf("mcpx__exec"))).toEqual(["mcpx__exec", "mcpx__pending_questions", "mcpx__answer_question"]);
     expect(names.indexOf("rich__rich_tool")).toBeLessThan(names.indexOf("mcpx__exec"));
     const definition = tools.find((tool) => tool.name === "mcpx__exec")!;
-    expect(definition.description).toContain("(rich, v2)");
+    expect(definition.description).toContain("(rich, v2, ask)");
     expect(definition.description).toMatch(/30 s, 64 MB, 1000 calls, 64 KB/);
     expect(definition.inputSchema).toMatchObject({ required: ["code"] });
   });
@@ -81,6 +81,24 @@ describe('expose "all": an SDK 1.x host on stdio', () => {
     expect(JSON.stringify(result)).not.toContain("unreached");
   });
 
+  it("cancelling the mcpx__exec stops the script, and the call it was waiting on is cancelled upstream", async () => {
+    const stop = new AbortController();
+    const pending = host.client
+      .callTool({ name: "mcpx__exec", arguments: { code: "await ask.wait_for_cancel({}); console.log('unreached')" } }, undefined, { signal: stop.signal })
+      .catch((error: unknown) => error);
+    const events = async () => toolJson(await host.client.callTool({ name: "ask__events", arguments: {} })) as Array<{ tool: string; aborted?: string }>;
+    const deadline = Date.now() + 10_000;
+    while (!(await events()).some((event) => event.tool === "wait_for_cancel")) {
+      if (Date.now() > deadline) throw new Error("wait_for_cancel never started");
+    }
+    stop.abort("the user pressed stop");
+    await expect(pending).resolves.toBeInstanceOf(Error);
+    for (;;) {
+      if ((await events()).some((event) => event.tool === "wait_for_cancel" && event.aborted !== undefined)) break;
+      if (Date.now() > deadline) throw new Error("wait_for_cancel was never cancelled upstream");
+    }
+  });
+
   it("answers a call without code with a tool error saying what to send", async () => {
     const result = (await host.client.callTool({ name: "mcpx__exec", arguments: {} })) as ToolResult;
     expect(result.isError).toBe(true);
@@ -101,7 +119,7 @@ describe('expose "discovery": a 2025-06-18 host', () => {
     expectValidToClient("2025-06-18", list, "tools/list");
     const tools = (list.result as { tools: Array<{ name: string; description: string }> }).tools;
     expect(tools.map((tool) => tool.name).slice(0, 5)).toEqual(["mcpx__search", "mcpx__describe", "mcpx__call", "mcpx__servers", "mcpx__exec"]);
-    expect(tools[4]!.description).toContain("(rich, v2)");
+    expect(tools[4]!.description).toContain("(rich, v2, ask)");
     expect(tools[4]!.description).toContain("mcpx__describe's TypeScript");
     const init = raw.frames.find((frame) => frame.id === "init") as { result: { instructions: string } };
     expect(init.result.instructions).toContain('mcpx__exec {"code"');
