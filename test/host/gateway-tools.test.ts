@@ -48,6 +48,14 @@ describe("the gateway tools", () => {
   });
 });
 
+describe("mcpx__exec's definition", () => {
+  it("names each server by the global a program reaches it by, where that is another name", () => {
+    const description = String(execToolDefinition(["github", "my-server", "console"], SCRIPTS, false).description);
+    expect(description).toContain("(github, my-server as my_server, console as console_2)");
+    expect(description).toContain("30 s, 64 MB, 1000 calls, 64 KB printed");
+  });
+});
+
 describe("what the catalogue puts in a host's list", () => {
   const config = configFromObject(
     {

@@ -8,6 +8,8 @@
 import type { Config } from "../../config/types.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
 import type { ScriptCallRecord, ScriptEnvelope, ScriptFailure, ScriptLimits } from "../../scripts/types.js";
+import { serverTypeNames } from "../../discovery/typescript.js";
+import { SCRIPT_GLOBALS } from "../../scripts/script-servers.js";
 import { DESCRIBE_TOOL, serverList } from "./definitions.js";
 
 export const EXEC_TOOL = "mcpx__exec";
@@ -28,6 +30,15 @@ export function scriptLimits(scripts: Config["scripts"]): ScriptLimits {
   };
 }
 
+/** Each server, and the global a program reaches it by where that is another name (`my-server as my_server`). */
+function asGlobals(servers: readonly string[]): string[] {
+  const globals = serverTypeNames(servers, SCRIPT_GLOBALS);
+  return servers.map((server) => {
+    const global = globals.get(server);
+    return global === undefined || global === server ? server : `${server} as ${global}`;
+  });
+}
+
 /** In discovery mode the servers are named in mcpx__search's words already: here, fewer of them. */
 const DISCOVERY_NAMES_BUDGET = 300;
 
@@ -38,7 +49,7 @@ export function execToolDefinition(servers: readonly string[], scripts: Config["
   return {
     name: EXEC_TOOL,
     description:
-      `Run a short TypeScript program against the MCP servers behind mcpx (${serverList(servers, discovery ? DISCOVERY_NAMES_BUDGET : undefined)}) instead of many tool calls. ` +
+      `Run a short TypeScript program against the MCP servers behind mcpx (${serverList(asGlobals(servers), discovery ? DISCOVERY_NAMES_BUDGET : undefined)}) instead of many tool calls. ` +
       "One object per server, one async method per tool: `const r = await server.tool({...})` (other characters become _: my-server.get-file is my_server.get_file). " +
       `${typed} A tool's error throws ToolError (server, tool, message); textOf(blocks) joins text blocks. ` +
       "Only what it prints (console.log) and returns (top-level return) comes back, never the code: filter and join inside it. " +
