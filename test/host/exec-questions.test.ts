@@ -189,3 +189,36 @@ describe("hosts of mcpx serve --http", () => {
     expect(JSON.parse(textOf(done.result))).toEqual({ action: "accept", content: { name: "x" } });
   });
 });
+
+describe('elicitation.mode "host"', () => {
+  let mcpx: RunningMcpx & { url: URL };
+  beforeAll(async () => {
+    mcpx = await startMcpxHttp(
+      writeConfig({ mcpServers: { ask: askingStdio(), modern: nodeServer("modern-server.mjs", ["--stdio", "--modern-only"]) }, elicitation: { mode: "host" } }),
+    );
+  });
+  afterAll(async () => mcpx?.close());
+
+  it.each([
+    ["a 2025 upstream's form", "await ask.ask_form({})", { elicitation: { form: {} } }, {}],
+    ["a 2026-07-28 upstream's sampling", "await modern.sample({})", { sampling: {} }, { elicitation: {} }],
+  ])(
+    "a 2026-07-28 host whose script's call raises what it did not declare (%s) gets -32021 naming it, as for a direct call",
+    async (_what, code, required, declared) => {
+      const V = "2026-07-28";
+      const reply = await post(
+        mcpx.url,
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": declared }, ...exec(code) },
+        },
+        { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "mcpx__exec" },
+      );
+      for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
+      expect(reply.status).toBe(400);
+      expect(reply.messages[0]).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: required } } });
+    },
+  );
+});
