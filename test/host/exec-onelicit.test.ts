@@ -94,9 +94,14 @@ describe('elicitation.mode "ask", with a rule', () => {
   });
   afterAll(() => teardown(it_));
 
-  it("offers an agent's question to the script, with server, tool, message and schema; its answer is the upstream's, recorded as the script's", async () => {
-    const run = await runScript(it_, askForm("Who are you?", NAME_FORM), () => ({ action: "accept", content: { name: "from the script" } }));
+  it("offers an agent's question to the script before any surface can see it, with server, tool, message and schema; its answer is the upstream's, recorded as the script's", async () => {
+    let storedWhenOffered = -1;
+    const run = await runScript(it_, askForm("Who are you?", NAME_FORM), () => {
+      storedWhenOffered = it_.store.list(true).filter((record) => record.callId === run.callId).length;
+      return { action: "accept", content: { name: "from the script" } };
+    });
     const envelope = await run.done;
+    expect(storedWhenOffered).toBe(0);
     expect(envelope).toMatchObject({ ok: true, value: { action: "accept", content: { name: "from the script" } } });
     expect(run.offered).toEqual([{ server: "ask", tool: "ask_form", message: "Who are you?", requestedSchema: NAME_FORM }]);
     const record = await questionOf(it_, run.callId);
