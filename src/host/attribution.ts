@@ -1,7 +1,9 @@
 /**
  * Design rule 5: whom a message from an upstream belongs to, only as far as mcpx can prove it.
  *
- * - a call: it came on that call's HTTP stream, or that call is the only one in flight;
+ * - a call: it came on that call's HTTP stream, or that call is the only one in flight, or every
+ *   call in flight is of one script run (`CallerContext.run`): the run is the call, whichever of
+ *   its calls asked (a host's mcpx__exec, a command's run);
  * - a host: every call in flight is that host's, or the connection itself is the host's (a
  *   per-host connection, or `mcpx serve` on stdio, which serves one host for its whole life);
  * - nobody: people only (no host's agent tools), and the hosts whose calls may be waiting are
@@ -23,11 +25,19 @@ export function attribute(candidates: Candidates, connectionOwner: HostSession |
   const calls = candidates as CallerContext[];
   const [only] = calls;
   if (only && calls.length === 1) return { level: "call", call: only, calls };
+  const run = runOf(calls);
+  if (run) return { level: "call", call: run, calls };
   if (connectionOwner) return { level: "host", session: connectionOwner, calls };
   const sessions = new Set(calls.map((call) => call.session));
   const [session] = sessions;
   if (calls.length > 1 && sessions.size === 1 && session) return { level: "host", session, calls };
   return { level: "none", calls };
+}
+
+/** The script run every one of these calls is of, if they are all of one. */
+function runOf(calls: readonly CallerContext[]): CallerContext | undefined {
+  const run = calls[0]?.run;
+  return run && calls.every((call) => call.run === run) ? run : undefined;
 }
 
 /** The one call it belongs to, when proven. */

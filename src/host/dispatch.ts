@@ -22,6 +22,8 @@ import { CALL_TOOL, isGatewayTool } from "./gateway-tools/definitions.js";
 import { listedTools } from "./gateway-tools/exposed-tools.js";
 import { answerGatewayTool } from "./gateway-tools/answers.js";
 import { unwrapCall } from "./gateway-tools/call.js";
+import { EXEC_TOOL } from "./gateway-tools/exec.js";
+import { serveExec } from "./gateway-tools/exec-call.js";
 import type { Upstream } from "../upstream/upstream.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
@@ -67,12 +69,14 @@ export async function dispatch(gateway: Gateway, session: HostSession, context: 
 
 /**
  * A host's tool call. mcpx's own tools are answered here; `mcpx__call` is unwrapped into the
- * call of the tool it names and takes the same path as a direct call (design rule 11).
+ * call of the tool it names and takes the same path as a direct call (design rule 11);
+ * `mcpx__exec` (both expose modes) runs a script whose every call is of this one.
  */
 async function callTool(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {
   const name = requireString(params, "name");
   const args = isObject(params.arguments) ? params.arguments : {};
   if (isAgentTool(name)) return callAgentTool(gateway, session, name, args);
+  if (name === EXEC_TOOL) return serveExec(gateway, session, context, params, isLegacyHost(session));
   if (gateway.config.expose === "discovery" && isGatewayTool(name)) {
     if (name !== CALL_TOOL) return answerGatewayTool(gateway, name, args);
     const unwrapped = await unwrapCall(gateway, params);

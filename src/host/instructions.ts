@@ -6,6 +6,7 @@
 import type { Gateway } from "./gateway.js";
 import { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL, SERVERS_TOOL } from "./gateway-tools/definitions.js";
 import { pinnedTools } from "./gateway-tools/exposed-tools.js";
+import { EXEC_TOOL } from "./gateway-tools/exec.js";
 import { serverLine } from "./gateway-tools/server-lines.js";
 
 /** The server lines stop here (about 600 tokens); mcpx__servers has them all, and whole. */
@@ -42,6 +43,7 @@ function discoveryInstructions(gateway: Gateway): string {
     `1. ${SEARCH_TOOL} {"query": "a few words for what you want done"}: tool names (SERVER__TOOL), best first.`,
     `2. ${DESCRIBE_TOOL} {"names": ["SERVER__TOOL"]}: their arguments and results, as TypeScript.`,
     `3. ${CALL_TOOL} {"name": "SERVER__TOOL", "arguments": {…}}: the tool's own answer. A question the tool asks reaches you as it would from a direct call.`,
+    `4. Several calls whose results you would filter or join: one ${EXEC_TOOL} {"code": "…"}, a TypeScript program calling them as await SERVER.TOOL({…}); only what it prints and returns comes back.`,
     `${SERVERS_TOOL} says what each server is for; with {"server": NAME}, its own instructions.`,
     ...(pinned.length ? [`Listed directly as well: ${pinned.join(", ")}.`] : []),
     "",

@@ -32,6 +32,7 @@ import { closeWhenServerStops, followCalls } from "./nobody-waits.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { UrlQuestions } from "./url-questions.js";
 import { relayCompletionByPerson } from "./completion.js";
+import { scriptDecision } from "./script-questions.js";
 import { defines } from "../protocol/revisions.js";
 import type { PendingQuestions } from "./pending-questions.js";
 import type { HostSession } from "./session.js";
@@ -99,7 +100,7 @@ export async function askAndWait(
   if (!broker) return nobodyHere(question, log);
 
   const origin = originOf(attribution);
-  const decision = decide(gateway, question, origin.tool);
+  const decision = await decide(gateway, question, origin.tool, attribution, signal, log);
   if (decision === "error") {
     log.warn("refused a question: elicitation.mode is error");
     throw new RpcError(-32603, `mcpx is configured to refuse questions (elicitation.mode is "error"); ${question.server} asked ${question.method}`);
@@ -237,7 +238,28 @@ function originOf(attribution: Attribution): Origin {
   };
 }
 
-function decide(gateway: QuestionRelay, question: Question, tool: string | undefined): (Decision & { by: string }) | "error" | undefined {
+/**
+ * Who answers at once, in this order: the operator's rules, then the run's script (its
+ * `onElicit`, host/script-questions.ts), then `elicitation.mode`; undefined: the question is
+ * asked (the calling host, every other surface).
+ */
+async function decide(
+  gateway: QuestionRelay,
+  question: Question,
+  tool: string | undefined,
+  attribution: Attribution,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<(Decision & { by: string }) | "error" | undefined> {
+  const ruled = ruleDecision(gateway, question, tool);
+  if (ruled) return ruled;
+  const scripted = await scriptDecision(question, attribution, signal, (answer) => answerFit(question, answer), log);
+  if (scripted) return scripted;
+  return modeDecision(gateway.config.elicitation.mode);
+}
+
+/** The first rule that matches, when its answer fits the question. */
+function ruleDecision(gateway: QuestionRelay, question: Question, tool: string | undefined): Decision | undefined {
   const rule = matchRule(gateway.rules, { question, tool, audience: decideAudience(question) });
   if (rule) {
     const answer = ruleAnswer(rule, question);
@@ -252,7 +274,7 @@ function decide(gateway: QuestionRelay, question: Question, tool: string | undef
       problem: fit,
     });
   }
-  return modeDecision(gateway.config.elicitation.mode);
+  return undefined;
 }
 
 /** Why an answer would be refused for this question, or undefined when it fits. */

@@ -38,16 +38,20 @@ export async function startRun(gateway: Gateway, source: ScriptSource, options: 
       upstream.call("tools/call", params, { owner, signal, ...(options.legacyCaller ? { legacyCaller: true } : {}) }),
     );
   };
-  return startScript(source, servers, caller, options.limits);
+  const running = await startScript(source, servers, caller, options.limits);
+  // Read when a question of the run arrives, which is never before the script has started.
+  run.script = running;
+  return running;
 }
 
 /**
  * One call the script makes, as the upstream layer and attribution see it: the run's session,
  * request (it moves to a host's retry) and call id, read through to the run, with this call's
- * tool.
+ * tool and the run it is of.
  */
-function callOfRun(run: CallerContext, tool: string): CallerContext {
+export function callOfRun(run: CallerContext, tool: string): CallerContext {
   return {
+    run,
     get session() {
       return run.session;
     },

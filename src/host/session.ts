@@ -8,6 +8,7 @@ import type { Revision } from "../protocol/revisions.js";
 import type { HostProfile } from "../render/host.js";
 import type { Route } from "../rpc/channel.js";
 import { canCarryNotification, downgradeNotification } from "../protocol/downgrade.js";
+import type { RunningScript } from "../scripts/types.js";
 
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -108,6 +109,13 @@ export interface CallerContext {
   tool?: string;
   /** For calls made by `mcpx call`: the call's id in the store. */
   callId?: string;
+  /**
+   * For a call a script made: the run it is of (a host's `mcpx__exec`, a command's run). Calls
+   * of one run are that one call to whoever reads them (design rule 5, host/attribution.ts).
+   */
+  run?: CallerContext;
+  /** For a script run's own context: the running script, which may answer its run's questions (host/script-questions.ts). */
+  script?: Pick<RunningScript, "handlesQuestions" | "offer">;
   /** Aborted when the call ends from the caller's side (cancelled, disconnected). */
   signal?: AbortSignal;
   /**

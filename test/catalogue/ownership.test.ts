@@ -62,8 +62,9 @@ const toolNames = async (client: Client): Promise<string[]> => (await client.lis
 
 describe("names", () => {
   it("no upstream tool takes an mcpx__ name, in any letter case", async () => {
-    expect(await toolNames(asking.client)).toEqual(["owner__echo", "relist", "whoami"]);
-    expect(await toolNames(plain.client)).toEqual(["mcpx__answer_question", "mcpx__pending_questions", "owner__echo", "relist", "whoami"]);
+    // mcpx__exec is mcpx's own, offered to every host.
+    expect(await toolNames(asking.client)).toEqual(["mcpx__exec", "owner__echo", "relist", "whoami"]);
+    expect(await toolNames(plain.client)).toEqual(["mcpx__answer_question", "mcpx__exec", "mcpx__pending_questions", "owner__echo", "relist", "whoami"]);
     // mcpx's own tool answers, not the squatter's.
     const pending = await plain.client.callTool({ name: "mcpx__pending_questions", arguments: {} });
     expect(JSON.parse(text(pending))).toEqual([]);

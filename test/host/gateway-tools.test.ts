@@ -9,16 +9,19 @@ import { countTokens } from "../../src/discovery/tokens.js";
 import { Catalogue } from "../../src/host/catalogue.js";
 import { gatewayToolDefinitions, SERVER_NAMES_BUDGET, serverList } from "../../src/host/gateway-tools/definitions.js";
 import { listedTools, missingPinned } from "../../src/host/gateway-tools/exposed-tools.js";
+import { execToolDefinition } from "../../src/host/gateway-tools/exec.js";
 import { agentTools } from "../../src/host/agent-tools.js";
 import { emptyCatalog } from "../../src/upstream/catalog.js";
 import { validateDefinition } from "../helpers/spec-validator.js";
 
 /** Server names as long as the config allows them to be useful, and unlike each other. */
+const SCRIPTS = { memoryMb: 64, timeoutSeconds: 30, outputKb: 64, maxCalls: 1000 };
+
 const names = (count: number): string[] => Array.from({ length: count }, (_, i) => `team-${i}-internal_knowledge_base-${(i * 7919).toString(36)}`);
 
 describe("the gateway tools", () => {
   it.each([1, 70, 500, 5000])("stay under 1,500 tokens with the question tools, for %i servers", (count) => {
-    const tools = [...gatewayToolDefinitions(names(count)), ...agentTools(true)];
+    const tools = [...gatewayToolDefinitions(names(count)), execToolDefinition(names(count), SCRIPTS, true), ...agentTools(true)];
     expect(countTokens(JSON.stringify(tools))).toBeLessThan(1500);
   });
 
@@ -34,8 +37,22 @@ describe("the gateway tools", () => {
 
   it("are valid Tool definitions of every revision mcpx serves", () => {
     for (const revision of ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const) {
-      for (const tool of gatewayToolDefinitions(["github"])) expect(validateDefinition(revision, "Tool", tool).errors).toEqual([]);
+      for (const tool of [
+        ...gatewayToolDefinitions(["github"]),
+        execToolDefinition(["github"], SCRIPTS, true),
+        execToolDefinition(["github"], SCRIPTS, false),
+      ]) {
+        expect(validateDefinition(revision, "Tool", tool).errors).toEqual([]);
+      }
     }
+  });
+});
+
+describe("mcpx__exec's definition", () => {
+  it("names each server by the global a program reaches it by, where that is another name", () => {
+    const description = String(execToolDefinition(["github", "my-server", "console"], SCRIPTS, false).description);
+    expect(description).toContain("(github, my-server as my_server, console as console_2)");
+    expect(description).toContain("30 s, 64 MB, 1000 calls, 64 KB printed");
   });
 });
 
@@ -61,13 +78,14 @@ describe("what the catalogue puts in a host's list", () => {
       "mcpx__describe",
       "mcpx__call",
       "mcpx__servers",
+      "mcpx__exec",
       "read",
       "files__write",
     ]);
   });
 
   it("with expose all, is the whole catalogue", () => {
-    expect(listedTools({ ...config, expose: "all" }, catalogue)).toBe(catalogue.tools);
+    expect(listedTools({ ...config, expose: "all" }, catalogue).map((item) => item.name)).toEqual([...catalogue.tools.map((item) => item.name), "mcpx__exec"]);
   });
 
   it("names the pinned tools an up server does not have", () => {

@@ -13,7 +13,7 @@ describe("an upstream built on the SDK 2.x packages", () => {
     await host.initialize("2025-06-18", { elicitation: {} });
     const list = await host.request(1, "tools/list");
     expectValidToClient("2025-06-18", list, "tools/list");
-    expect((list.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(["v2__greet"]);
+    expect((list.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(["v2__greet", "mcpx__exec"]);
 
     const call = await host.request(2, "tools/call", { name: "v2__greet", arguments: { name: "Ada" } });
     expectValidToClient("2025-06-18", call, "tools/call");

@@ -10,6 +10,7 @@ import { nearest } from "../../util/nearest.js";
 import type { Gateway } from "../gateway.js";
 import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOL, MAX_DESCRIBED, MAX_SEARCH_LIMIT, SEARCH_TOOL, SERVERS_TOOL } from "./definitions.js";
 import { discoveryView, type DiscoveryView } from "./discovery-view.js";
+import { EXEC_TOOL } from "./exec.js";
 import { serverLine } from "./server-lines.js";
 
 /** Search results carry this much of a description; mcpx__describe has all of it. */
@@ -73,7 +74,9 @@ async function describeTools(gateway: Gateway, args: JsonObject): Promise<JsonOb
   if (records.length === 0) return toolError(unknown.join("\n"));
   const body =
     format === "typescript"
-      ? describe(records, "typescript", { howToCall: `Call each as ${CALL_TOOL} {"name": "SERVER__TOOL", "arguments": {...}}.` })
+      ? describe(records, "typescript", {
+          howToCall: `Call each as ${CALL_TOOL} {"name": "SERVER__TOOL", "arguments": {...}}, or in ${EXEC_TOOL} as await SERVER.TOOL({...}), which resolves to the structuredContent where there is an outputSchema, else to the content.`,
+        })
       : JSON.stringify(describe(records, "schema").tools);
   return text(unknown.length ? `${body}\n\n${unknown.join("\n")}` : body);
 }

@@ -85,12 +85,12 @@ export function isGatewayTool(name: string): boolean {
 }
 
 /** `a, b, c`, or as many as fit the budget and `and N more (see mcpx__servers)`. */
-export function serverList(servers: readonly string[]): string {
+export function serverList(servers: readonly string[], budget = SERVER_NAMES_BUDGET): string {
   if (servers.length === 0) return "none configured";
   const shown: string[] = [];
   let length = 0;
   for (const server of servers) {
-    if (length + server.length + 2 > SERVER_NAMES_BUDGET) break;
+    if (length + server.length + 2 > budget) break;
     shown.push(server);
     length += server.length + 2;
   }

@@ -1,18 +1,21 @@
 /**
- * What a host's tools/list holds. `expose` "all": every tool of the catalogue. "discovery":
- * mcpx's gateway tools and the pinned tools, under the names hosts call them by; the
- * upstreams' other tools are reached through mcpx__search and mcpx__call.
+ * What a host's tools/list holds. `expose` "all": every tool of the catalogue, and mcpx__exec.
+ * "discovery": mcpx's gateway tools (mcpx__exec among them) and the pinned tools, under the
+ * names hosts call them by; the upstreams' other tools are reached through mcpx__search and
+ * mcpx__call, or from a script.
  */
 import type { Config } from "../../config/types.js";
 import { discoveryName } from "../../discovery/records.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
 import type { Catalogue } from "../catalogue.js";
 import { gatewayToolDefinitions } from "./definitions.js";
+import { execToolDefinition } from "./exec.js";
 
 /** The tools the catalogue puts in every host's list (mcpx's question tools come on top, per host). */
 export function listedTools(config: Config, catalogue: Catalogue): JsonObject[] {
-  if (config.expose !== "discovery") return catalogue.tools;
-  return [...gatewayToolDefinitions(enabledServers(config)), ...pinnedTools(config, catalogue)];
+  const servers = enabledServers(config);
+  if (config.expose !== "discovery") return [...catalogue.tools, execToolDefinition(servers, config.scripts, false)];
+  return [...gatewayToolDefinitions(servers), execToolDefinition(servers, config.scripts, true), ...pinnedTools(config, catalogue)];
 }
 
 /** The pinned tools the catalogue has, in the config's order, as hosts see them listed. */
