@@ -12,7 +12,8 @@ import type { Gateway } from "../host/gateway.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { ScriptSource } from "../scripts/types.js";
 import { StoppedBySignal } from "./run-call.js";
-import { recordRun, type RunKind, scriptLimits } from "./run-record.js";
+import { recordRun, type RunKind } from "./run-record.js";
+import { scriptLimits } from "../scripts/limits.js";
 import { makeRecordedRun } from "./run-recorded.js";
 
 /** A run id as commands make them (`randomUUID`). */
@@ -55,7 +56,7 @@ export class DaemonRuns {
         waiting();
       }
     });
-    const ended = makeRecordedRun(this.gateway, store, runId, source, scriptLimits(this.gateway.config), stopper.signal)
+    const ended = makeRecordedRun(this.gateway, store, runId, source, scriptLimits(this.gateway.config.scripts), stopper.signal)
       .then(() => "ended" as const)
       .finally(() => {
         unsubscribe();

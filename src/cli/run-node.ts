@@ -24,7 +24,7 @@ import { Exit } from "./exit.js";
 import { printRun } from "./run-result.js";
 import { nodePrelude } from "./run-node-prelude.js";
 import type { RunFlags } from "./run-command.js";
-import { scriptLimits } from "./run-record.js";
+import { scriptLimits } from "../scripts/limits.js";
 import type { ToolCallMaker } from "./run-node-calls.js";
 
 export async function runInNode(source: ScriptSource, flags: RunFlags): Promise<number> {
@@ -34,7 +34,7 @@ export async function runInNode(source: ScriptSource, flags: RunFlags): Promise<
   const { toolCallMaker } = await import("./run-node-calls.js");
   const maker = await toolCallMaker(config, flags);
   const file = scriptFile(source);
-  const limits = scriptLimits(config);
+  const limits = scriptLimits(config.scripts);
   try {
     const json = flags.json === true;
     const child = spawn(

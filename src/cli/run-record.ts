@@ -8,8 +8,7 @@
 import type { CallRecord } from "../broker/call-store.js";
 import type { QuestionStore } from "../broker/store.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
-import type { ScriptEnvelope, ScriptLimits, ScriptSource } from "../scripts/types.js";
-import type { Config } from "../config/types.js";
+import type { ScriptEnvelope, ScriptSource } from "../scripts/types.js";
 
 /** context.ts RESERVED_SERVER_NAME, not imported: the warm path prints runs and loads no config reader. */
 const RUN_SERVER = "mcpx";
@@ -33,10 +32,4 @@ export function finishRun(store: QuestionStore, runId: string, outcome: { envelo
 
 export function isRun(call: Pick<CallRecord, "server" | "tool">): boolean {
   return call.server === RUN_SERVER && (call.tool === "exec" || call.tool === "run");
-}
-
-/** The config's `scripts` section as a run's limits. */
-export function scriptLimits(config: Pick<Config, "scripts">): ScriptLimits {
-  const { memoryMb, timeoutSeconds, outputKb, maxCalls } = config.scripts;
-  return { memoryBytes: memoryMb * 1024 * 1024, timeoutMs: timeoutSeconds * 1000, outputBytes: outputKb * 1024, maxCalls };
 }

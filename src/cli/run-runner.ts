@@ -20,7 +20,8 @@ import { createLogger } from "../util/log.js";
 import { asker, callsDir, openStore, signalRunner } from "./call.js";
 import { followCall } from "./follow-call.js";
 import { StoppedBySignal } from "./run-call.js";
-import { recordRun, type RunKind, scriptLimits } from "./run-record.js";
+import { recordRun, type RunKind } from "./run-record.js";
+import { scriptLimits } from "../scripts/limits.js";
 import { makeRecordedRun } from "./run-recorded.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mcpx.js", import.meta.url));
@@ -90,7 +91,7 @@ export async function runScriptRunner(config: Config, runId: string): Promise<nu
     args: Array.isArray(described.args) ? described.args.map(String) : [],
   };
   try {
-    const envelope = await makeRecordedRun(gateway, store, runId, source, scriptLimits(config), stopper.signal);
+    const envelope = await makeRecordedRun(gateway, store, runId, source, scriptLimits(config.scripts), stopper.signal);
     return envelope?.ok ? 0 : 1;
   } finally {
     await gateway.stop();

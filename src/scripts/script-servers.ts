@@ -27,11 +27,13 @@ const LANGUAGE_GLOBALS = [
   .join(" ")
   .split(" ");
 
+/** The global each server is reached by in a script (its name, or the nearest free identifier). */
+export function serverVariables(servers: readonly string[]): Map<string, string> {
+  return serverTypeNames(servers, [...SCRIPT_GLOBALS, ...LANGUAGE_GLOBALS]);
+}
+
 export function scriptServers(tools: readonly ToolRecord[]): ScriptServer[] {
-  const variables = serverTypeNames(
-    tools.map((tool) => tool.server),
-    [...SCRIPT_GLOBALS, ...LANGUAGE_GLOBALS],
-  );
+  const variables = serverVariables(tools.map((tool) => tool.server));
   const servers = new Map<string, ScriptServer>();
   for (const tool of tools) {
     let server = servers.get(tool.server);

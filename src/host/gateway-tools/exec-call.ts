@@ -13,7 +13,8 @@ import { callKey } from "../parked-calls.js";
 import { startRun } from "../script-run.js";
 import type { CallerContext, HostSession } from "../session.js";
 import { toolError } from "./answers.js";
-import { EXEC_FILENAME, EXEC_TOOL, execResult, scriptLimits } from "./exec.js";
+import { scriptLimits } from "../../scripts/limits.js";
+import { EXEC_FILENAME, EXEC_TOOL, execResult } from "./exec.js";
 
 export async function serveExec(
   gateway: Gateway,

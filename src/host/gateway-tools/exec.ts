@@ -7,9 +7,8 @@
  */
 import type { Config } from "../../config/types.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
-import type { ScriptCallRecord, ScriptEnvelope, ScriptFailure, ScriptLimits } from "../../scripts/types.js";
-import { serverTypeNames } from "../../discovery/typescript.js";
-import { SCRIPT_GLOBALS } from "../../scripts/script-servers.js";
+import type { ScriptCallRecord, ScriptEnvelope, ScriptFailure } from "../../scripts/types.js";
+import { serverVariables } from "../../scripts/script-servers.js";
 import { DESCRIBE_TOOL, serverList } from "./definitions.js";
 
 export const EXEC_TOOL = "mcpx__exec";
@@ -20,19 +19,9 @@ export const EXEC_FILENAME = "exec.ts";
 /** structuredContent lists this many calls; the rest are counted (a script may make a thousand). */
 export const LISTED_CALLS = 50;
 
-/** What the config lets one run use, as the sandbox takes it. */
-export function scriptLimits(scripts: Config["scripts"]): ScriptLimits {
-  return {
-    memoryBytes: scripts.memoryMb * 1024 * 1024,
-    timeoutMs: scripts.timeoutSeconds * 1000,
-    outputBytes: scripts.outputKb * 1024,
-    maxCalls: scripts.maxCalls,
-  };
-}
-
 /** Each server, and the global a program reaches it by where that is another name (`my-server as my_server`). */
 function asGlobals(servers: readonly string[]): string[] {
-  const globals = serverTypeNames(servers, SCRIPT_GLOBALS);
+  const globals = serverVariables(servers);
   return servers.map((server) => {
     const global = globals.get(server);
     return global === undefined || global === server ? server : `${server} as ${global}`;
