@@ -123,10 +123,7 @@ export class EngineRun {
   #installPrelude(): QuickJSHandle | undefined {
     const context = this.#context;
     const host = context.newObject();
-    this.#native(host, "print", (stream, text) => {
-      this.#print(stream, text);
-      return undefined;
-    });
+    this.#native(host, "print", (stream, text) => (this.#print(stream, text) ? context.true : context.false));
     this.#native(host, "call", (server, tool, args) => this.#call(server, tool, args));
     this.#native(host, "sleep", (ms) => this.#sleep(ms));
     this.#native(host, "handles", () => {
@@ -155,10 +152,11 @@ export class EngineRun {
     handle.dispose();
   }
 
-  #print(streamHandle: QuickJSHandle, textHandle: QuickJSHandle): void {
+  /** Prints a line; true when the stream is full (the prelude then only counts what more it prints). */
+  #print(streamHandle: QuickJSHandle, textHandle: QuickJSHandle): boolean {
     const context = this.#context;
     const stream: Stream = context.typeof(streamHandle) === "number" && context.getNumber(streamHandle) === 2 ? 2 : 1;
-    if (context.typeof(textHandle) !== "string") return;
+    if (context.typeof(textHandle) !== "string") return false;
     const capped = this.#streams[stream];
     const before = capped.leftOut;
     const kept = capped.add(`${context.getString(textHandle)}\n`);
@@ -167,6 +165,7 @@ export class EngineRun {
       this.#lastDropped = Date.now();
       this.#post({ type: "dropped", stream, bytes: capped.leftOut });
     }
+    return capped.leftOut > 0;
   }
 
   #call(serverHandle: QuickJSHandle, toolHandle: QuickJSHandle, argsHandle: QuickJSHandle): QuickJSHandle {
@@ -337,6 +336,8 @@ export class EngineRun {
   #end(outcome: { value?: string; failure?: ScriptFailure }): void {
     if (this.#finished) return;
     this.#finished = true;
+    this.#streams[1].leaveOut(this.#countedInside(1));
+    this.#streams[2].leaveOut(this.#countedInside(2));
     // Nothing is disposed: the main thread ends this worker now, and with it the whole runtime.
     this.#post({
       type: "done",
@@ -344,6 +345,20 @@ export class EngineRun {
       ...(outcome.value === undefined ? {} : { value: outcome.value }),
       ...(outcome.failure ? { failure: outcome.failure } : {}),
     });
+  }
+
+  /** Bytes the prelude counted without printing them (a plain number on its hooks: reading it runs no script). */
+  #countedInside(stream: Stream): number {
+    const hooks = this.#hooks;
+    if (!hooks) return 0;
+    try {
+      const handle = this.#context.getProp(hooks, `dropped${stream}`);
+      const bytes = this.#context.typeof(handle) === "number" ? this.#context.getNumber(handle) : 0;
+      handle.dispose();
+      return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : 0;
+    } catch {
+      return 0;
+    }
   }
 }
 

@@ -49,9 +49,26 @@ export const PRELUDE = `(function (host, serversJson, argsJson) {
       return "[" + typeof value + " that cannot be shown]";
     }
   }
+  // Once a stream is full, what more is printed is only counted here (a flood costs no crossing).
+  const full = [false, false, false];
+  const ascii = /^[\x00-\x7f]*$/;
+  function utf8Bytes(text) {
+    if (ascii.test(text)) return text.length;
+    let bytes = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 0x80) bytes += 1;
+      else if (code < 0x800) bytes += 2;
+      else if (code >= 0xd800 && code < 0xdc00) { bytes += 4; i++; }
+      else bytes += 3;
+    }
+    return bytes;
+  }
   function printer(stream) {
     return function (...values) {
-      host.print(stream, values.map(show).join(" "));
+      const text = values.map(show).join(" ");
+      if (full[stream]) hooks["dropped" + stream] += utf8Bytes(text) + 1;
+      else full[stream] = host.print(stream, text) === true;
     };
   }
 
@@ -94,6 +111,8 @@ export const PRELUDE = `(function (host, serversJson, argsJson) {
       return undefined;
     }
   }
+
+  const hooks = { offer, json, dropped1: 0, dropped2: 0 };
 
   let lastTimer = 0;
   const timers = new MapType();
@@ -141,5 +160,5 @@ export const PRELUDE = `(function (host, serversJson, argsJson) {
       // a name the language keeps (NaN, undefined): that server cannot be a global
     }
   }
-  return { offer, json };
+  return hooks;
 })`;

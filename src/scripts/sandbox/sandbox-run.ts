@@ -71,7 +71,7 @@ export class SandboxRun implements RunningScript {
       this.#resolve = resolve;
     });
     this.#fence = setTimeout(() => this.#finish({ failure: this.#timeout() }), limits.timeoutMs + FENCE_GRACE_MS);
-    this.#worker = takeWorker();
+    this.#worker = takeWorker(limits.memoryBytes);
     this.#worker.on("message", (data: unknown) => this.#onMessage(data));
     this.#worker.on("error", (error: Error & { code?: string }) => {
       const memory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
@@ -246,7 +246,7 @@ export class SandboxRun implements RunningScript {
     this.#inFlight.clear();
     this.#worker.removeAllListeners("exit");
     void this.#worker.terminate();
-    warmSandbox();
+    warmSandbox(this.#limits.memoryBytes);
     this.#output.leaveOut(this.#workerDropped[0]);
     this.#stderr.leaveOut(this.#workerDropped[1]);
     const value = this.#valueOf(outcome.value);

@@ -4,18 +4,23 @@
  * runs exactly one script (engine.ts) and is ended by the main thread. Nothing the script does
  * reaches this thread's Node APIs: QuickJS has none of them, only the natives engine.ts gives it.
  */
-import { parentPort } from "node:worker_threads";
-import { newQuickJSWASMModuleFromVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import { parentPort, workerData } from "node:worker_threads";
+import * as release from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
 import { DEFAULT_SCRIPT_LIMITS } from "../types.js";
 import { EngineRun, type Prepared, prepare } from "./engine.js";
 import type { FromWorker, RunRequest, ToWorker } from "./messages.js";
+import { wasmMemory, type WorkerData } from "./wasm-memory.js";
 
 const port = parentPort;
 if (!port) throw new Error("the sandbox worker runs only as a worker thread");
 const post = (message: FromWorker): void => port.postMessage(message);
 
 const loaded = (async (): Promise<Prepared> => {
-  const module = await newQuickJSWASMModuleFromVariant(import("@jitl/quickjs-wasmfile-release-sync"));
+  const { memoryBytes } = workerData as WorkerData;
+  // The package's types read as CommonJS; what Node loads is its ES module, whose default is the variant.
+  const base = (release as unknown as { default: QuickJSSyncVariant }).default;
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(base, { wasmMemory: wasmMemory(memoryBytes) as never }));
   warmUp(module);
   const prepared = prepare(module);
   post({ type: "ready" });

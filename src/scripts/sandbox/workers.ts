@@ -5,7 +5,9 @@
  * never keeps the process alive.
  */
 import { Worker } from "node:worker_threads";
+import { DEFAULT_SCRIPT_LIMITS } from "../types.js";
 import type { FromWorker } from "./messages.js";
+import type { WorkerData } from "./wasm-memory.js";
 
 /**
  * A second fence around the worker's own (Node) heap; QuickJS's heap has its own limit. The
@@ -17,14 +19,16 @@ export const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSi
 interface Spare {
   worker: Worker;
   ready: Promise<void>;
+  /** The memory limit it was made for (its wasm memory's maximum follows it). */
+  memoryBytes: number;
 }
 
 let spare: Spare | undefined;
 
-/** A worker for a run: the spare when there is one (loaded or loading), else a new one. */
-export function takeWorker(): Worker {
-  const taken = spare ?? spawn();
-  spare = undefined;
+/** A worker for a run: the spare when there is one made for its memory limit (loaded or loading), else a new one. */
+export function takeWorker(memoryBytes: number): Worker {
+  const taken = spare?.memoryBytes === memoryBytes ? spare : spawn(memoryBytes);
+  if (taken === spare) spare = undefined;
   const { worker } = taken;
   worker.ref();
   // Read (and drop) what it writes only now: an idle spare's streams would keep the process alive.
@@ -33,14 +37,19 @@ export function takeWorker(): Worker {
   return worker;
 }
 
-/** Load a spare now, if there is none (after a run, and for a server about to run scripts). */
-export function warmSandbox(): void {
-  spare ??= spawn();
+/**
+ * Load a spare now for runs of this memory limit, if there is none (after a run, and for a
+ * server about to run scripts).
+ */
+export function warmSandbox(memoryBytes = DEFAULT_SCRIPT_LIMITS.memoryBytes): void {
+  if (spare?.memoryBytes === memoryBytes) return;
+  if (spare) void spare.worker.terminate();
+  spare = spawn(memoryBytes);
 }
 
 /** The spare, once it is loaded (starting one if there is none). */
-export function spareReady(): Promise<void> {
-  warmSandbox();
+export function spareReady(memoryBytes = DEFAULT_SCRIPT_LIMITS.memoryBytes): Promise<void> {
+  warmSandbox(memoryBytes);
   return spare!.ready;
 }
 
@@ -51,9 +60,10 @@ export async function dropSpare(): Promise<void> {
   await dropped?.worker.terminate();
 }
 
-function spawn(): Spare {
+function spawn(memoryBytes: number): Spare {
+  const workerData: WorkerData = { memoryBytes };
   // Its stdout is not the process's: on `mcpx serve` over stdio that is the host's channel.
-  const worker = new Worker(workerUrl(), { resourceLimits: WORKER_LIMITS, stdout: true, stderr: true });
+  const worker = new Worker(workerUrl(), { workerData, resourceLimits: WORKER_LIMITS, stdout: true, stderr: true });
   worker.unref();
   const ready = new Promise<void>((resolve, reject) => {
     const onMessage = (message: FromWorker) => {
@@ -71,7 +81,7 @@ function spawn(): Spare {
   };
   worker.once("error", forget);
   worker.once("exit", forget);
-  return { worker, ready };
+  return { worker, ready, memoryBytes };
 }
 
 /**
