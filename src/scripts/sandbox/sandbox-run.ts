@@ -74,7 +74,7 @@ export class SandboxRun implements RunningScript {
     this.#worker = takeWorker(limits.memoryBytes);
     this.#worker.on("message", (data: unknown) => this.#onMessage(data));
     this.#worker.on("error", (error: Error & { code?: string }) => {
-      const memory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
+      const memory = error.code === "ERR_WORKER_OUT_OF_MEMORY" || /out of memory/i.test(error.message);
       this.#finish({
         failure: { kind: memory ? "memory" : "internal", message: memory ? "the sandbox ran out of memory" : `the sandbox failed: ${error.message}` },
       });
