@@ -9,7 +9,7 @@ import { serverTypeNames } from "../discovery/typescript.js";
 import type { ScriptServer } from "./types.js";
 
 /** Globals a script has besides the servers: no server may take these names. */
-export const SCRIPT_GLOBALS = ["args", "console", "onElicit", "ToolError", "textOf"];
+export const SCRIPT_GLOBALS = ["args", "console", "onElicit", "ToolError", "textOf", "setTimeout", "clearTimeout"];
 
 /**
  * The values the language puts in every script's global scope (lib es2022), and the two names

@@ -25,6 +25,10 @@ export interface ScriptLimits {
   outputBytes: number;
   /** Tool calls per run. */
   maxCalls: number;
+  /** Of one call's arguments as JSON (default 1 MiB): a bigger call fails in the script. */
+  callArgsBytes?: number;
+  /** Of one call's result as JSON (default a quarter of memoryBytes): a bigger one fails the call. */
+  callResultBytes?: number;
 }
 
 export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = {
