@@ -119,7 +119,14 @@ export async function askAndWait(
       gateway.urlQuestions.remember(upstream, elicitationId, record.id);
       relayCompletionByPerson(gateway, upstream, record, elicitationId);
     }
-    return await waitForAnswer(gateway, upstream, signal, question, record, attribution, log);
+    // A script's deadline does not run while its question waits for an answer (a person's time).
+    const call = callOf(attribution);
+    const resume = (call?.run ?? call)?.script?.hold();
+    try {
+      return await waitForAnswer(gateway, upstream, signal, question, record, attribution, log);
+    } finally {
+      resume?.();
+    }
   } finally {
     release();
   }

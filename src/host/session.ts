@@ -115,7 +115,7 @@ export interface CallerContext {
    */
   run?: CallerContext;
   /** For a script run's own context: the running script, which may answer its run's questions (host/script-questions.ts). */
-  script?: Pick<RunningScript, "handlesQuestions" | "offer">;
+  script?: Pick<RunningScript, "handlesQuestions" | "offer" | "hold">;
   /** Aborted when the call ends from the caller's side (cancelled, disconnected). */
   signal?: AbortSignal;
   /**

@@ -119,6 +119,12 @@ export interface RunningScript {
    * none, or fails, or the run ends first). Only questions an agent may answer are offered.
    */
   offer(question: ScriptQuestion): Promise<ScriptAnswer | undefined>;
+  /**
+   * Stop the deadline's clock until the returned function is called: a question of the run
+   * waits for an answer, and a person's time is not the script's. Holds nest. While held, the
+   * script's code may still run at most the timeout at a stretch.
+   */
+  hold(): () => void;
   /** End the run now; it fails with kind "stopped" and this message. */
   stop(reason: string): void;
 }

@@ -6,9 +6,9 @@
  * a pass or an answer that does not fit goes on to the usual path.
  *
  * In process: a real gateway, the real asking fixture over stdio, a real SQLite store, a real
- * script run (host/script-run.ts). The sandbox's own `onElicit(handler)` lands with the sandbox
- * work; until then the run's RunningScript is wrapped here with a handler of the test's (what
- * `onElicit` registers), through the same `offer` the question path calls.
+ * script run (host/script-run.ts). Most tests wrap the run's RunningScript with a handler of the
+ * test's (what `onElicit` registers), through the same `offer` the question path calls, to see
+ * what was offered; the last ones register `onElicit` in the script itself.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,6 +69,7 @@ async function runScript(
       offered.push(question);
       return handler(question);
     },
+    hold: () => running.hold(),
   };
   return { callId, offered, done: running.done };
 }
@@ -154,5 +155,47 @@ describe('elicitation.mode "auto"', () => {
     const passed = await runScript(it_, askForm("Who?", NAME_FORM), () => undefined);
     expect((await passed.done).value).toEqual({ action: "cancel" });
     expect((await questionOf(it_, passed.callId)).answer?.by).toBe("policy:auto");
+  });
+});
+
+describe("onElicit in the script itself, and the deadline while a question waits", () => {
+  let it_: Setup;
+  beforeAll(() => {
+    it_ = setup({});
+  });
+  afterAll(() => teardown(it_));
+
+  it("a handler the script registers answers its run's question; the store says the script did", async () => {
+    const callId = `run-${++runs}`;
+    const code = `onElicit((q) => ({ action: "accept", content: { name: q.tool + " asked: " + q.message } }));\n${askForm("Who?", NAME_FORM)}`;
+    const running = await startRun(it_.gateway, { code, language: "ts", filename: "t.ts", args: [] }, { run: { callId }, limits: DEFAULT_SCRIPT_LIMITS });
+    expect(await running.done).toMatchObject({ ok: true, value: { action: "accept", content: { name: "ask_form asked: Who?" } } });
+    expect((await questionOf(it_, callId)).answer?.by).toBe("script");
+  });
+
+  it("the time a question of the run waits for a person does not count against the script's deadline", async () => {
+    const callId = `run-${++runs}`;
+    const limits = { ...DEFAULT_SCRIPT_LIMITS, timeoutMs: 1_500 };
+    const running = await startRun(
+      it_.gateway,
+      { code: askForm("Your password, please", PASSWORD_FORM), language: "ts", filename: "t.ts", args: [] },
+      { run: { callId }, limits },
+    );
+    const record = await questionOf(it_, callId, "pending");
+    // The person takes longer than the script may run: its clock stands still meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    it_.broker.answer(record.id, { action: "accept", content: { password: "hunter2" } }, { by: "cli" });
+    expect(await running.done).toMatchObject({ ok: true, value: { action: "accept" } });
+  });
+
+  it("a script that loops while its question waits is still ended, by the timeout at a stretch", async () => {
+    const callId = `run-${++runs}`;
+    const limits = { ...DEFAULT_SCRIPT_LIMITS, timeoutMs: 1_000 };
+    const code = `const asked = ask.ask_form({ message: "Your password, please", schema: ${JSON.stringify(PASSWORD_FORM)} });\nawait new Promise((resolve) => setTimeout(resolve, 300));\nwhile (true) {}\nawait asked;`;
+    const started = Date.now();
+    const running = await startRun(it_.gateway, { code, language: "ts", filename: "t.ts", args: [] }, { run: { callId }, limits });
+    const envelope = await running.done;
+    expect(envelope).toMatchObject({ ok: false, error: { kind: "timeout" } });
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

@@ -76,7 +76,8 @@ describe('expose "all": an SDK 1.x host on stdio', () => {
   it("says a script failed: isError, its kind, and the server and tool whose error it threw", async () => {
     const result = await exec(host, "await rich.rich_tool({}); await v2.greet({});\nconsole.log('unreached');");
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^the program failed \(thrown, in v2\.greet\): v2\.greet: /);
+    // The line is where the script made the failing call; the message is the tool's own.
+    expect(result.content[0]!.text).toMatch(/^the program failed \(thrown, at exec\.ts:1, in v2\.greet\): Input validation error/);
     expect(result.structuredContent).toMatchObject({ ok: false, error: { kind: "thrown", server: "v2", tool: "greet" } });
     expect(JSON.stringify(result)).not.toContain("unreached");
   });

@@ -105,6 +105,6 @@ describe("a failure's line", () => {
       "script.ts",
       64 * 1024 * 1024,
     );
-    expect(failure).toEqual({ kind: "thrown", message: "ToolError: s.t: no", server: "s", tool: "t", line: 5 });
+    expect(failure).toEqual({ kind: "thrown", message: "no", server: "s", tool: "t", line: 5 });
   });
 });

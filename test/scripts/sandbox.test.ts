@@ -52,7 +52,7 @@ return record.name;`,
   it("fails a run with an uncaught ToolError as thrown, with server, tool and the line of the call", async () => {
     const envelope = await runScript(tools, `console.log("before");\n\nconst r = await script_tools.fail({});\nconsole.log("after");`);
     expect(envelope).toMatchObject({ ok: false, output: "before\n" });
-    expect(envelope.error).toEqual({ kind: "thrown", message: `ToolError: ${SERVER}.fail: no such record`, server: SERVER, tool: "fail", line: 3 });
+    expect(envelope.error).toEqual({ kind: "thrown", message: "no such record", server: SERVER, tool: "fail", line: 3 });
   });
 
   it("throws a ToolError with the upstream's message for a call that fails as a request (JSON-RPC error)", async () => {

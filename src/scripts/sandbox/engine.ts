@@ -40,7 +40,12 @@ export class EngineRun {
   readonly #post: Post;
   readonly #runtime: QuickJSRuntime;
   readonly #context: QuickJSContext;
-  readonly #deadline: number;
+  #deadline: number;
+  #deadlineTimer: NodeJS.Timeout | undefined;
+  /** A question of the run waits: the deadline's clock is stopped. */
+  #held = false;
+  /** When the script's code last began to run: held or not, it may run at most the timeout at a stretch. */
+  #burstStart = Date.now();
   readonly #streams: Record<Stream, CappedText>;
   readonly #calls = new Map<number, QuickJSDeferredPromise>();
   readonly #sleeps = new Set<QuickJSDeferredPromise>();
@@ -62,7 +67,7 @@ export class EngineRun {
     this.#runtime = prepared.runtime;
     this.#runtime.setMemoryLimit(request.limits.memoryBytes);
     this.#runtime.setMaxStackSize(STACK_BYTES);
-    this.#runtime.setInterruptHandler(() => this.#ending !== undefined || Date.now() >= this.#deadline);
+    this.#runtime.setInterruptHandler(() => this.#ending !== undefined || this.#overdue());
     this.#context = prepared.context;
     this.#prelude = prepared.prelude;
   }
@@ -77,6 +82,7 @@ export class EngineRun {
     const hooks = this.#installPrelude();
     if (!hooks) return;
     this.#hooks = hooks;
+    this.#burstStart = Date.now();
     const evaluated = this.#context.evalCode(program.code, source.filename);
     if (evaluated.error) {
       const report = this.#read(evaluated.error);
@@ -89,8 +95,30 @@ export class EngineRun {
       return;
     }
     this.#main = evaluated.value;
-    setTimeout(() => this.#end({ failure: this.#timeout() }), Math.max(0, this.#deadline - Date.now()));
+    this.#armDeadline();
     this.#pump();
+  }
+
+  /** A question of the run waits: its time does not count. */
+  hold(): void {
+    this.#held = true;
+    clearTimeout(this.#deadlineTimer);
+  }
+
+  resume(deadline: number): void {
+    this.#held = false;
+    this.#deadline = deadline;
+    if (this.#main) this.#armDeadline();
+  }
+
+  #armDeadline(): void {
+    clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimer = setTimeout(() => this.#end({ failure: this.#timeout() }), Math.max(0, this.#deadline - Date.now()));
+  }
+
+  #overdue(): boolean {
+    const now = Date.now();
+    return this.#held ? now - this.#burstStart >= this.#request.limits.timeoutMs : now >= this.#deadline;
   }
 
   /** A tool call's outcome from the main thread. */
@@ -110,6 +138,7 @@ export class EngineRun {
     const context = this.#context;
     const offer = context.getProp(this.#hooks, "offer");
     const text = context.newString(question);
+    this.#burstStart = Date.now();
     const called = context.callFunction(offer, context.undefined, text);
     offer.dispose();
     text.dispose();
@@ -200,7 +229,7 @@ export class EngineRun {
     const wait = Number.isFinite(ms) ? Math.max(0, ms) : 0;
     this.#sleeps.add(deferred);
     // A timer set beyond the deadline never fires: the deadline ends the run first.
-    if (Date.now() + wait < this.#deadline) {
+    if (this.#held || Date.now() + wait < this.#deadline) {
       setTimeout(() => {
         this.#sleeps.delete(deferred);
         this.#resolve(deferred, "");
@@ -221,11 +250,12 @@ export class EngineRun {
   /** Runs the script's pending jobs, then sees whether it ended. */
   #pump(): void {
     if (this.#finished) return;
+    this.#burstStart = Date.now();
     const ran = this.#runtime.executePendingJobs();
     if (ran.error) {
       const report = this.#read(ran.error);
       ran.error.dispose();
-      this.#end({ failure: this.#ending ?? (Date.now() >= this.#deadline ? this.#timeout(report) : this.#failure(report)) });
+      this.#end({ failure: this.#ending ?? (this.#overdue() ? this.#timeout(report) : this.#failure(report)) });
       return;
     }
     if (this.#ending) {

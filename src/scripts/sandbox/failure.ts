@@ -28,8 +28,12 @@ export function failureOf(report: ErrorReport, filename: string, memoryBytes: nu
     return { kind: "memory", message: `the script ran out of memory (its limit is ${Math.round(memoryBytes / 1024 / 1024)} MB)`, ...at };
   }
   if (message === "stack overflow") return { kind: "memory", message: "the script ran out of stack (a recursion too deep)", ...at };
-  const tool = name === "ToolError" && report.server !== undefined && report.tool !== undefined ? { server: report.server, tool: report.tool } : {};
-  return { kind: "thrown", message: message ? `${name}: ${message}` : name, ...tool, ...at };
+  if (name === "ToolError" && report.server !== undefined && report.tool !== undefined) {
+    // Server and tool have fields of their own: the message is the tool's, as the upstream gave it.
+    const prefix = `${report.server}.${report.tool}: `;
+    return { kind: "thrown", message: message.startsWith(prefix) ? message.slice(prefix.length) : message, server: report.server, tool: report.tool, ...at };
+  }
+  return { kind: "thrown", message: message ? `${name}: ${message}` : name, ...at };
 }
 
 /** The line of the first frame in `filename` of a QuickJS stack ("    at f (script.ts:3:5)"). */

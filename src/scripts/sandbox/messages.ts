@@ -21,7 +21,11 @@ export type ToWorker =
   /** A call's outcome: the value as JSON ("" for none), or the error's message. */
   | { type: "result"; id: number; ok: true; json: string }
   | { type: "result"; id: number; ok: false; message: string }
-  | { type: "offer"; id: number; question: string };
+  | { type: "offer"; id: number; question: string }
+  /** A question of the run waits: the deadline's clock stops... */
+  | { type: "hold" }
+  /** ...and goes on, the deadline now this (Date.now() time). */
+  | { type: "resume"; deadline: number };
 
 export type FromWorker =
   | { type: "ready" }

@@ -54,7 +54,11 @@ export class SandboxRun implements RunningScript {
   readonly #inFlight = new Map<ScriptCallRecord, number>();
   readonly #offers = new Map<number, (answer: ScriptAnswer | undefined) => void>();
   readonly #startedAt = Date.now();
-  readonly #fence: NodeJS.Timeout;
+  /** When the run must end: its start and timeout, plus the time questions of the run waited. */
+  #deadline: number;
+  #fence: NodeJS.Timeout | undefined;
+  #holds = 0;
+  #heldAt = 0;
   #workerDropped: [number, number] = [0, 0];
   #handles = false;
   #lastOffer = 0;
@@ -70,7 +74,8 @@ export class SandboxRun implements RunningScript {
     this.done = new Promise((resolve) => {
       this.#resolve = resolve;
     });
-    this.#fence = setTimeout(() => this.#finish({ failure: this.#timeout() }), limits.timeoutMs + FENCE_GRACE_MS);
+    this.#deadline = this.#startedAt + limits.timeoutMs;
+    this.#armFence();
     this.#worker = takeWorker(limits.memoryBytes);
     this.#worker.on("message", (data: unknown) => this.#onMessage(data));
     this.#worker.on("error", (error: Error & { code?: string }) => {
@@ -99,7 +104,7 @@ export class SandboxRun implements RunningScript {
     if (!this.handlesQuestions) return Promise.resolve(undefined);
     const id = ++this.#lastOffer;
     return new Promise((resolve) => {
-      const remaining = this.#startedAt + this.#limits.timeoutMs - Date.now();
+      const remaining = this.#holds > 0 ? OFFER_TIMEOUT_MS : this.#deadline - Date.now();
       const timer = setTimeout(() => settle(undefined), Math.max(0, Math.min(OFFER_TIMEOUT_MS, remaining)));
       const settle = (answer: ScriptAnswer | undefined) => {
         clearTimeout(timer);
@@ -110,6 +115,31 @@ export class SandboxRun implements RunningScript {
       const { server, tool, message, requestedSchema } = question;
       this.#send({ type: "offer", id, question: JSON.stringify({ server, tool, message, requestedSchema }) });
     });
+  }
+
+  hold(): () => void {
+    if (this.#ended) return () => {};
+    if (this.#holds++ === 0) {
+      this.#heldAt = Date.now();
+      // While held, the worker bounds each stretch of the script's own running by the timeout.
+      clearTimeout(this.#fence);
+      this.#send({ type: "hold" });
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds > 0 || this.#ended) return;
+      this.#deadline += Date.now() - this.#heldAt;
+      this.#armFence();
+      this.#send({ type: "resume", deadline: this.#deadline });
+    };
+  }
+
+  /** The worker ends the run at its deadline; a moment later this ends the worker, whatever it is doing. */
+  #armFence(): void {
+    clearTimeout(this.#fence);
+    this.#fence = setTimeout(() => this.#finish({ failure: this.#timeout() }), this.#deadline - Date.now() + FENCE_GRACE_MS);
   }
 
   stop(reason: string): void {

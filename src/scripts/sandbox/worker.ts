@@ -59,5 +59,11 @@ port.on("message", (message: ToWorker) => {
       if (run) run.offer(message.id, message.question);
       else post({ type: "answer", id: message.id });
       return;
+    case "hold":
+      run?.hold();
+      return;
+    case "resume":
+      run?.resume(message.deadline);
+      return;
   }
 });
