@@ -31,7 +31,8 @@ interface SummaryHead {
   version: typeof SUMMARY_VERSION;
   entryVersion: typeof ENTRY_VERSION;
   generation: string;
-  configKey: string;
+  /** What of the config it was made for (`configText`): compared as text, which costs less than hashing it. */
+  configText: string;
   servers: StoredServer[];
   /** The second line's length in bytes: a file cut short is never read as fewer tools. */
   toolsBytes: number;
@@ -65,7 +66,7 @@ export function readSummary(config: Config, stateDir: string, now: number): Serv
   const file = summaryFile(config, stateDir);
   const first = readFirstLine(file);
   const stored = first && parseJson(first.line.toString("utf8"));
-  if (!first || !isObject(stored) || stored.version !== SUMMARY_VERSION || stored.entryVersion !== ENTRY_VERSION || stored.configKey !== configKey(config))
+  if (!first || !isObject(stored) || stored.version !== SUMMARY_VERSION || stored.entryVersion !== ENTRY_VERSION || stored.configText !== configText(config))
     return undefined;
   if (stored.generation !== currentGeneration(stateDir) || stored.toolsBytes !== first.size - first.line.length - 1) return undefined;
   let tools: DiscoveryTool[][] | undefined;
@@ -152,7 +153,7 @@ export function writeSummary(view: DiscoveryView, generation: string): void {
     version: SUMMARY_VERSION,
     entryVersion: ENTRY_VERSION,
     generation,
-    configKey: configKey(view.config),
+    configText: configText(view.config),
     servers: view.servers.map(({ config: _config, entry: _entry, ageMs: _age, tools: _tools, ...server }) => server),
     toolsBytes: Buffer.byteLength(tools),
   };
@@ -165,9 +166,9 @@ export function writeSummary(view: DiscoveryView, generation: string): void {
 }
 
 /** What of the config a summary depends on: the servers in order, their definitions, filters and state, and the tools limit. */
-function configKey(config: Config): string {
+function configText(config: Config): string {
   const servers = config.servers.map((server) => [server.name, definitionOf(server), server.tools ?? null, server.disabled]);
-  return fastHash(JSON.stringify([config.limits.maxToolsPerServer, servers]));
+  return JSON.stringify([config.limits.maxToolsPerServer, servers]);
 }
 
 function summaryFile(config: Config, stateDir: string): string {

@@ -8,11 +8,14 @@
  * do, and the others go to commander.
  */
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hotLine } from "../../src/cli/hot-args.js";
-import { fixture, MCPX_BIN, nodeServer, writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { configFromObject } from "../../src/config/index.js";
+import { searchIndexFor } from "../../src/discovery/cache-index.js";
+import { readDiscovery } from "../../src/discovery/cache-read.js";
+import { fixture, MCPX_BIN, nodeServer, ROOT, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
 
 const FORBIDDEN: readonly [string, RegExp][] = [
@@ -71,6 +74,16 @@ describe("the hot commands load none of the heavy modules", () => {
     const run = await loadedBy(["servers", "--config", config.file], config, log);
     expect(run.code, run.stderr).toBe(0);
     expect(forbiddenIn(run.modules)).toContain("commander");
+  });
+
+  it("the bundled hot path (when the build made one) holds none of them either", () => {
+    // scripts/bundle-hot.mjs lists the modules it put into dist/cli/main.js; a build without esbuild leaves none.
+    const list = join(ROOT, "dist", "cli", "main.inputs.json");
+    if (!existsSync(list)) return;
+    const inputs = (JSON.parse(readFileSync(list, "utf8")) as string[]).map((input) => `file://${ROOT}/dist/${input}`);
+    expect(inputs).toContain(`file://${ROOT}/dist/cli/ls.js`);
+    expect(forbiddenIn(inputs)).toEqual([]);
+    expect(inputs.filter((input) => /\/dist\/cli\/(program|exit|read-catalogues)\.js$/.test(input))).toEqual([]);
   });
 
   it("mcpx --version", async () => {
@@ -176,6 +189,24 @@ describe("the hot commands read only what they print", () => {
     const read = run.reads.filter((entry) => entry.file === summary).reduce((total, entry) => total + entry.bytes, 0);
     expect(read).toBeGreaterThanOrEqual(serversLine);
     expect(read).toBeLessThan(serversLine + 64 * 1024);
+  });
+
+  it("mcpx search parses the index's tools, not its per-term tables", async () => {
+    const summary = only("summaries");
+    const serversLine = readFileSync(summary).indexOf("\n");
+    const index = only("indexes");
+    // What the tables hold (the index as its own reader gives it back): most of the file, and none of it needs parsing.
+    const { index: read } = searchIndexFor(
+      readDiscovery(configFromObject(JSON.parse(readFileSync(config.file, "utf8")), config.file), join(config.dir, "state")),
+    );
+    const tables = JSON.stringify([read.postings, read.related, read.prefixes]).length;
+    expect(tables).toBeGreaterThan(32 * 1024);
+    // A word of one tool: its entries are a few bytes ("tool" and "number" are in every tool, and their entries are long).
+    const run = await readsBy(["search", "777", "--config", config.file], config, log);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("many__tool_777");
+    const parsed = run.parsed.reduce((total, length) => total + length, 0);
+    expect(parsed).toBeLessThan(serversLine + statSync(index).size - tables + 8 * 1024);
   });
 });
 
