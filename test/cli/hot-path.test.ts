@@ -77,8 +77,8 @@ describe("the hot commands load none of the heavy modules", () => {
   });
 
   it("the bundled hot path (when the build made one) holds none of them either", () => {
-    // scripts/bundle-hot.mjs lists the modules it put into dist/cli/main.js; a build without esbuild leaves none.
-    const list = join(ROOT, "dist", "cli", "main.inputs.json");
+    // scripts/bundle-hot.mjs lists the modules it put into dist/cli/hot.js; a build without esbuild leaves none.
+    const list = join(ROOT, "dist", "cli", "hot.inputs.json");
     if (!existsSync(list)) return;
     const inputs = (JSON.parse(readFileSync(list, "utf8")) as string[]).map((input) => `file://${ROOT}/dist/${input}`);
     expect(inputs).toContain(`file://${ROOT}/dist/cli/ls.js`);
