@@ -3,12 +3,14 @@
  *
  * `mcpx --version`, `ls` and `search` must cost about what Node takes to start (issue 14), so
  * this file loads next to nothing: `--version` is answered at once, a plain `ls` or `search`
- * line is read here (hot-args.ts) and runs with only its own modules; every other line goes
- * to commander (program.ts), which imports each command's modules when that command runs.
+ * line is read here (hot-args.ts) and runs in hot.ts with only its own modules; every other line
+ * goes to commander (program.ts), which imports each command's modules when that command runs.
+ * The build bundles hot.ts with those commands' modules into one file (scripts/bundle-hot.mjs),
+ * and this file with its own few, so `--version` loads three modules.
  */
 import { IMPLEMENTATION } from "../version.js";
 import { CliError, Exit } from "./exit.js";
-import { type HotLine, hotLine } from "./hot-args.js";
+import { hotLine } from "./hot-args.js";
 
 const only = process.argv.slice(2);
 if (only.length === 1 && (only[0] === "--version" || only[0] === "-V")) {
@@ -16,22 +18,9 @@ if (only.length === 1 && (only[0] === "--version" || only[0] === "-V")) {
   process.exit(Exit.Ok);
 }
 
-/** What commander's actions for these commands do, without commander. */
-async function runHot(line: HotLine): Promise<void> {
-  // A discovery command never asks a question: the policy rules are not checked.
-  const config = async () => (await import("./context.js")).configFor(line.options.config, { rules: false });
-  if (line.command === "ls") {
-    const { ls } = await import("./ls.js");
-    process.exitCode = await ls(await config(), line.options);
-  } else {
-    const { searchCommand } = await import("./search.js");
-    process.exitCode = await searchCommand(await config(), line.words, line.options);
-  }
-}
-
 try {
   const hot = hotLine(only);
-  if (hot) await runHot(hot);
+  if (hot) await (await import("./hot.js")).runHot(hot);
   else await (await import("./program.js")).runProgram(process.argv);
 } catch (error) {
   if (error instanceof CliError) {

@@ -9,8 +9,13 @@ export { indexKey } from "./cache-kept.js";
 /** Index files kept at most (one per config file used); past that, the ones built longest ago go. */
 export const MAX_INDEXES = 50;
 
-/** The index's own format is search.ts's business (its `version`); this one is of what goes into it. */
-const INDEXES: KeptKind = { dir: indexesDir, field: "index", version: 1, max: MAX_INDEXES };
+/**
+ * The index's own format is search.ts's business (its `version`); this one is of what goes into
+ * it and how it is stored (2: its per-term tables looked up in the file, table-file.ts). A query
+ * reads a few entries of each table; a table named here that the index does not have is skipped,
+ * and any other field is stored as JSON.
+ */
+const INDEXES: KeptKind = { dir: indexesDir, field: "index", version: 2, max: MAX_INDEXES, tables: ["postings", "related", "prefixes"] };
 
 /** The view's search index: the stored one when it is current, else built now and stored for the next reader. */
 export function searchIndexFor(view: DiscoveryView): { index: SearchIndex; built: boolean } {

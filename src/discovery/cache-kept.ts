@@ -5,11 +5,13 @@
  * server's name, definition, catalogue content, filter and description), so it is made again
  * only when one of those changed, by the first reader that finds it stale, never on every command.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../protocol/jsonrpc.js";
-import { keepNewest, readJsonFile, writePrivateAtomically } from "./cache-files.js";
+import { keepNewest, writePrivateAtomically } from "./cache-files.js";
 import { type DiscoveryView, readDiscovery } from "./cache-read.js";
 import { fastHash } from "./hash.js";
+import { decodeTableFile, encodeTableFile } from "./table-file.js";
 
 /** One kind of kept thing: where it goes, how many are kept, and the version of what goes into it. */
 export interface KeptKind {
@@ -20,12 +22,14 @@ export interface KeptKind {
   version: number;
   /** Files kept at most (one per config file used); past that, the ones made longest ago go. */
   max: number;
+  /** Its fields stored as sorted tables and looked up on access, not parsed (table-file.ts): the large ones a reader needs a few entries of. */
+  tables?: readonly string[];
 }
 
 /** Bumped when what goes into any kept thing changes. */
 const KEY_VERSION = 1;
 
-/** What the view's kept things are made from, as a key: the same inputs, the same result. */
+/** What the view's kept things are made from, as a key (a JSON text): the same inputs, the same result. */
 export function indexKey(view: DiscoveryView): string {
   const parts = view.servers.map((server) => [
     server.server,
@@ -34,12 +38,20 @@ export function indexKey(view: DiscoveryView): string {
     server.config.tools ?? null,
     server.description,
   ]);
-  return fastHash(JSON.stringify([KEY_VERSION, view.config.limits.maxToolsPerServer, parts]));
+  // The text itself, not a hash of it: a reader compares it with the stored one, and hashing 15 KB in
+  // not-yet-optimised JavaScript cost a command more than reading it does.
+  return JSON.stringify([KEY_VERSION, view.config.limits.maxToolsPerServer, parts]);
 }
 
 /** The kept one, when it is current for the view; else undefined. */
 export function readKept<T>(view: DiscoveryView, kind: KeptKind): T | undefined {
-  const stored = readJsonFile(keptFile(view, kind));
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(keptFile(view, kind));
+  } catch {
+    return undefined;
+  }
+  const stored = decodeTableFile(bytes, kind.field);
   if (!isObject(stored) || stored.version !== kind.version || stored.key !== indexKey(view) || !isObject(stored[kind.field])) return undefined;
   return stored[kind.field] as T;
 }
@@ -48,7 +60,7 @@ export function readKept<T>(view: DiscoveryView, kind: KeptKind): T | undefined 
 export function keep(view: DiscoveryView, kind: KeptKind, value: unknown): void {
   const record = { version: kind.version, key: indexKey(view), builtAt: new Date().toISOString(), [kind.field]: value };
   try {
-    writePrivateAtomically(keptFile(view, kind), JSON.stringify(record));
+    writePrivateAtomically(keptFile(view, kind), encodeTableFile(record, kind.field, kind.tables ?? []));
     keepNewest(kind.dir(view.stateDir), kind.max);
   } catch {
     // said above

@@ -6,9 +6,10 @@
  * generation after every entry) and the config's servers, definitions and filters are the same.
  *
  * Two lines: the servers (small), then their tools (nine tenths of the file). `ls` and `search`
- * need only the first, so the second is parsed when a reader first asks for a server's tools.
+ * need only the first, so only it is read (a bounded read up to the first newline); the second
+ * is read and parsed when a reader first asks for a server's tools.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/types.js";
 import { isObject } from "../protocol/jsonrpc.js";
@@ -19,7 +20,7 @@ import type { DiscoveryTool, DiscoveryView, ServerView } from "./cache-view.js";
 import { fastHash } from "./hash.js";
 
 /** Bumped when a summary's shape changes; the entries' version is checked too (a summary of entries now read as absent is stale). */
-const SUMMARY_VERSION = 3;
+const SUMMARY_VERSION = 4;
 /** Summaries kept at most (one per config file used). */
 export const MAX_SUMMARIES = 50;
 
@@ -30,10 +31,11 @@ interface SummaryHead {
   version: typeof SUMMARY_VERSION;
   entryVersion: typeof ENTRY_VERSION;
   generation: string;
-  configKey: string;
+  /** What of the config it was made for (`configText`): compared as text, which costs less than hashing it. */
+  configText: string;
   servers: StoredServer[];
-  /** The second line's length: a file cut short is never read as fewer tools. */
-  toolsLength: number;
+  /** The second line's length in bytes: a file cut short is never read as fewer tools. */
+  toolsBytes: number;
 }
 
 export function generationFile(stateDir: string): string {
@@ -62,20 +64,14 @@ export function summaryView(config: Config, stateDir: string, now = Date.now()):
 /** The summary's servers as views, when it is current for this config; else undefined. */
 export function readSummary(config: Config, stateDir: string, now: number): ServerView[] | undefined {
   const file = summaryFile(config, stateDir);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
+  const first = readFirstLine(file);
+  const stored = first && parseJson(first.line.toString("utf8"));
+  if (!first || !isObject(stored) || stored.version !== SUMMARY_VERSION || stored.entryVersion !== ENTRY_VERSION || stored.configText !== configText(config))
     return undefined;
-  }
-  const split = text.indexOf("\n");
-  const stored = split < 0 ? undefined : parseJson(text.slice(0, split));
-  if (!isObject(stored) || stored.version !== SUMMARY_VERSION || stored.entryVersion !== ENTRY_VERSION || stored.configKey !== configKey(config))
-    return undefined;
-  if (stored.generation !== currentGeneration(stateDir) || stored.toolsLength !== text.length - split - 1) return undefined;
+  if (stored.generation !== currentGeneration(stateDir) || stored.toolsBytes !== first.size - first.line.length - 1) return undefined;
   let tools: DiscoveryTool[][] | undefined;
   const toolsOf = (at: number): DiscoveryTool[] => {
-    tools ??= parseTools(text.slice(split + 1), file);
+    tools ??= readTools(file, first.line);
     return tools[at] ?? [];
   };
   const servers = stored.servers as unknown as StoredServer[];
@@ -90,6 +86,41 @@ export function readSummary(config: Config, stateDir: string, now: number): Serv
   });
 }
 
+/** The first read's size: the servers line of seventy servers is about 18 KB. A longer line is read on in larger steps. */
+const FIRST_READ = 32 * 1024;
+
+/** The file's first line (without its newline) and the file's size; undefined when it is missing or has no newline. */
+function readFirstLine(file: string): { line: Buffer; size: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    let buffer = Buffer.allocUnsafe(Math.min(size, FIRST_READ));
+    let filled = 0;
+    while (filled < size) {
+      if (filled === buffer.length) {
+        const larger = Buffer.allocUnsafe(Math.min(size, buffer.length * 4));
+        buffer.copy(larger, 0, 0, filled);
+        buffer = larger;
+      }
+      const read = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (read === 0) break;
+      const newline = buffer.indexOf(0x0a, filled);
+      filled += read;
+      if (newline >= 0 && newline < filled) return { line: buffer.subarray(0, newline), size };
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -98,10 +129,20 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The second line; its length was checked, so a failure here is a damaged file, said as such. */
-function parseTools(text: string, file: string): DiscoveryTool[][] {
-  const tools = parseJson(text);
-  if (!Array.isArray(tools)) throw new Error(`${file}: the schema cache's summary is damaged; remove it and run the command again`);
+/**
+ * The second line, read when first asked for. The file is read again: it is the same summary if
+ * its first line is (the generation is in it); one replaced in between, or damaged, is said as such.
+ */
+function readTools(file: string, servers: Buffer): DiscoveryTool[][] {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    bytes = undefined;
+  }
+  const same = bytes !== undefined && bytes.length > servers.length && bytes[servers.length] === 0x0a && servers.equals(bytes.subarray(0, servers.length));
+  const tools = same ? parseJson(bytes!.toString("utf8", servers.length + 1)) : undefined;
+  if (!Array.isArray(tools)) throw new Error(`${file}: the schema cache's summary is damaged or was replaced while it was read; run the command again`);
   return tools as DiscoveryTool[][];
 }
 
@@ -112,9 +153,9 @@ export function writeSummary(view: DiscoveryView, generation: string): void {
     version: SUMMARY_VERSION,
     entryVersion: ENTRY_VERSION,
     generation,
-    configKey: configKey(view.config),
+    configText: configText(view.config),
     servers: view.servers.map(({ config: _config, entry: _entry, ageMs: _age, tools: _tools, ...server }) => server),
-    toolsLength: tools.length,
+    toolsBytes: Buffer.byteLength(tools),
   };
   try {
     writePrivateAtomically(summaryFile(view.config, view.stateDir), `${JSON.stringify(head)}\n${tools}`);
@@ -125,9 +166,9 @@ export function writeSummary(view: DiscoveryView, generation: string): void {
 }
 
 /** What of the config a summary depends on: the servers in order, their definitions, filters and state, and the tools limit. */
-function configKey(config: Config): string {
+function configText(config: Config): string {
   const servers = config.servers.map((server) => [server.name, definitionOf(server), server.tools ?? null, server.disabled]);
-  return fastHash(JSON.stringify([config.limits.maxToolsPerServer, servers]));
+  return JSON.stringify([config.limits.maxToolsPerServer, servers]);
 }
 
 function summaryFile(config: Config, stateDir: string): string {

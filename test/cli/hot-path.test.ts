@@ -8,11 +8,14 @@
  * do, and the others go to commander.
  */
 import { execFile } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hotLine } from "../../src/cli/hot-args.js";
-import { fixture, MCPX_BIN, nodeServer, writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { configFromObject } from "../../src/config/index.js";
+import { searchIndexFor } from "../../src/discovery/cache-index.js";
+import { readDiscovery } from "../../src/discovery/cache-read.js";
+import { fixture, MCPX_BIN, nodeServer, ROOT, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
 
 const FORBIDDEN: readonly [string, RegExp][] = [
@@ -73,6 +76,16 @@ describe("the hot commands load none of the heavy modules", () => {
     expect(forbiddenIn(run.modules)).toContain("commander");
   });
 
+  it("the bundled hot path (when the build made one) holds none of them either", () => {
+    // scripts/bundle-hot.mjs lists the modules it put into dist/cli/hot.js; a build without esbuild leaves none.
+    const list = join(ROOT, "dist", "cli", "hot.inputs.json");
+    if (!existsSync(list)) return;
+    const inputs = (JSON.parse(readFileSync(list, "utf8")) as string[]).map((input) => `file://${ROOT}/dist/${input}`);
+    expect(inputs).toContain(`file://${ROOT}/dist/cli/ls.js`);
+    expect(forbiddenIn(inputs)).toEqual([]);
+    expect(inputs.filter((input) => /\/dist\/cli\/(program|exit|read-catalogues)\.js$/.test(input))).toEqual([]);
+  });
+
   it("mcpx --version", async () => {
     const run = await loadedBy(["--version"], config, log);
     expect(run.code, run.stderr).toBe(0);
@@ -114,6 +127,86 @@ describe("the hot commands load none of the heavy modules", () => {
       expect(hot.stdout.replace(/"readAt": "[^"]*"/g, "")).toBe(commander.stdout.replace(/"readAt": "[^"]*"/g, ""));
       expect(hot.stderr).toBe(commander.stderr);
     }
+  });
+});
+
+/** Run mcpx with the read log on (test/fixtures/read-log.mjs): each read's bytes and file, and each JSON.parse's length. */
+function readsBy(args: string[], config: TempConfig, log: string): Promise<CliRun & { reads: { bytes: number; file: string }[]; parsed: number[] }> {
+  rmSync(log, { force: true });
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", fixture("read-log.mjs"), MCPX_BIN, ...args],
+      { env: { ...config.env, MCPX_READ_LOG: log }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
+        const lines = readFileSync(log, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => line.split("\t") as [string, string]);
+        resolve({
+          code,
+          stdout,
+          stderr,
+          reads: lines.filter(([kind]) => kind !== "JSON").map(([bytes, file]) => ({ bytes: Number(bytes), file })),
+          parsed: lines.filter(([kind]) => kind === "JSON").map(([, length]) => Number(length)),
+        });
+      },
+    );
+  });
+}
+
+describe("the hot commands read only what they print", () => {
+  let config: TempConfig;
+  let log: string;
+  const mcpx = (...args: string[]) => runMcpx([...args, "--config", config.file], config);
+  const only = (dir: string) => {
+    const folder = join(config.dir, "state", "discovery", dir);
+    const [name, ...more] = readdirSync(folder);
+    expect(more).toEqual([]);
+    return join(folder, name!);
+  };
+
+  beforeAll(async () => {
+    // Enough tools that the summary's tools line is far longer than its servers line.
+    config = writeConfig({ mcpServers: { many: nodeServer("many-tools-server.mjs", ["--count", "800", "--page-size", "200"]) } });
+    log = join(config.dir, "reads.log");
+    const refresh = await mcpx("refresh");
+    expect(refresh.code, refresh.stderr).toBe(0);
+    const first = await mcpx("search", "tool", "number");
+    expect(first.code, first.stderr).toBe(0);
+  }, 60_000);
+  afterAll(() => rmSync(config.dir, { recursive: true, force: true }));
+
+  it("mcpx ls reads the summary's servers line, not its tools", async () => {
+    const summary = only("summaries");
+    const { size } = statSync(summary);
+    const serversLine = readFileSync(summary).indexOf("\n") + 1;
+    expect(size).toBeGreaterThan(serversLine + 64 * 1024);
+    const run = await readsBy(["ls", "--config", config.file], config, log);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/many\s+800/);
+    const read = run.reads.filter((entry) => entry.file === summary).reduce((total, entry) => total + entry.bytes, 0);
+    expect(read).toBeGreaterThanOrEqual(serversLine);
+    expect(read).toBeLessThan(serversLine + 64 * 1024);
+  });
+
+  it("mcpx search parses the index's tools, not its per-term tables", async () => {
+    const summary = only("summaries");
+    const serversLine = readFileSync(summary).indexOf("\n");
+    const index = only("indexes");
+    // What the tables hold (the index as its own reader gives it back): most of the file, and none of it needs parsing.
+    const { index: read } = searchIndexFor(
+      readDiscovery(configFromObject(JSON.parse(readFileSync(config.file, "utf8")), config.file), join(config.dir, "state")),
+    );
+    const tables = JSON.stringify([read.postings, read.related, read.prefixes]).length;
+    expect(tables).toBeGreaterThan(32 * 1024);
+    // A word of one tool: its entries are a few bytes ("tool" and "number" are in every tool, and their entries are long).
+    const run = await readsBy(["search", "777", "--config", config.file], config, log);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("many__tool_777");
+    const parsed = run.parsed.reduce((total, length) => total + length, 0);
+    expect(parsed).toBeLessThan(serversLine + statSync(index).size - tables + 8 * 1024);
   });
 });
 

@@ -46,10 +46,10 @@ async function summarised(): Promise<{ dir: string; file: string }> {
 describe("the summary of the schema cache", () => {
   it("gives the servers and their tool counts without parsing the tools", async () => {
     const { dir, file } = await summarised();
-    const text = readFileSync(file, "utf8");
-    const split = text.indexOf("\n");
-    // The tools line damaged, its length kept: only a reader of tools can notice.
-    writeFileSync(file, `${text.slice(0, split + 1)}${" ".repeat(text.length - split - 1)}`);
+    const bytes = readFileSync(file);
+    const split = bytes.indexOf("\n");
+    // The tools line damaged, its length in bytes kept: only a reader of tools can notice.
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, split + 1), Buffer.alloc(bytes.length - split - 1, " ")]));
     const view = readDiscovery(config, dir);
     expect(view.schemas).toBe(false);
     expect(view.servers.map((server) => [server.server, server.toolCount, server.state])).toEqual([
@@ -66,6 +66,16 @@ describe("the summary of the schema cache", () => {
     expect(view.servers[0]!.tools.map((tool) => tool.name)).toEqual(["demo__alpha", "demo__beta"]);
     expect(view.servers[1]!.tools.map((tool) => tool.name)).toEqual(["other__gamma"]);
     expect(view.servers[0]!.tools).toBe(view.servers[0]!.tools);
+  });
+
+  it("reads the tools from the same summary it read the servers from, or says it was replaced", async () => {
+    const { dir, file } = await summarised();
+    const view = readDiscovery(config, dir);
+    expect(view.schemas).toBe(false);
+    // Another summary now (its servers line differs): its tools are not this view's.
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.replace('"server":"demo"', '"server":"dem0"'));
+    expect(() => view.servers[0]!.tools).toThrow(/replaced while it was read/);
   });
 
   it("is not read when cut short: the entries answer", async () => {
