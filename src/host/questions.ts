@@ -32,7 +32,7 @@ import { closeWhenServerStops, followCalls } from "./nobody-waits.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { UrlQuestions } from "./url-questions.js";
 import { relayCompletionByPerson } from "./completion.js";
-import { scriptDecision } from "./script-questions.js";
+import { scriptDecision, scriptOf } from "./script-questions.js";
 import { defines } from "../protocol/revisions.js";
 import type { PendingQuestions } from "./pending-questions.js";
 import type { HostSession } from "./session.js";
@@ -100,7 +100,9 @@ export async function askAndWait(
   if (!broker) return nobodyHere(question, log);
 
   const origin = originOf(attribution);
-  const decision = await decide(gateway, question, origin.tool, attribution, signal, log);
+  const decided = decide(gateway, question, origin.tool, attribution, signal, log);
+  // Decided at once unless a script's onElicit is asked: questions raised together then stay one batch (a modern host's input_required).
+  const decision = decided instanceof Promise ? await decided : decided;
   if (decision === "error") {
     log.warn("refused a question: elicitation.mode is error");
     throw new RpcError(-32603, `mcpx is configured to refuse questions (elicitation.mode is "error"); ${question.server} asked ${question.method}`);
@@ -120,8 +122,7 @@ export async function askAndWait(
       relayCompletionByPerson(gateway, upstream, record, elicitationId);
     }
     // A script's deadline does not run while its question waits for an answer (a person's time).
-    const call = callOf(attribution);
-    const resume = (call?.run ?? call)?.script?.hold();
+    const resume = scriptOf(attribution)?.hold();
     try {
       return await waitForAnswer(gateway, upstream, signal, question, record, attribution, log);
     } finally {
@@ -245,24 +246,26 @@ function originOf(attribution: Attribution): Origin {
   };
 }
 
+type Decided = (Decision & { by: string }) | "error" | undefined;
+
 /**
  * Who answers at once, in this order: the operator's rules, then the run's script (its
  * `onElicit`, host/script-questions.ts), then `elicitation.mode`; undefined: the question is
- * asked (the calling host, every other surface).
+ * asked (the calling host, every other surface). Only asking a script takes a wait.
  */
-async function decide(
+function decide(
   gateway: QuestionRelay,
   question: Question,
   tool: string | undefined,
   attribution: Attribution,
   signal: AbortSignal,
   log: Logger,
-): Promise<(Decision & { by: string }) | "error" | undefined> {
+): Decided | Promise<Decided> {
   const ruled = ruleDecision(gateway, question, tool);
   if (ruled) return ruled;
-  const scripted = await scriptDecision(question, attribution, signal, (answer) => answerFit(question, answer), log);
-  if (scripted) return scripted;
-  return modeDecision(gateway.config.elicitation.mode);
+  const mode = (): Decided => modeDecision(gateway.config.elicitation.mode);
+  if (!scriptOf(attribution)?.handlesQuestions) return mode();
+  return scriptDecision(question, attribution, signal, (answer) => answerFit(question, answer), log).then((scripted) => scripted ?? mode());
 }
 
 /** The first rule that matches, when its answer fits the question. */

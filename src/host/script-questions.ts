@@ -16,6 +16,7 @@ import type { Question } from "../render/question.js";
 import type { ScriptAnswer } from "../scripts/types.js";
 import type { Logger } from "../util/log.js";
 import { callOf, type Attribution } from "./attribution.js";
+import type { CallerContext } from "./session.js";
 
 /** Who answered, in the store and on every surface. */
 export const SCRIPT_ANSWERER = "script";
@@ -32,8 +33,7 @@ export async function scriptDecision(
   misfit: (answer: Decision) => string | undefined,
   log: Logger,
 ): Promise<Decision | undefined> {
-  const call = callOf(attribution);
-  const script = (call?.run ?? call)?.script;
+  const script = scriptOf(attribution);
   if (!script?.handlesQuestions) return undefined;
   if (question.kind !== "elicitation" || question.mode === "url") return undefined;
   const audience = decideAudience(question);
@@ -62,6 +62,12 @@ export async function scriptDecision(
   }
   log.info("the script's onElicit answered the question", { action: decision.action });
   return decision;
+}
+
+/** The script of the run a question is proven to belong to, if any. */
+export function scriptOf(attribution: Attribution): CallerContext["script"] {
+  const call = callOf(attribution);
+  return (call?.run ?? call)?.script;
 }
 
 function answerOf(answer: ScriptAnswer): { action: Decision["action"]; content?: JsonObject } {
