@@ -14,7 +14,7 @@
 // --ablation adds a table of what each ingredient contributes (each turned off, or added, alone).
 // Runs on dist/: `npx tsc -p tsconfig.json` first.
 //
-//   node bench/search-quality.mjs [--ablation] [--json]
+//   node bench/search-quality.mjs [--ablation[=TEXT]] [--json]
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -35,7 +35,9 @@ if (!DATA) {
   process.exit(2);
 }
 const JSON_OUT = process.argv.includes('--json');
-const ABLATION = process.argv.includes('--ablation');
+const ABLATION = process.argv.some((arg) => arg === '--ablation' || arg.startsWith('--ablation='));
+// --ablation=TEXT: only the rows whose label holds TEXT (a full ablation takes long)
+const ABLATION_ROWS = process.argv.find((arg) => arg.startsWith('--ablation='))?.slice('--ablation='.length);
 
 const golden = goldenSet(DATA);
 const live = liveMcpToolSet(DATA);
@@ -184,7 +186,8 @@ if (ABLATION) {
     ['+ synonyms and derived at 0.8', { relations: { synonym: 0.8, derived: 0.8 } }],
     ['+ one sense per word', { senses: 1 }],
   ];
-  ablation = variants.map(([label, { lexicon, vectors, ...changes }]) => {
+  const chosen = ABLATION_ROWS ? variants.filter(([label], i) => i === 0 || label.includes(ABLATION_ROWS)) : variants;
+  ablation = chosen.map(([label, { lexicon, vectors, ...changes }]) => {
     const tuning = tune(changes);
     const figures = measure((tools) =>
       buildIndex({ tools, tuning, lexicon: lexicon === null ? null : lexiconFor(tuning), ...(vectors === null ? { vectors: null } : {}) }),
