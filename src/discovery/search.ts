@@ -2,9 +2,10 @@
  * Ranking tools for a query: `mcpx search` and `mcpx__search`.
  *
  * `buildIndex` may take its time (it runs when the cache changes: BM25F over the tools' fields,
- * WordNet read for the catalogue's words); `search` is fast and pure, and an index survives
- * `JSON.stringify`/`JSON.parse`, so it is kept on disk beside the cache. How it ranks:
- * src/discovery/search/ and docs/discovery.md "## Search".
+ * WordNet and the word-vector table read for the catalogue's words); `search` is fast: the
+ * ranking (search/query.ts) is pure, and all it reads here is the query words' vectors, a small
+ * read each. An index survives `JSON.stringify`/`JSON.parse`, so it is kept on disk beside the
+ * cache. How it ranks: src/discovery/search/, src/discovery/vectors/ and docs/discovery.md "## Search".
  */
 import type { ToolRecord } from "./records.js";
 import { buildSearchIndex, INDEX_VERSION, type SearchIndex } from "./search/build.js";

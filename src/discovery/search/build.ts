@@ -8,7 +8,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.js";
 import type { ToolRecord } from "../records.js";
 import { isStopWord, stem, terms, words } from "./text.js";
 import { type FieldWeights, type SearchTuning, tune } from "./tuning.js";
-import { catalogueVectors, type IndexVectors } from "../vectors/embed.js";
+import { catalogueVectors, type IndexVectors, vectorIdf } from "../vectors/embed.js";
 import type { WordVector, WordVectors } from "../vectors/table.js";
 import type { Lexicon } from "./wordnet.js";
 
@@ -161,11 +161,6 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
     lemmas: Object.fromEntries([...lemmas].sort()),
     ...(vectors ? { vectors } : {}),
   };
-}
-
-/** BM25's idf of a term `frequency` of `tools` tools hold (0: a word the catalogue lacks, which says the most). */
-export function vectorIdf(tools: number, frequency: number): number {
-  return Math.log(1 + (tools - frequency + 0.5) / (frequency + 0.5));
 }
 
 /** Each tool's vector from the words of its name, description and parameter names (what says what it does). */

@@ -1,12 +1,13 @@
 /**
  * Answering a query from a built index: name tiers first (see names.ts), then BM25 over the
  * precomputed field-weighted frequencies, a query word counting through its best route to a
- * tool (itself, or a related word at that word's weight). No I/O and no big module: it runs
- * in a CLI command.
+ * tool (itself, or a related word at that word's weight), plus each tool's closeness to the
+ * query in word-vector space when the caller gives the query words' vectors. No I/O and no big
+ * module: it runs in a CLI command.
  */
-import { closeness, type DecodedVectors, decodeVectors, sifWeight, type TextWord, textVector } from "../vectors/embed.js";
+import { closeness, type DecodedVectors, decodeVectors, sifWeight, type TextWord, textVector, vectorIdf } from "../vectors/embed.js";
 import type { WordVectors } from "../vectors/table.js";
-import { type SearchIndex, vectorIdf } from "./build.js";
+import type { SearchIndex } from "./build.js";
 import { NAME_TIER, type NamedTool, nameQuery, namedTool, nameTier } from "./names.js";
 import { foldName, isStopWord, stem, terms, words } from "./text.js";
 

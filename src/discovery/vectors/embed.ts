@@ -26,6 +26,11 @@ export function sifWeight(rank: number, a: number): number {
   return a / (a + ZIPF / (rank + 1));
 }
 
+/** BM25's idf of a term `frequency` of `tools` tools hold (0: a word the catalogue lacks, which says the most). */
+export function vectorIdf(tools: number, frequency: number): number {
+  return Math.log(1 + (tools - frequency + 0.5) / (frequency + 0.5));
+}
+
 /** A word of a text: its vector (none when the table lacks it) and its idf in the catalogue (the SIF weight is added here). */
 export interface TextWord {
   vector: WordVector | undefined;

@@ -28,6 +28,8 @@ export const DEFAULT_TABLE = fileURLToPath(new URL("../../../data/word-vectors/w
 
 const MAGIC = "mcpxwv1\n";
 const MAX_WORD = 40;
+/** Words whose vectors (or absence) a table keeps in memory: about 0.5 MB at most. */
+const REMEMBERED = 4096;
 
 /** Opens a table, checking its header and that its sections fit the file; throws when it cannot be read. */
 export function openWordVectors(file: string = DEFAULT_TABLE): WordVectors {
@@ -57,6 +59,7 @@ export function openWordVectors(file: string = DEFAULT_TABLE): WordVectors {
       return sorted.subarray(start, end);
     };
     let closed = false;
+    const remembered = new Map<string, WordVector | undefined>();
     const find = (word: string): WordVector | undefined => {
       const wanted = Buffer.from(word, "latin1");
       let low = 0;
@@ -80,7 +83,12 @@ export function openWordVectors(file: string = DEFAULT_TABLE): WordVectors {
       vector(word) {
         if (closed || word.length === 0 || word.length > MAX_WORD || !/^[a-z]+$/.test(word)) return undefined;
         try {
-          return find(word);
+          if (remembered.has(word)) return remembered.get(word);
+          // a server answers many queries in the same words: the last few thousand are kept, not read again
+          if (remembered.size >= REMEMBERED) remembered.clear();
+          const found = find(word);
+          remembered.set(word, found);
+          return found;
         } catch {
           // a file damaged or cut short since it was opened: this word has no vector, the words still rank
           return undefined;
