@@ -106,7 +106,8 @@ export function openWordVectors(file: string = DEFAULT_TABLE): WordVectors {
 }
 
 function read(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.alloc(length);
+  // not zero-filled: every byte is read into it, or it is refused below
+  const buffer = Buffer.allocUnsafe(length);
   const got = readSync(fd, buffer, 0, length, position);
   if (got !== length) throw new Error(`word-vector table: ${got} of ${length} bytes at ${position}`);
   return buffer;
