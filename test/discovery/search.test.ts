@@ -1,7 +1,9 @@
 /**
  * How the search ranks, on small catalogues made for each behaviour: names before text, near
  * names, related words, common words discounted, odd and huge queries bounded, an index that
- * survives JSON. The quality on real data is search-quality.test.ts.
+ * survives JSON. The quality on real data is search-quality.test.ts. These indexes are built
+ * without word vectors (`vectors: null`), so each test sees the lexical step it is about; the
+ * vectors have search-vectors.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { ToolRecord } from "../../src/discovery/records.js";
@@ -34,7 +36,7 @@ function fakeLexicon(related: Record<string, RelatedWord[]>, frequency: Record<s
 }
 
 describe("search: names", () => {
-  const index = buildIndex({ tools: CATALOGUE, lexicon: null });
+  const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: null });
 
   it("ranks the tools named exactly first, before a tool whose text repeats the words", () => {
     const top = names(index, "read_file", 3);
@@ -52,7 +54,7 @@ describe("search: names", () => {
   });
 
   it("finds a tool whose name has no letters or digits by that exact name", () => {
-    const index = buildIndex({ tools: [...CATALOGUE, tool("calc", "+", "Add two numbers.")], lexicon: null });
+    const index = buildIndex({ vectors: null, tools: [...CATALOGUE, tool("calc", "+", "Add two numbers.")], lexicon: null });
     expect(names(index, "+", 1)).toEqual(["calc__+"]);
     expect(names(index, "calc__+", 1)).toEqual(["calc__+"]);
   });
@@ -72,26 +74,26 @@ describe("search: names", () => {
 
 describe("search: text", () => {
   it("stems: 'writing files' finds write_file", () => {
-    const index = buildIndex({ tools: CATALOGUE, lexicon: null });
+    const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: null });
     expect(names(index, "writing files", 1)).toEqual(["fs__write_file"]);
   });
 
   it("reads parameter names and descriptions", () => {
-    const index = buildIndex({ tools: CATALOGUE, lexicon: null });
+    const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: null });
     expect(names(index, "how many days ahead", 1)).toEqual(["weather__get_forecast"]);
   });
 
   it("reads the server's description", () => {
-    const index = buildIndex({ tools: CATALOGUE, lexicon: null, serverDescriptions: { git: "Version control for source repositories" } });
+    const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: null, serverDescriptions: { git: "Version control for source repositories" } });
     expect(names(index, "version control", 1)).toEqual(["git__git_log"]);
   });
 
   it("reaches a tool through a related word, below a tool holding the word itself", () => {
     const tools = [tool("a", "erase_record", "Erase a record."), tool("b", "remove_item", "Remove an item.")];
     const lexicon = fakeLexicon({ erase: [{ word: "remove", relation: "synonym" }] });
-    const index = buildIndex({ tools, lexicon });
-    expect(names(buildIndex({ tools: [tools[0]!], lexicon }), "remove")).toEqual(["a__erase_record"]);
-    expect(names(buildIndex({ tools: [tools[0]!], lexicon: null }), "remove")).toEqual([]);
+    const index = buildIndex({ vectors: null, tools, lexicon });
+    expect(names(buildIndex({ vectors: null, tools: [tools[0]!], lexicon }), "remove")).toEqual(["a__erase_record"]);
+    expect(names(buildIndex({ vectors: null, tools: [tools[0]!], lexicon: null }), "remove")).toEqual([]);
     expect(names(index, "remove")).toEqual(["b__remove_item", "a__erase_record"]);
   });
 
@@ -102,7 +104,7 @@ describe("search: text", () => {
       },
       frequency: () => 0,
     };
-    const index = buildIndex({ tools: CATALOGUE, lexicon: broken });
+    const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: broken });
     expect(names(index, "writing files", 1)).toEqual(["fs__write_file"]);
     expect(index.related).toEqual({});
   });
@@ -110,8 +112,10 @@ describe("search: text", () => {
   it("discounts a word common in English against a rare one the catalogue uses as little", () => {
     const tools = [tool("a", "alpha", "Give a summary."), tool("b", "beta", "Forecast the tides.")];
     const lexicon = fakeLexicon({}, { give: 800, tide: 3 });
-    expect(names(buildIndex({ tools, lexicon }), "give tides")[0]).toBe("b__beta");
-    expect(search(buildIndex({ tools, lexicon: null }), "give tides")[0]!.score).toBe(search(buildIndex({ tools, lexicon: null }), "give tides")[1]!.score);
+    expect(names(buildIndex({ vectors: null, tools, lexicon }), "give tides")[0]).toBe("b__beta");
+    expect(search(buildIndex({ vectors: null, tools, lexicon: null }), "give tides")[0]!.score).toBe(
+      search(buildIndex({ vectors: null, tools, lexicon: null }), "give tides")[1]!.score,
+    );
   });
 
   it("takes a word whose stem is an unrelated word to its lemma instead ('news' is not 'new', 'organizations' not 'organ')", () => {
@@ -126,14 +130,14 @@ describe("search: text", () => {
       frequency: () => 0,
       baseForms: (word) => ({ news: ["news"], new: ["new"], organizations: ["organization"], organ: ["organ"] })[word] ?? [],
     };
-    const index = JSON.parse(JSON.stringify(buildIndex({ tools, lexicon }))) as SearchIndex;
+    const index = JSON.parse(JSON.stringify(buildIndex({ vectors: null, tools, lexicon }))) as SearchIndex;
     expect(index.lemmas).toEqual({ news: "news", organization: "organization", organizations: "organization" });
     expect(names(index, "a new one")).toEqual(["b__create_project"]);
     expect(names(index, "world news")).toEqual(["a__headlines"]);
     expect(names(index, "organization")).toEqual(["c__members"]);
     expect(names(index, "organ")).toEqual(["d__organ_donors"]);
     // without a lexicon Porter alone conflates them
-    expect(names(buildIndex({ tools, lexicon: null }), "a new one").sort()).toEqual(["a__headlines", "b__create_project"]);
+    expect(names(buildIndex({ vectors: null, tools, lexicon: null }), "a new one").sort()).toEqual(["a__headlines", "b__create_project"]);
   });
 
   it("keeps a stem WordNet relates to the word: 'recommendations' still finds 'recommend'; 'news' is kept whole with the real WordNet", () => {
@@ -155,13 +159,13 @@ describe("search: text", () => {
   });
 
   it("finds Han text by character pairs", () => {
-    const index = buildIndex({ tools: CATALOGUE, lexicon: null });
+    const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: null });
     expect(names(index, "余票", 1)).toEqual(["cn__query-tickets"]);
   });
 });
 
 describe("search: odd input", () => {
-  const index = buildIndex({ tools: CATALOGUE, lexicon: null });
+  const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: null });
 
   it.each(["", "   ", "?!", "the of and", "🙂🙂", "constructor", "__proto__", "toString hasOwnProperty"])("answers %j with no hit and no error", (query) => {
     expect(search(index, query)).toEqual([]);
@@ -183,20 +187,20 @@ describe("search: odd input", () => {
   });
 
   it("answers from an empty catalogue with nothing", () => {
-    expect(search(buildIndex({ tools: [], lexicon: null }), "read_file")).toEqual([]);
+    expect(search(buildIndex({ vectors: null, tools: [], lexicon: null }), "read_file")).toEqual([]);
   });
 });
 
 describe("search: the index", () => {
   it("survives JSON and says its version", () => {
-    const index = buildIndex({ tools: CATALOGUE, lexicon: fakeLexicon({ file: [{ word: "document", relation: "synonym" }] }) });
+    const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: fakeLexicon({ file: [{ word: "document", relation: "synonym" }] }) });
     const copy = JSON.parse(JSON.stringify(index)) as SearchIndex;
     expect(copy.version).toBe(INDEX_VERSION);
     for (const query of ["read_file", "document contents", "weather in paris", "raed_file"]) expect(search(copy, query)).toEqual(search(index, query));
   });
 
   it("returns hits in the documented shape, scores falling", () => {
-    const index = buildIndex({ tools: CATALOGUE, lexicon: null });
+    const index = buildIndex({ vectors: null, tools: CATALOGUE, lexicon: null });
     const hits = search(index, "file");
     expect(hits[0]).toEqual({
       name: expect.any(String),

@@ -8,9 +8,11 @@ import type { JsonObject } from "../../protocol/jsonrpc.js";
 import type { ToolRecord } from "../records.js";
 import { isStopWord, stem, terms, words } from "./text.js";
 import { type FieldWeights, type SearchTuning, tune } from "./tuning.js";
+import { catalogueVectors, type IndexVectors, vectorIdf } from "../vectors/embed.js";
+import type { WordVector, WordVectors } from "../vectors/table.js";
 import type { Lexicon } from "./wordnet.js";
 
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 
 export interface IndexedTool {
   name: string;
@@ -23,7 +25,7 @@ export interface SearchIndex {
   /** Changes whenever the shape or the meaning of the index changes: an index of another version is rebuilt, never read. */
   version: typeof INDEX_VERSION;
   /** What the query side must do the same way, or may tune. */
-  query: Pick<SearchTuning, "stemming" | "k1" | "nameTiers" | "nameMention" | "prefix" | "prefixWeight">;
+  query: Pick<SearchTuning, "stemming" | "k1" | "nameTiers" | "nameMention" | "prefix" | "prefixWeight" | "vectorWeight" | "vectorFloor">;
   tools: IndexedTool[];
   /**
    * term -> "idf tool weight tool weight ...": the tools holding the term and its length-normalised,
@@ -37,6 +39,8 @@ export interface SearchIndex {
   related: Record<string, string>;
   /** word -> lemma: words taken to their WordNet lemma, not stemmed, because their stem is another word ("news", whose stem is "new"). */
   lemmas: Record<string, string>;
+  /** The tools' word vectors (search/../vectors/), when the word-vector table could be read at build time. */
+  vectors?: IndexVectors;
 }
 
 type Field = keyof FieldWeights;
@@ -81,6 +85,8 @@ export interface BuildOptions {
   tuning?: SearchTuning;
   /** Where related words come from; none: no related words. */
   lexicon?: Lexicon;
+  /** Where word vectors come from; none: no vectors (the ranking is lexical only). */
+  vectors?: Pick<WordVectors, "dims" | "vector">;
 }
 
 export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record<string, string>, options: BuildOptions = {}): SearchIndex {
@@ -128,10 +134,13 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
 
   const total = tools.length;
   const withIdf = [...postings].map(([term, list]): [string, string] => {
-    const frequency = list.length / 2;
-    const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+    const idf = vectorIdf(total, list.length / 2);
     return [term, [round(idf * (discount.get(term) ?? 1)), ...list].join(" ")];
   });
+  const vectors =
+    options.vectors && tuning.vectorWeight > 0
+      ? toolVectors(tools, texts, options.vectors, tuning, (word) => vectorIdf(total, (postings.get(asTerm(word))?.length ?? 0) / 2))
+      : undefined;
 
   return {
     version: INDEX_VERSION,
@@ -142,13 +151,39 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
       nameMention: tuning.nameMention,
       prefix: tuning.prefix,
       prefixWeight: tuning.prefixWeight,
+      vectorWeight: vectors ? tuning.vectorWeight : 0,
+      vectorFloor: tuning.vectorFloor,
     },
     tools: tools.map(({ name, server, tool, description }) => ({ name, server, tool, description: summary(description) })),
     postings: Object.fromEntries(withIdf),
     prefixes: Object.fromEntries([...prefixTable(postings.keys(), tuning.prefix)].map(([start, terms]) => [start, terms.join(" ")])),
     related: Object.fromEntries([...related].map(([word, targets]) => [word, [...targets].flat().join(" ")])),
     lemmas: Object.fromEntries([...lemmas].sort()),
+    ...(vectors ? { vectors } : {}),
   };
+}
+
+/** Each tool's vector from the words of its name, description and parameter names (what says what it does). */
+function toolVectors(
+  tools: ToolRecord[],
+  texts: Array<Record<Field, string>>,
+  table: Pick<WordVectors, "dims" | "vector">,
+  tuning: SearchTuning,
+  idf: (word: string) => number,
+): IndexVectors | undefined {
+  const known = new Map<string, WordVector | undefined>();
+  const lookup = (word: string) => {
+    if (!known.has(word)) known.set(word, table.vector(word));
+    return known.get(word);
+  };
+  const catalogue = texts.map((text, i) => ({
+    server: tools[i]!.server,
+    words: [text.name, text.description, text.parameterName]
+      .flatMap((part) => words(part))
+      .filter((word) => !isStopWord(word))
+      .map((word) => ({ vector: lookup(word), idf: idf(word) })),
+  }));
+  return catalogueVectors(catalogue, table.dims, tuning.sif, tuning.serverBlend);
 }
 
 /** For each catalogue word, the words WordNet relates to it, as a table from those words back to the catalogue's term. */

@@ -1,12 +1,15 @@
 /**
  * Answering a query from a built index: name tiers first (see names.ts), then BM25 over the
  * precomputed field-weighted frequencies, a query word counting through its best route to a
- * tool (itself, or a related word at that word's weight). No I/O and no big module: it runs
- * in a CLI command.
+ * tool (itself, or a related word at that word's weight), plus each tool's closeness to the
+ * query in word-vector space when the caller gives the query words' vectors. No I/O and no big
+ * module: it runs in a CLI command.
  */
+import { closeness, type DecodedVectors, decodeVectors, sifWeight, type TextWord, textVector, vectorIdf } from "../vectors/embed.js";
+import type { WordVectors } from "../vectors/table.js";
 import type { SearchIndex } from "./build.js";
 import { NAME_TIER, type NamedTool, nameQuery, namedTool, nameTier } from "./names.js";
-import { foldName, terms } from "./text.js";
+import { foldName, isStopWord, stem, terms, words } from "./text.js";
 
 export interface SearchHit {
   name: string;
@@ -23,11 +26,13 @@ const MAX_QUERY = 2000;
 const MAX_TERMS = 64;
 const MAX_LIMIT = 1000;
 
-export function searchIndex(index: SearchIndex, query: string, limit = 10): SearchHit[] {
+/** `table`: where the query's word vectors are read, when the index has the tools' (none: the ranking is lexical only). */
+export function searchIndex(index: SearchIndex, query: string, limit = 10, table?: Pick<WordVectors, "dims" | "vector">): SearchHit[] {
   const count = Number.isFinite(limit) ? Math.min(MAX_LIMIT, Math.max(0, Math.floor(limit))) : 10;
   const text = typeof query === "string" ? query.slice(0, MAX_QUERY) : "";
   if (count === 0 || text.trim() === "") return [];
   const scores = textScores(index, text);
+  if (table) vectorScores(index, text, table, scores);
   const names = namesOf(index);
   if (index.query.nameTiers) {
     const asName = nameQuery(text);
@@ -123,5 +128,53 @@ function mentionedNames(tools: NamedTool[], query: string, scores: number[], bon
   if (mentioned.size === 0) return;
   tools.forEach((tool, i) => {
     if (mentioned.has(tool.toolFolded)) scores[i] = (scores[i] ?? 0) + bonus;
+  });
+}
+
+const decoded = new WeakMap<SearchIndex, DecodedVectors | null>();
+
+/** The index's tool vectors, decoded once per index; null when it has none (or they do not fit its tools). */
+function vectorsOf(index: SearchIndex): DecodedVectors | null {
+  let vectors = decoded.get(index);
+  if (vectors === undefined) decoded.set(index, (vectors = (index.vectors && decodeVectors(index.vectors, index.tools.length)) || null));
+  return vectors;
+}
+
+/**
+ * Adds each tool's closeness to the query in word-vector space (a z-score), at `vectorWeight`
+ * times a gate: `vectorFloor` when the catalogue knows every query word, up to 1 as more of the
+ * query (by weight) is words no tool holds, where words alone cannot help.
+ */
+function vectorScores(index: SearchIndex, text: string, table: Pick<WordVectors, "dims" | "vector">, scores: number[]): void {
+  const { vectorWeight, vectorFloor } = index.query;
+  const vectors = vectorsOf(index);
+  if (!vectors || !(vectorWeight > 0) || table.dims !== vectors.dims) return;
+  const lemmas = lemmasOf(index);
+  const looked = new Map<string, TextWord & { known: boolean }>();
+  const queryWords: Array<TextWord & { known: boolean }> = [];
+  for (const word of words(text)) {
+    if (isStopWord(word)) continue;
+    let entry = looked.get(word);
+    if (!entry) {
+      if (looked.size >= MAX_TERMS) continue;
+      const term = index.query.stemming ? (lemmas.get(word) ?? stem(word)) : word;
+      const holders = ((postingsOf(index, term)?.length ?? 1) - 1) / 2;
+      const idf = vectorIdf(index.tools.length, holders);
+      looked.set(word, (entry = { vector: table.vector(word), idf, known: holders > 0 || Object.hasOwn(index.related, term) }));
+    }
+    queryWords.push(entry);
+  }
+  let total = 0;
+  let unknown = 0;
+  for (const { vector, known } of queryWords) {
+    const weight = vector ? sifWeight(vector.rank, vectors.sif) : 1;
+    total += weight;
+    if (!known) unknown += weight;
+  }
+  const z = closeness(vectors, textVector(queryWords, vectors.dims, vectors.sif));
+  if (!z || total === 0) return;
+  const weight = vectorWeight * (vectorFloor + (1 - vectorFloor) * (unknown / total));
+  z.forEach((value, i) => {
+    scores[i] = (scores[i] ?? 0) + weight * value;
   });
 }

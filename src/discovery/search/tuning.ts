@@ -51,6 +51,14 @@ export interface SearchTuning {
   nameTiers: boolean;
   /** Added per query word that is a tool's whole name ("fetch" in "fetch the page"). */
   nameMention: number;
+  /** What the word-vector closeness (a z-score over the catalogue) adds to a tool's text score at most (0: no vectors). */
+  vectorWeight: number;
+  /** The share of `vectorWeight` a query gets when the catalogue knows all its words; the rest comes with its unknown words. */
+  vectorFloor: number;
+  /** SIF's a: a word counts a / (a + p(word)) in a text's vector. */
+  sif: number;
+  /** A tool's vector blended with its server's mean at this share for itself (1: its own only). */
+  serverBlend: number;
 }
 
 export const DEFAULT_TUNING: SearchTuning = {
@@ -67,6 +75,10 @@ export const DEFAULT_TUNING: SearchTuning = {
   senses: 3,
   nameTiers: true,
   nameMention: 2,
+  vectorWeight: 2.5,
+  vectorFloor: 0.25,
+  sif: 0.003,
+  serverBlend: 0.5,
 };
 
 /** The defaults with some knobs changed (nested `fields` and `relations` merged, not replaced). */
