@@ -45,7 +45,7 @@ describe("the elicitation register", () => {
 });
 
 describe("the docs", () => {
-  it.each(["security.md", "protocol.md", "configuration.md", "interface.md", "elicitation.md"])("%s names only test files that exist", (page) => {
+  it.each(["security.md", "protocol.md", "configuration.md", "interface.md", "elicitation.md", "scripts.md"])("%s names only test files that exist", (page) => {
     const text = readFileSync(join(ROOT, "docs", page), "utf8");
     const named = [...text.matchAll(/`(test\/[^`\s]+\.test\.ts)`/g)].map((match) => match[1]!);
     for (const file of named) expect(existsSync(join(ROOT, file)), `${page}: ${file}`).toBe(true);
