@@ -7,6 +7,8 @@ import { ensurePrivateDir } from "../broker/state-dir.js";
 import { createDaemonRoutes, type DaemonRoutes, type Reply } from "../api/daemon-routes.js";
 import type { Broker } from "../broker/broker.js";
 import type { Gateway } from "../host/gateway.js";
+import { scriptLimits } from "../scripts/limits.js";
+import { warmSandbox } from "../scripts/run-script.js";
 import type { HttpHost } from "../host/http-host.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { IMPLEMENTATION } from "../version.js";
@@ -79,7 +81,11 @@ export class DaemonSide {
       version: buildVersion(),
       startedAt: this.#startedAt,
     });
-    if (this.options.kind === "daemon") this.#watchIdle();
+    if (this.options.kind === "daemon") {
+      this.#watchIdle();
+      // The daemon is there to make commands cheap: its first `mcpx exec` finds a sandbox loaded.
+      warmSandbox(scriptLimits(this.gateway.config.scripts).memoryBytes);
+    }
   }
 
   /** Going away: calls in flight fail as stopped, and the discovery file goes if it is still ours. */

@@ -107,15 +107,20 @@ const GLOBALS = `  /** What a tool without an outputSchema returns: its content 
   /** The words after the script on the command line (\`mcpx run FILE ARGS…\`); [] otherwise. */
   const args: string[];
 
-  /** log, info and debug print to the script's output; error and warn to its stderr, kept apart. */
+  /** log, info, debug and trace print to the script's output; error and warn to its stderr, kept apart. */
   interface Console {
     log(...data: unknown[]): void;
     info(...data: unknown[]): void;
     debug(...data: unknown[]): void;
+    trace(...data: unknown[]): void;
     error(...data: unknown[]): void;
     warn(...data: unknown[]): void;
   }
   var console: Console;
+
+  /** Calls \`handler\` after \`ms\`, within the run's deadline (one set past it never fires); no setInterval. */
+  function setTimeout<A extends unknown[]>(handler: (...args: A) => void, ms?: number, ...args: A): number;
+  function clearTimeout(id: number | undefined): void;
 
   /** The text of a tool's content blocks: its text blocks, joined by newlines. */
   function textOf(blocks: ContentBlock[]): string;

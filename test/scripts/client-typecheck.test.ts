@@ -77,6 +77,11 @@ await my_people.get_person();
     expect(problems.every((problem) => !problem.message.includes("\n"))).toBe(true);
   });
 
+  it("knows what the sandbox has besides the tools: its timers and console.trace", async () => {
+    const code = `const id = setTimeout((word: string) => console.trace(word), 10, "later");\nclearTimeout(id);\nawait new Promise<void>((done) => setTimeout(done, 5));`;
+    expect(await typecheckScript(code, DECLARATIONS, "timers.ts")).toEqual([]);
+  });
+
   it("reports what the sandbox does not have (Node, the DOM, modules) as unknown names", async () => {
     const script = `const file = require("fs");\nprocess.exit(1);\nawait fetch("https://example.com");\nimport x from "y";\n`;
     const problems = await typecheckScript(script, DECLARATIONS, "escape.ts");

@@ -43,7 +43,7 @@ export function execToolDefinition(servers: readonly string[], scripts: Config["
       `${typed} A tool's error throws ToolError (server, tool, message); textOf(blocks) joins text blocks. ` +
       "Only what it prints (console.log) and returns (top-level return) comes back, never the code: filter and join inside it. " +
       "A tool's question reaches you as from a direct call. " +
-      `Sandboxed (no files, network, processes, timers); at most ${scripts.timeoutSeconds} s, ${scripts.memoryMb} MB, ${scripts.maxCalls} calls, ${scripts.outputKb} KB printed.`,
+      `Sandboxed (no files, network or processes; setTimeout only within the deadline); at most ${scripts.timeoutSeconds} s, ${scripts.memoryMb} MB, ${scripts.maxCalls} calls, ${scripts.outputKb} KB printed.`,
     inputSchema: {
       type: "object",
       properties: { code: { type: "string", description: "TypeScript (types are stripped, not checked) or JavaScript" } },
