@@ -25,7 +25,11 @@ import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { words: { type: 'string', default: '60000' }, dims: { type: 'string', default: '50' }, out: { type: 'string', default: 'data/word-vectors/words.bin' } },
+  options: {
+    words: { type: 'string', default: '60000' },
+    dims: { type: 'string', default: '50' },
+    out: { type: 'string', default: 'data/word-vectors/words.bin' },
+  },
 });
 const source = positionals[0];
 if (!source) {
@@ -74,7 +78,7 @@ out.writeUInt32LE(count, 8);
 out.writeUInt32LE(DIMS, 12);
 out.writeUInt32LE(EVERY, 16);
 out.writeUInt32LE(blocks, 20);
-scales.forEach((scale, d) => out.writeFloatLE(scale, 24 + 4 * d));
+for (const [d, scale] of scales.entries()) out.writeFloatLE(scale, 24 + 4 * d);
 let sampleAt = 0;
 samples.forEach((word, k) => {
   out.writeUInt32LE(sampleAt, samplesAt + 4 * k);
@@ -86,7 +90,7 @@ let wordAt = 0;
 order.forEach(({ word, rank }, i) => {
   out.writeUInt32LE(wordAt, offsetsAt + 4 * i);
   const record = recordsAt + i * recordBytes;
-  projected[rank].forEach((value, d) => out.writeInt8(Math.max(-127, Math.min(127, Math.round(value / scales[d]))), record + d));
+  for (const [d, value] of projected[rank].entries()) out.writeInt8(Math.max(-127, Math.min(127, Math.round(value / scales[d]))), record + d);
   out.writeUInt16LE(rank, record + DIMS);
   out.write(word, wordsAt + wordAt, 'latin1');
   wordAt += word.length;
