@@ -10,7 +10,7 @@ import { nearest } from "../../util/nearest.js";
 import type { Gateway } from "../gateway.js";
 import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOL, MAX_DESCRIBED, MAX_SEARCH_LIMIT, SEARCH_TOOL, SERVERS_TOOL } from "./definitions.js";
 import { discoveryView, type DiscoveryView } from "./discovery-view.js";
-import { serverLine } from "./server-lines.js";
+import { serverDescription } from "../../discovery/tool-records.js";
 
 /** Search results carry this much of a description; mcpx__describe has all of it. */
 const MAX_HIT_DESCRIPTION = 300;
@@ -18,7 +18,7 @@ const SUGGESTIONS = 5;
 
 export function viewOf(gateway: Gateway): DiscoveryView {
   return discoveryView(gateway.catalogue, () =>
-    Object.fromEntries(gateway.upstreams.map((upstream) => [upstream.name, serverLine(upstream.instructions, upstream.serverInfo)])),
+    Object.fromEntries(gateway.upstreams.map((upstream) => [upstream.name, serverDescription(upstream.instructions, upstream.serverInfo)])),
   );
 }
 
@@ -89,7 +89,7 @@ function listServers(gateway: Gateway, args: JsonObject): JsonObject {
           server: upstream.name,
           state: upstream.state,
           tools: count(upstream.name),
-          description: serverLine(upstream.instructions, upstream.serverInfo),
+          description: serverDescription(upstream.instructions, upstream.serverInfo),
         })),
       ),
     );
