@@ -6,8 +6,8 @@
 import type { Gateway } from "./gateway.js";
 import { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL, SERVERS_TOOL } from "./gateway-tools/definitions.js";
 import { pinnedTools } from "./gateway-tools/exposed-tools.js";
+import { serverDescription } from "../discovery/tool-records.js";
 import { EXEC_TOOL } from "./gateway-tools/exec.js";
-import { serverLine } from "./gateway-tools/server-lines.js";
 
 /** The server lines stop here (about 600 tokens); mcpx__servers has them all, and whole. */
 const SERVER_LINES_BUDGET = 2500;
@@ -30,7 +30,7 @@ function discoveryInstructions(gateway: Gateway): string {
   const lines: string[] = [];
   let length = 0;
   for (const upstream of servers) {
-    const line = `- ${upstream.name}${upstream.state === "ready" ? "" : ` (${upstream.state})`}: ${serverLine(upstream.instructions, upstream.serverInfo, SERVER_LINE)}`;
+    const line = `- ${upstream.name}${upstream.state === "ready" ? "" : ` (${upstream.state})`}: ${serverDescription(upstream.instructions, upstream.serverInfo, SERVER_LINE)}`;
     if (length + line.length > SERVER_LINES_BUDGET) {
       lines.push(`- and ${servers.length - lines.length} more: see ${SERVERS_TOOL}`);
       break;

@@ -10,8 +10,8 @@ import { nearest } from "../../util/nearest.js";
 import type { Gateway } from "../gateway.js";
 import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOL, MAX_DESCRIBED, MAX_SEARCH_LIMIT, SEARCH_TOOL, SERVERS_TOOL } from "./definitions.js";
 import { discoveryView, type DiscoveryView } from "./discovery-view.js";
+import { serverDescription } from "../../discovery/tool-records.js";
 import { EXEC_TOOL } from "./exec.js";
-import { serverLine } from "./server-lines.js";
 
 /** Search results carry this much of a description; mcpx__describe has all of it. */
 const MAX_HIT_DESCRIPTION = 300;
@@ -19,7 +19,7 @@ const SUGGESTIONS = 5;
 
 export function viewOf(gateway: Gateway): DiscoveryView {
   return discoveryView(gateway.catalogue, () =>
-    Object.fromEntries(gateway.upstreams.map((upstream) => [upstream.name, serverLine(upstream.instructions, upstream.serverInfo)])),
+    Object.fromEntries(gateway.upstreams.map((upstream) => [upstream.name, serverDescription(upstream.instructions, upstream.serverInfo)])),
   );
 }
 
@@ -92,7 +92,7 @@ function listServers(gateway: Gateway, args: JsonObject): JsonObject {
           server: upstream.name,
           state: upstream.state,
           tools: count(upstream.name),
-          description: serverLine(upstream.instructions, upstream.serverInfo),
+          description: serverDescription(upstream.instructions, upstream.serverInfo),
         })),
       ),
     );
