@@ -17,6 +17,7 @@ import { searchIndexFor } from "../../src/discovery/cache-index.js";
 import { readDiscovery } from "../../src/discovery/cache-read.js";
 import { search } from "../../src/discovery/search.js";
 import { type CatalogueServers, startCatalogueServers } from "../helpers/catalogue-servers.js";
+import { TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
 import { fixture, MCPX_BIN, nodeServer, ROOT, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
 
@@ -212,7 +213,7 @@ describe("the hot commands read only what they print", () => {
   });
 });
 
-describe("mcpx search reads the index by pages", () => {
+describe.skipIf(!TOOL_SEARCH_DATA)("mcpx search reads the index by pages", () => {
   let servers: CatalogueServers;
   let config: TempConfig;
   let log: string;
@@ -229,7 +230,7 @@ describe("mcpx search reads the index by pages", () => {
   }, 120_000);
   afterAll(async () => {
     await servers?.stop();
-    rmSync(config.dir, { recursive: true, force: true });
+    if (config) rmSync(config.dir, { recursive: true, force: true });
   });
 
   it("reads the index's first line and the pages its terms reach, not the whole file", async () => {
