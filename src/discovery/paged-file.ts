@@ -12,8 +12,8 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 /** Small pages: a binary search touches one line of each page it reads. */
 const PAGE = 4 * 1024;
-/** Read first in one go: a table file's first line (an index's tools, about 115 KB for 527 tools) is read whole. */
-const HEAD = 128 * 1024;
+/** Read first in one go: a table file's first line (an index's tools and their word vectors, about 160 KB for 527 tools) is read whole. */
+const HEAD = 256 * 1024;
 
 /** Closes the descriptor of a PagedFile that is no longer reachable. */
 const closing = new FinalizationRegistry<number>((fd) => {
