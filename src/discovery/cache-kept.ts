@@ -5,13 +5,12 @@
  * server's name, definition, catalogue content, filter and description), so it is made again
  * only when one of those changed, by the first reader that finds it stale, never on every command.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../protocol/jsonrpc.js";
 import { keepNewest, writePrivateAtomically } from "./cache-files.js";
 import { type DiscoveryView, readDiscovery } from "./cache-read.js";
 import { fastHash } from "./hash.js";
-import { decodeTableFile, encodeTableFile } from "./table-file.js";
+import { encodeTableFile, readTableFile } from "./table-file.js";
 
 /** One kind of kept thing: where it goes, how many are kept, and the version of what goes into it. */
 export interface KeptKind {
@@ -45,13 +44,13 @@ export function indexKey(view: DiscoveryView): string {
 
 /** The kept one, when it is current for the view; else undefined. */
 export function readKept<T>(view: DiscoveryView, kind: KeptKind): T | undefined {
-  let bytes: Buffer;
+  let stored: Record<string, unknown> | undefined;
   try {
-    bytes = readFileSync(keptFile(view, kind));
+    // its first line, then only the pages of its tables that lookups reach
+    stored = readTableFile(keptFile(view, kind), kind.field);
   } catch {
     return undefined;
   }
-  const stored = decodeTableFile(bytes, kind.field);
   if (!isObject(stored) || stored.version !== kind.version || stored.key !== indexKey(view) || !isObject(stored[kind.field])) return undefined;
   return stored[kind.field] as T;
 }

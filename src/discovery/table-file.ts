@@ -11,8 +11,10 @@
  * `Object.hasOwn`; enumerating it reads the whole table). A record without tables is its JSON on
  * one line, so a file written as plain JSON reads back as it was.
  *
- * Pure: the caller reads and writes the file.
+ * Pure but for `readTableFile`, which reads a file's first line and then only the pages of its
+ * tables that lookups reach (paged-file.ts): a query needs a few KB of a file of hundreds.
  */
+import { openPagedFile, type PagedFile } from "./paged-file.js";
 
 const NEWLINE = 0x0a;
 const TAB = 0x09;
@@ -49,10 +51,18 @@ export function encodeTableFile(record: Record<string, unknown>, holder: string,
   return `${JSON.stringify({ ...record, [holder]: rest, tablePlaces: places })}\n${Buffer.concat(sections).toString()}`;
 }
 
+/** The record `encodeTableFile` wrote to `file`, its tables read page by page when looked up; undefined when it is not one. Throws when the file cannot be opened. */
+export function readTableFile(file: string, holder: string): Record<string, unknown> | undefined {
+  return decodeTableFile(openPagedFile(file), holder);
+}
+
+/** What a table file is read from: its bytes in memory, or a file read page by page. */
+type Bytes = Buffer | PagedFile;
+
 /** The record `encodeTableFile` wrote; undefined when the text is not one (damaged, cut short). */
-export function decodeTableFile(bytes: Buffer, holder: string): Record<string, unknown> | undefined {
+export function decodeTableFile(bytes: Bytes, holder: string): Record<string, unknown> | undefined {
   const newline = bytes.indexOf(NEWLINE);
-  const record = parse(bytes.toString("utf8", 0, newline < 0 ? bytes.length : newline));
+  const record = parse(bytes.subarray(0, newline < 0 ? bytes.length : newline).toString("utf8"));
   if (!isPlainObject(record)) return undefined;
   if (!("tablePlaces" in record)) return newline < 0 || newline === bytes.length - 1 ? record : undefined;
   const { tablePlaces: places, ...rest } = record;
@@ -68,7 +78,7 @@ export function decodeTableFile(bytes: Buffer, holder: string): Record<string, u
 }
 
 /** A read-only object whose keys are the lines of `bytes[start, end)`, each found when asked for. */
-function lookedUp(bytes: Buffer, start: number, end: number): Record<string, unknown> {
+function lookedUp(bytes: Bytes, start: number, end: number): Record<string, unknown> {
   const found = new Map<string, unknown>();
   const find = (key: string): unknown => {
     if (found.has(key)) return found.get(key);
@@ -81,7 +91,7 @@ function lookedUp(bytes: Buffer, start: number, end: number): Record<string, unk
     for (let at = start; at < end; ) {
       const tab = bytes.indexOf(TAB, at);
       const next = bytes.indexOf(NEWLINE, tab);
-      list.push(parse(bytes.toString("utf8", at, tab)) as string);
+      list.push(parse(bytes.subarray(at, tab).toString("utf8")) as string);
       at = next + 1;
     }
     return list;
@@ -101,7 +111,7 @@ function lookedUp(bytes: Buffer, start: number, end: number): Record<string, unk
 }
 
 /** Binary search over the sorted lines of `bytes[start, end)` for the one whose key is `key`. */
-function search(bytes: Buffer, start: number, end: number, key: Buffer): unknown {
+function search(bytes: Bytes, start: number, end: number, key: Buffer): unknown {
   let low = start;
   let high = end;
   // Invariant: the line sought, if any, starts in [low, high), and low is a line's start.
@@ -111,8 +121,8 @@ function search(bytes: Buffer, start: number, end: number, key: Buffer): unknown
     const tab = bytes.indexOf(TAB, line);
     const next = bytes.indexOf(NEWLINE, line);
     if (tab < 0 || next < 0 || tab > next) return undefined; // damaged: not found, never a wrong entry
-    const order = bytes.compare(key, 0, key.length, line, tab);
-    if (order === 0) return parse(bytes.toString("utf8", tab + 1, next));
+    const order = Buffer.compare(bytes.subarray(line, tab), key);
+    if (order === 0) return parse(bytes.subarray(tab + 1, next).toString("utf8"));
     if (order < 0) low = next + 1;
     else high = line;
   }

@@ -15,6 +15,9 @@ import { hotLine } from "../../src/cli/hot-args.js";
 import { configFromObject } from "../../src/config/index.js";
 import { searchIndexFor } from "../../src/discovery/cache-index.js";
 import { readDiscovery } from "../../src/discovery/cache-read.js";
+import { search } from "../../src/discovery/search.js";
+import { type CatalogueServers, startCatalogueServers } from "../helpers/catalogue-servers.js";
+import { TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
 import { fixture, MCPX_BIN, nodeServer, ROOT, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
 
@@ -207,6 +210,58 @@ describe("the hot commands read only what they print", () => {
     expect(run.stdout).toContain("many__tool_777");
     const parsed = run.parsed.reduce((total, length) => total + length, 0);
     expect(parsed).toBeLessThan(serversLine + statSync(index).size - tables + 8 * 1024);
+  });
+});
+
+describe.skipIf(!TOOL_SEARCH_DATA)("mcpx search reads the index by pages", () => {
+  let servers: CatalogueServers;
+  let config: TempConfig;
+  let log: string;
+
+  beforeAll(async () => {
+    // The 70 LiveMCPTool catalogues: an index of about 700 KB, nine tenths of it per-term tables.
+    servers = await startCatalogueServers();
+    config = writeConfig({ mcpServers: servers.entries() });
+    log = join(config.dir, "reads.log");
+    const refresh = await runMcpx(["refresh", "--config", config.file], config);
+    expect(refresh.code, refresh.stderr).toBe(0);
+    const first = await runMcpx(["search", "send", "email", "--config", config.file], config);
+    expect(first.code, first.stderr).toBe(0);
+  }, 120_000);
+  afterAll(async () => {
+    await servers?.stop();
+    if (config) rmSync(config.dir, { recursive: true, force: true });
+  });
+
+  it("reads the index's first line and the pages its terms reach, not the whole file", async () => {
+    const folder = join(config.dir, "state", "discovery", "indexes");
+    const [name, ...more] = readdirSync(folder);
+    expect(more).toEqual([]);
+    const index = join(folder, name!);
+    const { size } = statSync(index);
+    const firstLine = readFileSync(index).indexOf("\n") + 1;
+    expect(size - firstLine).toBeGreaterThan(256 * 1024);
+    const run = await readsBy(["search", "record", "a", "git", "commit", "--config", config.file], config, log);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^git__git_commit /);
+    const read = run.reads.filter((entry) => entry.file === index).reduce((total, entry) => total + entry.bytes, 0);
+    expect(read).toBeGreaterThanOrEqual(firstLine);
+    // a binary search per term and table: a handful of pages each, a small part of the tables
+    expect(read).toBeLessThan(firstLine + (size - firstLine) / 2);
+  });
+
+  it("ranks as the modules do, word vectors included (the bundle finds the shipped table)", async () => {
+    const view = readDiscovery(configFromObject(JSON.parse(readFileSync(config.file, "utf8")), config.file), join(config.dir, "state"));
+    const { index, built } = searchIndexFor(view);
+    expect(built).toBe(false);
+    // built by the hot path's first search above
+    expect(index.vectors).toBeTruthy();
+    for (const query of ["send an email", "record a git commit", "weather forecast for a city"]) {
+      const run = await runMcpx(["search", ...query.split(" "), "--json", "--config", config.file], config);
+      expect(run.code, run.stderr).toBe(0);
+      const printed = (JSON.parse(run.stdout) as { name: string; score: number }[]).map(({ name, score }) => ({ name, score }));
+      expect(printed).toEqual(search(index, query).map(({ name, score }) => ({ name, score })));
+    }
   });
 });
 

@@ -8,6 +8,7 @@
  * The one module of the vectors that does I/O; the rest takes a `WordVectors`.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface WordVector {
@@ -23,8 +24,19 @@ export interface WordVectors {
   close(): void;
 }
 
-/** The table shipped with mcpx (dist/discovery/vectors/ -> data/word-vectors/). */
-export const DEFAULT_TABLE = fileURLToPath(new URL("../../../data/word-vectors/words.bin", import.meta.url));
+/** The table shipped with mcpx, in the package's data/word-vectors/. */
+export const DEFAULT_TABLE = join(packageRoot(), "data", "word-vectors", "words.bin");
+
+/**
+ * This module is dist/discovery/vectors/table.js, or part of the hot path's bundle
+ * dist/cli/hot.js (scripts/bundle-hot.mjs), or src/discovery/vectors/table.ts under the tests:
+ * a path relative to it would miss the table in the bundle (and `search` would rank without vectors).
+ */
+function packageRoot(): string {
+  const here = fileURLToPath(import.meta.url);
+  const dist = here.lastIndexOf(`${sep}dist${sep}`);
+  return here.endsWith(".ts") || dist < 0 ? fileURLToPath(new URL("../../..", import.meta.url)) : here.slice(0, dist);
+}
 
 const MAGIC = "mcpxwv2\n";
 const MAX_WORD = 40;

@@ -1,0 +1,112 @@
+/**
+ * A file read a page at a time, on demand, behind the few Buffer methods a table file's reader
+ * uses (table-file.ts): `length`, `indexOf` and `lastIndexOf` of a byte, `subarray`. A search
+ * reads the index's first line and a few pages of its tables, not the 700 KB of the whole file
+ * (reading it whole cost a command about as much as ranking).
+ *
+ * The descriptor stays open while the file is looked up in, and is closed when nothing refers
+ * to the PagedFile any more: the tables are looked up lazily, for as long as their holder lives.
+ * A file replaced meanwhile (written atomically, by rename) is still read as it was opened.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+
+/** Small pages: a binary search touches one line of each page it reads. */
+const PAGE = 4 * 1024;
+/** Read first in one go: a table file's first line (an index's tools and their word vectors, about 160 KB for 527 tools) is read whole. */
+const HEAD = 256 * 1024;
+
+/** Closes the descriptor of a PagedFile that is no longer reachable. */
+const closing = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed: nothing to release
+  }
+});
+
+export interface PagedFile {
+  readonly length: number;
+  /** The first `byte` at or after `from`, or -1. */
+  indexOf(byte: number, from?: number): number;
+  /** The last `byte` at or before `from`, or -1. */
+  lastIndexOf(byte: number, from: number): number;
+  /** The bytes [start, end) (a copy when they span pages). */
+  subarray(start: number, end: number): Buffer;
+}
+
+/** Opens `file` for reading by pages; throws when it cannot be opened. */
+export function openPagedFile(file: string): PagedFile {
+  const fd = openSync(file, "r");
+  let length: number;
+  try {
+    length = fstatSync(fd).size;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  const pages = new Map<number, Buffer>();
+  let head: Buffer | undefined;
+  const page = (n: number): Buffer => {
+    const start = n * PAGE;
+    if (start < HEAD) {
+      head ??= readAt(fd, 0, Math.min(HEAD, length));
+      return head.subarray(Math.min(start, head.length), Math.min(start + PAGE, head.length));
+    }
+    let bytes = pages.get(n);
+    if (!bytes) {
+      bytes = readAt(fd, start, Math.max(0, Math.min(PAGE, length - start)));
+      pages.set(n, bytes);
+    }
+    return bytes;
+  };
+  const paged: PagedFile = {
+    length,
+    indexOf(byte, from = 0) {
+      for (let at = Math.max(0, from); at < length; at = (Math.floor(at / PAGE) + 1) * PAGE) {
+        const n = Math.floor(at / PAGE);
+        const bytes = page(n);
+        const found = bytes.indexOf(byte, at - n * PAGE);
+        if (found >= 0) return n * PAGE + found;
+        if (bytes.length < PAGE) return -1;
+      }
+      return -1;
+    },
+    lastIndexOf(byte, from) {
+      for (let at = Math.min(from, length - 1); at >= 0; at = Math.floor(at / PAGE) * PAGE - 1) {
+        const n = Math.floor(at / PAGE);
+        const bytes = page(n);
+        const within = at - n * PAGE;
+        if (within >= bytes.length) return -1;
+        const found = bytes.lastIndexOf(byte, within);
+        if (found >= 0) return n * PAGE + found;
+      }
+      return -1;
+    },
+    subarray(start, end) {
+      const from = Math.max(0, start);
+      const to = Math.min(length, end);
+      if (to <= from) return Buffer.alloc(0);
+      const first = Math.floor(from / PAGE);
+      const last = Math.floor((to - 1) / PAGE);
+      if (first === last) return page(first).subarray(from - first * PAGE, to - first * PAGE);
+      const parts: Buffer[] = [];
+      for (let n = first; n <= last; n++) parts.push(page(n).subarray(n === first ? from - n * PAGE : 0, n === last ? to - n * PAGE : PAGE));
+      return Buffer.concat(parts);
+    },
+  };
+  closing.register(paged, fd);
+  return paged;
+}
+
+/** `wanted` bytes of the file at `start`, fewer when it was cut short since it was opened (its reader then finds it damaged). */
+function readAt(fd: number, start: number, wanted: number): Buffer {
+  // not zero-filled: only the bytes read are kept
+  const buffer = Buffer.allocUnsafe(wanted);
+  let got = 0;
+  while (got < wanted) {
+    const read = readSync(fd, buffer, got, wanted - got, start + got);
+    if (read === 0) break;
+    got += read;
+  }
+  return buffer.subarray(0, got);
+}
