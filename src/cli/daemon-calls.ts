@@ -8,7 +8,6 @@
 import { join } from "node:path";
 import type { Reply } from "../api/daemon-routes.js";
 import type { Broker } from "../broker/broker.js";
-import type { QuestionRecord } from "../broker/types.js";
 import type { Config } from "../config/types.js";
 import type { Gateway } from "../host/gateway.js";
 import { makeRecordedCall } from "../host/recorded-call.js";
@@ -18,9 +17,7 @@ import { ProgressRecorder, progressFile } from "./call-progress.js";
 import { checkedCall } from "./call.js";
 import { CliError } from "./exit.js";
 import { failureMessage, StoppedBySignal, typedArguments } from "./run-call.js";
-
-/** A call id as commands make them (`randomUUID`); anything else is refused before the store sees it. */
-const CALL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { COMMAND_ID, watchQuestions } from "./daemon-questions.js";
 
 export class DaemonCalls {
   readonly #running = new Map<string, AbortController>();
@@ -39,7 +36,7 @@ export class DaemonCalls {
 
   async call(request: JsonObject): Promise<Reply> {
     const { callId, target, args } = request;
-    if (typeof callId !== "string" || !CALL_ID.test(callId)) return invalid('field "callId" must be a fresh UUID');
+    if (typeof callId !== "string" || !COMMAND_ID.test(callId)) return invalid('field "callId" must be a fresh UUID');
     if (typeof target !== "string") return invalid('field "target" must be SERVER.TOOL or SERVER__TOOL');
     if (!Array.isArray(args) || !args.every((arg): arg is string => typeof arg === "string")) return invalid('field "args" must be a list of strings');
     const config: Config = this.gateway.config;
@@ -58,19 +55,7 @@ export class DaemonCalls {
 
     const stopper = new AbortController();
     this.#running.set(callId, stopper);
-    let waiting!: () => void;
-    const asks = new Promise<"waiting">((resolve) => (waiting = () => resolve("waiting")));
-    // A question of this call; or one nobody can be proven to own (two calls in flight on one
-    // stdio connection, design rule 5), which the command is told of rather than left to wait silently.
-    const unattributed: Array<{ id: string; server: string }> = [];
-    const unsubscribe = this.broker.subscribe((record: QuestionRecord) => {
-      if (record.state !== "pending") return;
-      if (record.callId === callId) waiting();
-      else if (record.callId === undefined && record.hostSession === undefined && record.server === server) {
-        unattributed.push({ id: record.id, server: record.server });
-        waiting();
-      }
-    });
+    const { asks, unattributed, unsubscribe } = watchQuestions(this.broker, callId, server);
     const progress = new ProgressRecorder(progressFile(this.callsDir, callId));
     const prepare = given.kind === "pairs" ? (upstream: Upstream, pairs: JsonObject) => typedArguments(upstream, tool, pairs) : undefined;
     const ended = makeRecordedCall(

@@ -7,7 +7,6 @@
  */
 import type { Reply } from "../api/daemon-routes.js";
 import type { Broker } from "../broker/broker.js";
-import type { QuestionRecord } from "../broker/types.js";
 import type { Gateway } from "../host/gateway.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { ScriptSource } from "../scripts/types.js";
@@ -15,9 +14,7 @@ import { StoppedBySignal } from "./run-call.js";
 import { recordRun, type RunKind } from "./run-record.js";
 import { scriptLimits } from "../scripts/limits.js";
 import { makeRecordedRun } from "./run-recorded.js";
-
-/** A run id as commands make them (`randomUUID`). */
-const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { COMMAND_ID, watchQuestions } from "./daemon-questions.js";
 
 export class DaemonRuns {
   readonly #running = new Map<string, AbortController>();
@@ -43,19 +40,7 @@ export class DaemonRuns {
 
     const stopper = new AbortController();
     this.#running.set(runId, stopper);
-    let waiting!: () => void;
-    const asks = new Promise<"waiting">((resolve) => (waiting = () => resolve("waiting")));
-    // A question of this run; or one nobody can be proven to own (two calls in flight on one
-    // stdio connection, design rule 5), which the command is told of rather than left to wait silently.
-    const unattributed: Array<{ id: string; server: string }> = [];
-    const unsubscribe = this.broker.subscribe((record: QuestionRecord) => {
-      if (record.state !== "pending") return;
-      if (record.callId === runId) waiting();
-      else if (record.callId === undefined && record.hostSession === undefined) {
-        unattributed.push({ id: record.id, server: record.server });
-        waiting();
-      }
-    });
+    const { asks, unattributed, unsubscribe } = watchQuestions(this.broker, runId);
     const ended = makeRecordedRun(this.gateway, store, runId, source, scriptLimits(this.gateway.config.scripts), stopper.signal)
       .then(() => "ended" as const)
       .finally(() => {
@@ -91,7 +76,7 @@ export class DaemonRuns {
 
 function parseRequest(request: JsonObject): { runId: string; kind: RunKind; source: ScriptSource } | string {
   const { runId, kind, code, language, filename, args } = request;
-  if (typeof runId !== "string" || !RUN_ID.test(runId)) return 'field "runId" must be a fresh UUID';
+  if (typeof runId !== "string" || !COMMAND_ID.test(runId)) return 'field "runId" must be a fresh UUID';
   if (kind !== "exec" && kind !== "run") return 'field "kind" must be "exec" or "run"';
   if (typeof code !== "string") return 'field "code" must be the script\'s source';
   if (language !== "ts" && language !== "js") return 'field "language" must be "ts" or "js"';
