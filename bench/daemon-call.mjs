@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { numberOption } from './options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MCPX = path.join(ROOT, 'bin', 'mcpx.js');
@@ -25,14 +26,6 @@ const ECHO = path.join(ROOT, 'bench', 'echo-server.mjs');
 const RUNS = numberOption('--runs', 20);
 const COLD = numberOption('--cold', 5);
 const TARGET_WARM = 2;
-
-function numberOption(name, fallback) {
-  const at = process.argv.indexOf(name);
-  if (at === -1) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} takes a whole number > 0`);
-  return value;
-}
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-daemon-'));
 const config = path.join(dir, 'mcpx.json');

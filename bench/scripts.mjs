@@ -22,6 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { numberOption } from './options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MCPX = path.join(ROOT, 'bin', 'mcpx.js');
@@ -34,14 +35,6 @@ const asJson = process.argv.includes('--json');
 const { countTokens } = await import(path.join(ROOT, 'dist', 'discovery', 'tokens.js'));
 const { startScript } = await import(path.join(ROOT, 'dist', 'scripts', 'run-script.js'));
 const { DEFAULT_SCRIPT_LIMITS } = await import(path.join(ROOT, 'dist', 'scripts', 'types.js'));
-
-function numberOption(name, fallback) {
-  const at = process.argv.indexOf(name);
-  if (at === -1) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} takes a whole number > 0`);
-  return value;
-}
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-scripts-'));
 const config = path.join(dir, 'mcpx.json');
