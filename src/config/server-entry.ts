@@ -10,6 +10,7 @@ import { type Checker, type Fields, POSITIVE } from "./check.js";
 import { parseDotenv } from "./dotenv.js";
 import { type HostName, HOST_SERVER_KEYS, HOST_SERVER_READS, timeoutSeconds } from "./host-formats.js";
 import type { KeyPath } from "./keypath.js";
+import { readOAuth } from "./oauth-entry.js";
 import { SERVER_KEYS } from "./server-keys.js";
 import { readRoots } from "./roots.js";
 import { HOST_TOOL_LISTS, readToolFilter } from "./tool-filter.js";
@@ -17,7 +18,7 @@ import type { ProtocolChoice, ServerConfig, Sharing, TransportChoice } from "./t
 
 // Keys that mean nothing for the other kind of server; accepting them silently hides mistakes.
 const STDIO_ONLY = ["args", "env", "envFile", "cwd"];
-const HTTP_ONLY = ["headers", "transport"];
+const HTTP_ONLY = ["headers", "transport", "oauth"];
 
 const TYPES = ["stdio", "http", "streamable-http", "sse"] as const;
 const TRANSPORTS: readonly TransportChoice[] = ["auto", "streamable-http", "sse"];
@@ -63,6 +64,7 @@ export function readServer(
 
   const roots = f.read("roots", (v, p) => readRoots(check, v, p, baseDir));
   const tools = readToolFilter(check, f);
+  const oauth = f.read("oauth", (v, p) => readOAuth(check, v, p, baseDir));
   const server: ServerConfig = {
     name,
     kind: kind ?? "stdio",
@@ -80,6 +82,7 @@ export function readServer(
     elicitation: elicitation ?? {},
     ...(roots ? { roots } : {}),
     ...(tools ? { tools } : {}),
+    ...(oauth !== undefined ? { oauth } : {}),
   };
   if (command !== undefined) server.command = command;
   if (url !== undefined) server.url = url;

@@ -16,4 +16,5 @@ export const SERVER_KEYS: readonly string[] = [
   "elicitation",
   "roots",
   "tools",
+  "oauth",
 ];

@@ -38,6 +38,30 @@ export interface ToolFilter {
   deny?: string[];
 }
 
+/**
+ * How mcpx signs in to an HTTP server that requires OAuth (`oauth` of a server entry, the key
+ * Claude Code uses). Everything is optional: with none of it, mcpx discovers the authorization
+ * server on the first 401 and registers itself (a Client ID Metadata Document when given,
+ * else RFC 7591 dynamic registration).
+ */
+export interface OAuthConfig {
+  /** A client pre-registered with the authorization server (preferred over any registration). */
+  clientId?: string;
+  clientSecret?: string;
+  /** The scopes to ask for; absent: those the server's challenge or metadata names. */
+  scopes?: string[];
+  /** `authorization_code` (a person signs in) or `client_credentials` (machine to machine). */
+  grantType: "authorization_code" | "client_credentials";
+  /** For `client_credentials` with `private_key_jwt`: a PEM private key (absolute path). */
+  privateKeyFile?: string;
+  /** The JWS algorithm of that key's assertions (default RS256). */
+  signingAlgorithm?: string;
+  /** An HTTPS URL whose document describes mcpx as a client (a Client ID Metadata Document). */
+  clientMetadataUrl?: string;
+  /** The loopback port of the redirect for sign-ins outside `mcpx serve --http`; absent: any free one. */
+  callbackPort?: number;
+}
+
 /** One upstream MCP server (an entry of `mcpServers`). */
 export interface ServerConfig {
   name: string;
@@ -64,6 +88,8 @@ export interface ServerConfig {
   roots?: Root[];
   /** The tools hosts may see; absent: all of them. */
   tools?: ToolFilter;
+  /** HTTP only: how to sign in when the server requires OAuth; `false`: never try (a 401 is an error). */
+  oauth?: OAuthConfig | false;
 }
 
 /** The whole configuration, defaults filled in. */

@@ -17,6 +17,8 @@ import { HostConnections } from "./host-connections.js";
 import { DeliveredElicitations } from "./delivered-elicitations.js";
 import { UrlQuestions } from "./url-questions.js";
 import { ParkedCalls } from "./parked-calls.js";
+import type { OAuthContext } from "../upstream/oauth/context.js";
+import { processOAuth } from "../upstream/oauth/process-context.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
 import { type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
@@ -41,6 +43,8 @@ export class Gateway {
   catalogue = new Catalogue([]);
   /** Where questions wait for an answer; without one (`mcpx servers`), questions are answered cancel. */
   readonly broker: Broker | undefined;
+  /** How upstreams sign in (upstream/oauth/); absent: a 401 is an error. */
+  readonly oauth: OAuthContext | undefined;
   /** This process serves the web page and REST API (`serve --http`): messages may point people at them. */
   readonly servesPage: boolean;
   readonly rules: Rule[];
@@ -65,10 +69,16 @@ export class Gateway {
   constructor(
     readonly config: Config,
     readonly log: Logger,
-    /** `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to. */
-    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string } = {},
+    /**
+     * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to;
+     * `oauth`: how upstreams that require OAuth sign in (absent: that state dir's credentials, with a loopback redirect).
+     */
+    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext } = {},
   ) {
     this.broker = options.broker;
+    this.oauth =
+      options.oauth ??
+      (options.schemaCache === undefined ? undefined : processOAuth(options.schemaCache, config.servers, config.elicitation.ttlSeconds * 1000));
     this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log);
     this.servesPage = options.servesPage ?? false;
     this.searchIndexes = new SearchIndexes({ onFallback: (reason) => log.warn(reason) });
@@ -92,6 +102,7 @@ export class Gateway {
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
         // The catalogue comes from the shared connection; a host's own one does not change it.
         changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),
+        ...(this.oauth ? { oauth: this.oauth } : {}),
       },
       this.log.child({ server: server.name, ...(session ? { session: session.id } : {}) }),
       limits,

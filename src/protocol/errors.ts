@@ -35,7 +35,9 @@ export type GatewayErrorCode =
   | "MESSAGE_TOO_LARGE"
   | "CANCELLED"
   | "CONFIG_INVALID"
-  | "STORE_UNAVAILABLE";
+  | "STORE_UNAVAILABLE"
+  /** The server requires a sign-in (OAuth) that has not happened: declined, expired, or failed. */
+  | "SIGN_IN_REQUIRED";
 
 const WIRE_CODE: Record<GatewayErrorCode, number> = {
   UPSTREAM_UNAVAILABLE: ErrorCode.UpstreamUnavailable,
@@ -47,6 +49,7 @@ const WIRE_CODE: Record<GatewayErrorCode, number> = {
   CANCELLED: ErrorCode.InternalError,
   CONFIG_INVALID: ErrorCode.InternalError,
   STORE_UNAVAILABLE: ErrorCode.InternalError,
+  SIGN_IN_REQUIRED: ErrorCode.UpstreamUnavailable,
 };
 
 export class GatewayError extends Error {

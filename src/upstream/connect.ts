@@ -5,6 +5,7 @@
  */
 import type { ServerConfig } from "../config/types.js";
 import type { Logger } from "../util/log.js";
+import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
 import type { ReadLimits } from "./read-limits.js";
 import { StdioChannel } from "./stdio-channel.js";
 import { StreamableHttpChannel } from "./http-channel.js";
@@ -17,10 +18,11 @@ export function stdioChannel(config: ServerConfig, log: Logger, limits: ReadLimi
   return channel;
 }
 
-export function streamableHttpChannel(config: ServerConfig, log: Logger, limits: ReadLimits): StreamableHttpChannel {
-  return new StreamableHttpChannel(new URL(config.url ?? ""), config.headers, log, limits);
+/** `authorizer`: the server's OAuth sign-in, when it may need one (oauth/authorizer.ts). */
+export function streamableHttpChannel(config: ServerConfig, log: Logger, limits: ReadLimits, authorizer?: UpstreamAuthorizer): StreamableHttpChannel {
+  return new StreamableHttpChannel(new URL(config.url ?? ""), config.headers, log, limits, authorizer);
 }
 
-export function legacySseChannel(config: ServerConfig, log: Logger, limits: ReadLimits): LegacySseChannel {
-  return new LegacySseChannel(new URL(config.url ?? ""), config.headers, log, limits);
+export function legacySseChannel(config: ServerConfig, log: Logger, limits: ReadLimits, authorizer?: UpstreamAuthorizer): LegacySseChannel {
+  return new LegacySseChannel(new URL(config.url ?? ""), config.headers, log, limits, authorizer);
 }

@@ -17,6 +17,7 @@ import { legacySseChannel, stdioChannel, streamableHttpChannel } from "./connect
 import { discover, pinnedEra, probesFirst, type HandshakeContext } from "./era-probe.js";
 import { eraKey, forgetEra, rememberEra } from "./era-cache.js";
 import { NotStreamableHttp, StreamableHttpChannel } from "./http-channel.js";
+import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
 import type { ReadLimits } from "./read-limits.js";
 import { StdioChannel } from "./stdio-channel.js";
 
@@ -32,10 +33,12 @@ export interface OpenContext extends HandshakeContext {
   toolFor(name: string): JsonObject | undefined;
   /** The transport being tried now (the last one tried stays, for a start that failed). */
   trying(transport: Transport): void;
+  /** The server's OAuth sign-in (HTTP servers that may need one). */
+  authorizer?: UpstreamAuthorizer;
 }
 
 export async function openConnection(context: OpenContext): Promise<Peer> {
-  const { config, log, readLimits: limits } = context;
+  const { config, log, readLimits: limits, authorizer } = context;
   if (config.kind === "stdio") {
     context.trying("stdio");
     return handshake(stdioChannel(config, log, limits, context.onStderr), context);
@@ -48,12 +51,12 @@ export async function openConnection(context: OpenContext): Promise<Peer> {
       );
     }
     context.trying("sse");
-    return handshake(legacySseChannel(config, log, limits), context);
+    return handshake(legacySseChannel(config, log, limits, authorizer), context);
   }
   context.trying("streamable-http");
   if (probesFirst(config)) {
     // The modern attempt has a channel of its own: a legacy session starts afresh on another.
-    const channel = streamableHttpChannel(config, log, limits);
+    const channel = streamableHttpChannel(config, log, limits, authorizer);
     channel.modern = true;
     channel.toolFor = context.toolFor;
     const peer = context.peerOn(channel);
@@ -67,12 +70,12 @@ export async function openConnection(context: OpenContext): Promise<Peer> {
     await peer.close().catch(() => {});
   }
   try {
-    return await handshake(streamableHttpChannel(config, log, limits), context);
+    return await handshake(streamableHttpChannel(config, log, limits, authorizer), context);
   } catch (error) {
     if (!(error instanceof NotStreamableHttp) || config.transport !== "auto") throw error;
     log.info("server refused Streamable HTTP; trying the 2024-11-05 HTTP+SSE transport", { status: error.status });
     context.trying("sse");
-    return handshake(legacySseChannel(config, log, limits), context);
+    return handshake(legacySseChannel(config, log, limits, authorizer), context);
   }
 }
 

@@ -14,10 +14,12 @@ import { isRequest, type JsonObject, type JsonRpcMessage, type JsonRpcRequest, t
 import { GatewayError } from "../protocol/errors.js";
 import type { OversizedMessage, ReportsOversized } from "../rpc/oversized.js";
 import type { Logger } from "../util/log.js";
-import { createHttpFetch, describeFetchError, readBounded, readErrorBody } from "./http-client.js";
+import { createHttpFetch, describeFetchError, type HttpFetch, readBounded, readErrorBody } from "./http-client.js";
 import { freshStream, HttpInbound, type HttpLink, type StreamState } from "./http-inbound.js";
 import { openListeningStream } from "./http-listening-stream.js";
 import { ModernHttpRequests } from "./http-modern.js";
+import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
+import { authorizedFetch } from "./oauth/authorized-fetch.js";
 import { resumeStream } from "./http-resume.js";
 import type { ReadLimits } from "./read-limits.js";
 import { httpRefusal } from "./upstream-errors.js";
@@ -38,6 +40,8 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
   toolFor?: (name: string) => JsonObject | undefined;
   readonly #aborter = new AbortController();
   readonly #http = createHttpFetch();
+  /** `#http`'s fetch with the access token on, signing in again when refused (oauth/). */
+  readonly #fetch: HttpFetch;
   readonly #link: HttpLink;
   readonly #modern: ModernHttpRequests;
   #closed = false;
@@ -52,14 +56,16 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     private readonly headers: Record<string, string>,
     log: Logger,
     private readonly limits: ReadLimits,
+    authorizer?: UpstreamAuthorizer,
   ) {
+    this.#fetch = authorizedFetch(this.#http.fetch, authorizer);
     const closed = (): boolean => this.#closed;
     // Each request and stream in flight listens for the channel closing and lets go when done:
     // many at once is concurrency, not the leak Node's listener warning is there to catch.
     setMaxListeners(0, this.#aborter.signal);
     this.#link = {
       url,
-      fetch: this.#http.fetch,
+      fetch: this.#fetch,
       headers: (extra) => this.#headers(extra),
       closing: this.#aborter.signal,
       closed,
@@ -90,26 +96,25 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     if (this.#closed) throw new GatewayError("CONNECTION_CLOSED", "the connection to the server is closed");
     if (this.modern && !isRequest(message)) return this.#modern.nonRequest(message);
     const stop = this.modern && isRequest(message) ? this.#modern.stopperFor(message.id) : undefined;
-    const response = await this.#http
-      .fetch(this.url, {
-        method: "POST",
-        headers:
-          this.modern && isRequest(message)
-            ? this.#modern.headers(message)
-            : this.#headers({
-                "content-type": "application/json",
-                accept: "application/json, text/event-stream",
-                // 2026-07-28 asks it on every POST; a legacy server ignores it, and a server that
-                // speaks both eras sees it on the legacy connection mcpx keeps beside the modern one.
-                ...("method" in message ? { "mcp-method": message.method } : {}),
-              }),
-        body: JSON.stringify(message),
-        signal: stop?.signal ?? this.#aborter.signal,
-      })
-      .catch((error: unknown) => {
-        if (isRequest(message)) this.#modern.forget(message.id);
-        throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describeFetchError(error)}`);
-      });
+    const response = await this.#fetch(this.url, {
+      method: "POST",
+      headers:
+        this.modern && isRequest(message)
+          ? this.#modern.headers(message)
+          : this.#headers({
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              // 2026-07-28 asks it on every POST; a legacy server ignores it, and a server that
+              // speaks both eras sees it on the legacy connection mcpx keeps beside the modern one.
+              ...("method" in message ? { "mcp-method": message.method } : {}),
+            }),
+      body: JSON.stringify(message),
+      signal: stop?.signal ?? this.#aborter.signal,
+      ...(isRequest(message) ? { related: message.id } : {}),
+    }).catch((error: unknown) => {
+      if (isRequest(message)) this.#modern.forget(message.id);
+      throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describeFetchError(error)}`);
+    });
     if (this.modern) return this.#modern.response(message as JsonRpcRequest, response, stop!);
     const session = response.headers.get("mcp-session-id");
     if (session) this.sessionId = session;
@@ -184,8 +189,7 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
     this.#aborter.abort();
     if (this.sessionId) {
       // Best effort: tell the server the session is over, without holding up shutdown.
-      await this.#http
-        .fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
+      await this.#fetch(this.url, { method: "DELETE", headers: this.#headers({}), signal: AbortSignal.timeout(1_000) })
         .then((response) => response.body?.cancel())
         .catch(() => {});
     }

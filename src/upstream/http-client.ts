@@ -8,12 +8,15 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
+import type { RequestId } from "../protocol/jsonrpc.js";
 
 export interface RequestInit {
   method: "GET" | "POST" | "DELETE";
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** The JSON-RPC request the body carries, if any (a sign-in it needs is attributed to its call). */
+  related?: RequestId;
 }
 
 export type HttpFetch = (url: URL, init: RequestInit) => Promise<Response>;

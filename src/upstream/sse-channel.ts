@@ -10,6 +10,7 @@ import { readSse } from "../util/sse.js";
 import type { Logger } from "../util/log.js";
 import { oversizedReporter, type OversizedMessage, type ReportsOversized } from "../rpc/oversized.js";
 import type { ReadLimits } from "./read-limits.js";
+import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
 import { httpRefusal } from "./upstream-errors.js";
 
 const ENDPOINT_WAIT_MS = 10_000;
@@ -28,10 +29,22 @@ export class LegacySseChannel implements Channel, ReportsOversized {
     private readonly headers: Record<string, string>,
     private readonly log: Logger,
     private readonly limits: ReadLimits,
+    private readonly authorizer?: UpstreamAuthorizer,
   ) {}
 
+  /** The global fetch with the access token on, and one sign-in when the server answers 401 (oauth/). */
+  async #fetch(url: URL, init: { method?: string; headers: Record<string, string>; body?: string; signal: AbortSignal }): Promise<Response> {
+    const authorizer = this.authorizer;
+    const send = async (): Promise<Response> => fetch(url, { ...init, headers: { ...init.headers, ...(await authorizer?.headers()) } });
+    const response = await send();
+    if (!authorizer || response.status !== 401 || !response.headers.has("www-authenticate")) return response;
+    await response.body?.cancel().catch(() => {});
+    await authorizer.unauthorized(response, undefined);
+    return send();
+  }
+
   async start(): Promise<void> {
-    const response = await fetch(this.url, {
+    const response = await this.#fetch(this.url, {
       headers: { ...this.headers, accept: "text/event-stream" },
       signal: this.#aborter.signal,
     }).catch((error: unknown) => {
@@ -83,7 +96,7 @@ export class LegacySseChannel implements Channel, ReportsOversized {
 
   async send(message: JsonRpcMessage): Promise<void> {
     if (!this.#endpoint || this.#closed) throw new GatewayError("CONNECTION_CLOSED", "the SSE connection is not open");
-    const response = await fetch(this.#endpoint, {
+    const response = await this.#fetch(this.#endpoint, {
       method: "POST",
       headers: { ...this.headers, "content-type": "application/json" },
       body: JSON.stringify(message),

@@ -33,6 +33,10 @@ import { handleOversized, type LimitHit } from "./oversized-messages.js";
 import { RemovedMethods } from "./removed-methods.js";
 import { RestartBackoff } from "./restart-backoff.js";
 import { StderrTail } from "./stderr-tail.js";
+import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
+import type { OAuthContext } from "./oauth/context.js";
+import { LOCAL_IDENTITY } from "./oauth/types.js";
+import { signInFor, type SignInHost } from "./sign-in.js";
 import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
@@ -51,6 +55,8 @@ export interface UpstreamEvents {
   notification(upstream: Upstream, notification: JsonRpcNotification, candidates: Candidates): void;
   /** The catalogue or the state changed. */
   changed(upstream: Upstream, what: CatalogPart | "state"): void;
+  /** How this process signs in to servers that require OAuth (absent: a 401 is an error). */
+  oauth?: OAuthContext;
 }
 
 export interface UpstreamLimits {
@@ -82,6 +88,8 @@ export class Upstream {
   readonly limitsHit: LimitHit[] = [];
 
   #peer: Peer | undefined;
+  /** Signs in to an HTTP server that requires OAuth (sign-in.ts); absent for the others. */
+  readonly #authorizer: UpstreamAuthorizer | undefined;
   /** The channel the peer reads (what kind of connection it is). */
   #channel: Channel | undefined;
   /** For a server found to speak 2026-07-28 under `auto`: the legacy connection for legacy callers. */
@@ -114,8 +122,11 @@ export class Upstream {
     readonly scope?: object,
     /** A legacy lane of another connection (legacy-lane.ts): a first start that fails is an answer, not an outage. */
     private readonly lane = false,
+    /** Whose sign-ins this connection uses (oauth/): the person running mcpx unless a host's identity is given. */
+    readonly identity: string = LOCAL_IDENTITY,
   ) {
     if (config.disabled) this.state = "disabled";
+    this.#authorizer = signInFor(config, identity, events.oauth, this.#signInHost(), log);
     this.#badHeaderTools = new BadHeaderTools(config.name, log);
   }
 
@@ -335,6 +346,7 @@ export class Upstream {
       trying: (transport) => {
         this.transport = transport;
       },
+      ...(this.#authorizer ? { authorizer: this.#authorizer } : {}),
       heard: (hello) => this.#heard(hello),
     });
   }
@@ -362,6 +374,7 @@ export class Upstream {
           this.limits,
           this.scope,
           true,
+          this.identity,
         ),
       log,
       async (legacy) => {
@@ -452,6 +465,18 @@ export class Upstream {
       this.restarts++;
       return this.#attemptStart();
     });
+  }
+
+  #signInHost(): SignInHost {
+    return {
+      question: (context, candidates) => this.events.question(this, context, candidates),
+      notification: (notification, candidates) => this.events.notification(this, notification, candidates),
+      candidates: (arrival) => this.candidates(arrival),
+      // A server that was down for want of a token starts at once, not at its next backoff.
+      signedIn: () => {
+        if (this.state === "down" && !this.#stopping) void this.#attemptStart();
+      },
+    };
   }
 
   async #serverRequest(context: IncomingContext): Promise<JsonObject> {

@@ -90,7 +90,13 @@ const ELICITATION = {
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const url = process.argv[process.argv.length - 1];
 const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : undefined;
-const entry = typeof COMMANDS[scenario] === 'function' ? COMMANDS[scenario](context) : COMMANDS[scenario];
+// Every auth scenario: a call that needs a sign-in, with a person (below) who opens the URL mcpx asks them to.
+const isAuth = scenario.startsWith('auth/');
+const entry = isAuth
+  ? [{ args: ['call', 'scenario.test-tool', '{}'], person: true }]
+  : typeof COMMANDS[scenario] === 'function'
+    ? COMMANDS[scenario](context)
+    : COMMANDS[scenario];
 if (!entry || !url || !/^https?:\/\//.test(url)) {
   process.stderr.write(`usage: MCP_CONFORMANCE_SCENARIO=<${Object.keys(COMMANDS).join('|')}> mcpx-client.mjs <url>\n`);
   process.exit(2);
@@ -106,6 +112,51 @@ writeFileSync(config, JSON.stringify({ mcpServers: { scenario: { url } }, ...(el
 let current;
 // The harness enforces the time limit by signalling us; pass it on so mcpx is not orphaned.
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => current?.kill(signal));
+
+/**
+ * The person at the CLI: while a step runs, whenever a URL question (a sign-in) is pending, they
+ * consent to it with `mcpx elicit accept` and open its URL, following the authorization server's
+ * redirect back to mcpx, as a browser would.
+ */
+function person() {
+  let stopped = false;
+  const seen = new Set();
+  const loop = (async () => {
+    while (!stopped) {
+      const listed = await capture(['elicit', 'list', '--json'], false);
+      let questions = [];
+      try {
+        questions = JSON.parse(listed);
+      } catch {}
+      for (const question of Array.isArray(questions) ? questions : []) {
+        if (question.mode !== 'url' || !question.url || seen.has(question.id)) continue;
+        seen.add(question.id);
+        await capture(['elicit', 'accept', question.id], false);
+        await fetch(question.url)
+          .then((response) => response.text())
+          .catch((error) => process.stderr.write(`mcpx-client: person: ${error.message}\n`));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+  };
+}
+
+/** Run an mcpx command and give back what it printed. */
+function capture(args, withConfig = true) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MCPX_BIN, ...args, ...(withConfig ? ['--config', config] : [])], {
+      env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.once('error', () => resolve(''));
+    child.once('close', () => resolve(out));
+  });
+}
 
 /** Run one mcpx command; resolves with its exit code. */
 function run(args) {
@@ -151,7 +202,9 @@ for (const step of steps) {
     if (code !== 0 && exitCode === 0) exitCode = code;
     continue;
   }
+  const stopPerson = step.person ? person() : undefined;
   const code = await run(step.args);
+  await stopPerson?.();
   if (step.refused ? code === 0 : code !== 0) {
     process.stderr.write(`mcpx-client: mcpx ${step.args.join(' ')} ${step.refused ? 'succeeded but should have been refused' : `exited ${code}`}\n`);
     if (exitCode === 0) exitCode = step.refused ? 1 : code;

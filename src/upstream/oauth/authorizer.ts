@@ -1,0 +1,183 @@
+/**
+ * Signing in to one HTTP server for one identity, as the MCP authorization spec asks of a
+ * client: the access token on every request (refreshed shortly before it expires), and on a
+ * `401` the SDK's `auth()` (protected-resource and authorization-server discovery, registration,
+ * PKCE, the `resource` indicator, refresh) run once for everyone waiting; when a person must sign
+ * in, the authorization URL goes to them as a question (`ask`), the redirect's code comes back
+ * through PendingSignIns, and the request that was refused is sent again once. A `403
+ * insufficient_scope` asks again for the union of the scopes, a bounded number of times.
+ */
+import { randomUUID } from "node:crypto";
+import { auth, computeScopeUnion, extractWWWAuthenticateParams, isStrictScopeSuperset, type FetchLike } from "@modelcontextprotocol/client";
+import type { OAuthConfig } from "../../config/types.js";
+import { GatewayError } from "../../protocol/errors.js";
+import type { RequestId } from "../../protocol/jsonrpc.js";
+import type { Logger } from "../../util/log.js";
+import type { PendingSignIns } from "./pending-sign-ins.js";
+import { StoredOAuthProvider } from "./provider.js";
+import type { AskSignIn, CallbackEndpoint, CredentialStore, SignInDone, SignInPrompt } from "./types.js";
+
+/** Refresh this long before the access token says it expires. */
+const REFRESH_AHEAD_MS = 60_000;
+/** Step-ups for one request before mcpx gives up on `insufficient_scope`. */
+export const MAX_STEP_UPS = 2;
+
+export interface AuthorizerDeps {
+  server: string;
+  identity: string;
+  serverUrl: URL;
+  config: OAuthConfig | undefined;
+  store: CredentialStore;
+  callbacks: CallbackEndpoint;
+  pending: PendingSignIns;
+  ask: AskSignIn;
+  done: SignInDone;
+  /** How long a sign-in may wait for its redirect once the person has been asked. */
+  waitMs: number;
+  log: Logger;
+  /** For the discovery and token requests (the global fetch unless a test gives another). */
+  fetch?: FetchLike;
+}
+
+export class UpstreamAuthorizer {
+  readonly provider: StoredOAuthProvider;
+  #scope: string | undefined;
+  #resourceMetadataUrl: URL | undefined;
+  /** The flow in progress: every request refused meanwhile waits for it instead of starting another. */
+  #flight: Promise<void> | undefined;
+
+  constructor(private readonly deps: AuthorizerDeps) {
+    this.provider = new StoredOAuthProvider({ server: deps.server, identity: deps.identity }, deps.serverUrl.href, deps.config, deps.store);
+    this.#scope = deps.config?.scopes?.join(" ");
+  }
+
+  /** The `Authorization` header for a request (none before any sign-in), refreshed when about to expire. */
+  async headers(): Promise<Record<string, string>> {
+    let tokens = this.provider.tokens();
+    if (!tokens) return {};
+    const expiresAt = this.provider.expiresAt();
+    if (expiresAt !== undefined && expiresAt - Date.now() < REFRESH_AHEAD_MS && tokens.refresh_token) {
+      await this.#once(() => this.#refresh()).catch((error: unknown) => {
+        this.deps.log.info("refreshing the access token failed; the server will say whether a sign-in is needed", { error: describe(error) });
+      });
+      tokens = this.provider.tokens();
+      if (!tokens) return {};
+    }
+    return { authorization: `Bearer ${tokens.access_token}` };
+  }
+
+  /** The server answered 401: get a new token (refresh, or a sign-in by a person); throws when none can be had. */
+  unauthorized(response: Response, related: RequestId | undefined): Promise<void> {
+    const challenge = extractWWWAuthenticateParams(response);
+    if (challenge.resourceMetadataUrl) this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
+    if (!this.deps.config?.scopes && challenge.scope) this.#scope = challenge.scope;
+    return this.#once(() => this.#authorize(related, false));
+  }
+
+  /** The server answered 403 insufficient_scope: sign in again for the union of the scopes. */
+  insufficientScope(response: Response, related: RequestId | undefined): Promise<void> {
+    const challenge = extractWWWAuthenticateParams(response);
+    if (challenge.resourceMetadataUrl) this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
+    const granted = this.provider.tokens()?.scope;
+    this.#scope = computeScopeUnion(this.#scope, granted, challenge.scope);
+    const force = isStrictScopeSuperset(this.#scope, granted);
+    return this.#once(() => this.#authorize(related, force));
+  }
+
+  #once(flow: () => Promise<void>): Promise<void> {
+    this.#flight ??= flow().finally(() => {
+      this.#flight = undefined;
+    });
+    return this.#flight;
+  }
+
+  #options(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean } = {}) {
+    return {
+      serverUrl: this.deps.serverUrl,
+      ...(this.#resourceMetadataUrl ? { resourceMetadataUrl: this.#resourceMetadataUrl } : {}),
+      ...(this.#scope ? { scope: this.#scope } : {}),
+      ...(this.deps.fetch ? { fetchFn: this.deps.fetch } : {}),
+      ...extra,
+    };
+  }
+
+  async #refresh(): Promise<void> {
+    this.provider.redirect = await this.#redirect();
+    const result = await auth(this.provider, this.#options());
+    if (result !== "AUTHORIZED") throw new Error("the refresh needs a sign-in");
+  }
+
+  async #redirect(): Promise<string | undefined> {
+    return this.deps.config?.grantType === "client_credentials" ? undefined : this.deps.callbacks.url(this.deps.server);
+  }
+
+  async #authorize(related: RequestId | undefined, forceReauthorization: boolean): Promise<void> {
+    const { server } = this.deps;
+    this.provider.redirect = await this.#redirect();
+    this.provider.authorizationUrl = undefined;
+    const result = await auth(this.provider, this.#options({ forceReauthorization })).catch((error: unknown) => {
+      throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" failed: ${describe(error)}`);
+    });
+    if (result === "AUTHORIZED") return;
+    const url = this.provider.authorizationUrl;
+    const state = this.provider.lastState;
+    if (!url || !state) throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" failed: the authorization URL was not made`);
+    await this.#personSignsIn(url, state, related);
+  }
+
+  /**
+   * Ask a person to open `url`, and wait for the redirect. The sign-in lives on after a decline
+   * or a cancel until it would have expired (a host that shows the URL and retries later, as
+   * with -32042, still finds the token), but the request that needed it fails at once then.
+   */
+  async #personSignsIn(url: URL, state: string, related: RequestId | undefined): Promise<void> {
+    const { server, identity, pending, waitMs } = this.deps;
+    const stop = new AbortController();
+    const deadline = setTimeout(() => stop.abort(new GatewayError("SIGN_IN_REQUIRED", `nobody signed in to "${server}" in time`)), waitMs);
+    deadline.unref();
+    const prompt: SignInPrompt = { server, identity, url, scopes: this.#scope, related, id: randomUUID(), signal: stop.signal };
+    const signedIn = pending
+      .expect(state, server, stop.signal)
+      .then((params) => this.#exchange(params))
+      .then(
+        () => this.deps.done(prompt, "signed-in"),
+        (error: unknown) => {
+          this.deps.done(prompt, "failed");
+          throw error;
+        },
+      )
+      .finally(() => {
+        clearTimeout(deadline);
+        stop.abort();
+      });
+    const consent = this.deps.ask(prompt).catch(() => "cancel" as const);
+    const refused = consent.then((answer) => (answer === "accept" ? new Promise<never>(() => {}) : answer));
+    const outcome = await Promise.race([signedIn.then(() => "signed-in" as const), refused]);
+    if (outcome !== "signed-in") {
+      signedIn.catch(() => {}); // it may still finish; nothing waits for it here
+      throw new GatewayError("SIGN_IN_REQUIRED", `the sign-in to "${server}" was ${outcome === "decline" ? "declined" : "cancelled"}`);
+    }
+  }
+
+  async #exchange(params: URLSearchParams): Promise<void> {
+    const { server } = this.deps;
+    const error = params.get("error");
+    // The error text comes from the redirect, which anyone can forge: only its code is named.
+    if (error !== null) throw new GatewayError("SIGN_IN_REQUIRED", `the authorization server refused the sign-in to "${server}" (${safeCode(error)})`);
+    const code = params.get("code");
+    if (!code) throw new GatewayError("SIGN_IN_REQUIRED", `the sign-in to "${server}" came back without a code`);
+    const iss = params.get("iss");
+    const result = await auth(this.provider, this.#options({ authorizationCode: code, ...(iss !== null ? { iss } : {}) })).catch((failure: unknown) => {
+      throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" failed: ${describe(failure)}`);
+    });
+    if (result !== "AUTHORIZED") throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" did not give a token`);
+  }
+}
+
+function safeCode(text: string): string {
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(text) ? text : "an unreadable error";
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

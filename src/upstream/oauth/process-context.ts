@@ -1,0 +1,37 @@
+/**
+ * The sign-in context of one mcpx process: the credential store in its state dir (opened on
+ * first use, so commands that never meet a 401 never open it), the sign-ins waiting for their
+ * redirect, and where redirects come back (mcpx's own `/oauth/callback` when it serves HTTP,
+ * else a loopback listener).
+ */
+import type { ServerConfig } from "../../config/types.js";
+import type { OAuthContext } from "./context.js";
+import { SqliteCredentialStore } from "./credential-store.js";
+import { LoopbackCallbacks } from "./loopback-callback.js";
+import { PendingSignIns } from "./pending-sign-ins.js";
+import type { CallbackEndpoint, CredentialStore } from "./types.js";
+
+export function processOAuth(
+  stateDir: string,
+  servers: ServerConfig[],
+  waitMs: number,
+  callbacks?: (pending: PendingSignIns) => CallbackEndpoint,
+): OAuthContext {
+  const pending = new PendingSignIns();
+  const portOf = (name: string): number | undefined => {
+    const oauth = servers.find((server) => server.name === name)?.oauth;
+    return oauth ? oauth.callbackPort : undefined;
+  };
+  return { store: lazyStore(stateDir), pending, waitMs, callbacks: callbacks?.(pending) ?? new LoopbackCallbacks(pending, portOf) };
+}
+
+function lazyStore(dir: string): CredentialStore {
+  let store: SqliteCredentialStore | undefined;
+  const open = (): SqliteCredentialStore => (store ??= SqliteCredentialStore.open(dir));
+  return {
+    read: (key) => open().read(key),
+    write: (key, credentials) => open().write(key, credentials),
+    remove: (key) => open().remove(key),
+    list: () => open().list(),
+  };
+}

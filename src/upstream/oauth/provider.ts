@@ -1,0 +1,168 @@
+/**
+ * The SDK's OAuthClientProvider for one server and one identity: client information and tokens
+ * read from and written to the credential store on every use (so a sign-in by another mcpx
+ * process counts at once), the PKCE verifier and `state` kept in memory only (they never need to
+ * outlive the sign-in that made them), and the authorization URL captured instead of opening a
+ * browser: authorizer.ts turns it into a question for a person.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import {
+  createPrivateKeyJwtAuth,
+  type AddClientAuthentication,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
+import type { OAuthConfig } from "../../config/types.js";
+import type { CredentialKey, CredentialStore, StoredCredentials } from "./types.js";
+
+const CLIENT_NAME = "mcpx";
+
+export class StoredOAuthProvider implements OAuthClientProvider {
+  /** The redirect of the sign-in about to start (set by the authorizer; undefined for client_credentials). */
+  redirect: string | undefined;
+  /** The authorization URL the SDK would have opened, once it has decided a person must sign in. */
+  authorizationUrl: URL | undefined;
+  /** The `state` of the sign-in in progress. */
+  lastState: string | undefined;
+  #codeVerifier: string | undefined;
+  readonly addClientAuthentication?: AddClientAuthentication;
+
+  constructor(
+    private readonly key: CredentialKey,
+    /** The server's URL: stored credentials for another URL under the same name are not used. */
+    private readonly definition: string,
+    private readonly config: OAuthConfig | undefined,
+    private readonly store: CredentialStore,
+  ) {
+    if (config?.grantType === "client_credentials" && config.privateKeyFile) {
+      this.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: config.clientId ?? "",
+        subject: config.clientId ?? "",
+        privateKey: readFileSync(config.privateKeyFile, "utf8"),
+        alg: config.signingAlgorithm ?? "RS256",
+      });
+    }
+  }
+
+  get redirectUrl(): string | undefined {
+    return this.redirect;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.config?.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const machine = this.config?.grantType === "client_credentials";
+    const scope = this.config?.scopes?.join(" ");
+    return {
+      client_name: CLIENT_NAME,
+      redirect_uris: this.redirect ? [this.redirect] : [],
+      grant_types: machine ? ["client_credentials"] : ["authorization_code", "refresh_token"],
+      response_types: machine ? [] : ["code"],
+      token_endpoint_auth_method: this.config?.privateKeyFile ? "private_key_jwt" : this.config?.clientSecret ? "client_secret_basic" : "none",
+      ...(scope ? { scope } : {}),
+      // SEP-837: a loopback redirect is a native application's.
+      ...({ application_type: "native" } as Record<string, string>),
+    };
+  }
+
+  state(): string {
+    this.lastState = randomBytes(24).toString("base64url");
+    return this.lastState;
+  }
+
+  #read(): StoredCredentials | undefined {
+    const stored = this.store.read(this.key);
+    return stored && stored.definition === this.definition ? stored : undefined;
+  }
+
+  #update(change: (credentials: StoredCredentials) => void): void {
+    const credentials = this.#read() ?? { definition: this.definition };
+    change(credentials);
+    this.store.write(this.key, credentials);
+  }
+
+  clientInformation(): StoredOAuthClientInformation | undefined {
+    const configured = this.config?.clientId;
+    if (configured) return { client_id: configured, ...(this.config?.clientSecret ? { client_secret: this.config.clientSecret } : {}) };
+    const stored = this.#read();
+    // A client registered for another redirect (a loopback port that changed) registers again.
+    if (!stored?.clientInformation || (this.redirect && stored.redirectUrl && stored.redirectUrl !== this.redirect)) return undefined;
+    return stored.clientInformation as StoredOAuthClientInformation;
+  }
+
+  saveClientInformation(information: StoredOAuthClientInformation): void {
+    this.#update((credentials) => {
+      credentials.clientInformation = { ...information };
+      if (this.redirect) credentials.redirectUrl = this.redirect;
+    });
+  }
+
+  tokens(): StoredOAuthTokens | undefined {
+    return this.#read()?.tokens as StoredOAuthTokens | undefined;
+  }
+
+  saveTokens(tokens: StoredOAuthTokens): void {
+    this.#update((credentials) => {
+      credentials.tokens = { ...tokens };
+      credentials.tokensSavedAt = Date.now();
+    });
+  }
+
+  /** When the access token expires (ms), if the server said. */
+  expiresAt(): number | undefined {
+    const stored = this.#read();
+    const expiresIn = stored?.tokens?.expires_in;
+    return typeof expiresIn === "number" && stored?.tokensSavedAt !== undefined ? stored.tokensSavedAt + expiresIn * 1000 : undefined;
+  }
+
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.#codeVerifier = verifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.#codeVerifier) throw new Error("no sign-in is in progress (no PKCE verifier)");
+    return this.#codeVerifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#update((credentials) => {
+      credentials.discovery = JSON.parse(JSON.stringify(state)) as Record<string, unknown>;
+    });
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.#read()?.discovery as OAuthDiscoveryState | undefined;
+  }
+
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    if (scope === "verifier" || scope === "all") this.#codeVerifier = undefined;
+    if (scope === "verifier") return;
+    this.#update((credentials) => {
+      if (scope === "all" || scope === "tokens") {
+        delete credentials.tokens;
+        delete credentials.tokensSavedAt;
+      }
+      if (scope === "all" || scope === "client") delete credentials.clientInformation;
+      if (scope === "all" || scope === "discovery") delete credentials.discovery;
+    });
+  }
+
+  /** machine-to-machine: the client_credentials grant with the configured scopes. */
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (this.config?.grantType !== "client_credentials") return undefined;
+    const params = new URLSearchParams({ grant_type: "client_credentials" });
+    const asked = scope ?? this.config.scopes?.join(" ");
+    if (asked) params.set("scope", asked);
+    return params;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * An upstream's sign-in as a question: the authorization URL of an HTTP server that answered
+ * 401 is put to a person exactly as a server's own URL-mode elicitation would be, so it goes
+ * where any question of that call goes (inline to a host that takes URL questions, in its era's
+ * way; else the page and `mcpx elicit`) and is person-only as every URL question is. When the
+ * redirect has come back and the token is saved, the question is completed the way a server
+ * completes one (`notifications/elicitation/complete`).
+ */
+import type { ServerConfig } from "../config/types.js";
+import type { JsonObject, JsonRpcRequest } from "../protocol/jsonrpc.js";
+import type { IncomingContext } from "../rpc/peer.js";
+import type { Logger } from "../util/log.js";
+import { UpstreamAuthorizer } from "./oauth/authorizer.js";
+import type { OAuthContext } from "./oauth/context.js";
+import type { SignInConsent, SignInPrompt } from "./oauth/types.js";
+import type { Candidates } from "./calls.js";
+import type { Arrival } from "../rpc/channel.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
+
+/** What the sign-in needs of its upstream. */
+export interface SignInHost {
+  question(context: IncomingContext, candidates: Candidates): Promise<JsonObject>;
+  notification(notification: JsonRpcNotification, candidates: Candidates): void;
+  candidates(arrival: Arrival): Candidates;
+  /** The token was saved: a server down for want of it may start now. */
+  signedIn(): void;
+}
+
+/** The authorizer of an HTTP server, unless its config turns sign-in off or the process offers none. */
+export function signInFor(
+  config: ServerConfig,
+  identity: string,
+  oauth: OAuthContext | undefined,
+  host: SignInHost,
+  log: Logger,
+): UpstreamAuthorizer | undefined {
+  if (config.kind !== "http" || config.oauth === false || !oauth || !config.url) return undefined;
+  return new UpstreamAuthorizer({
+    server: config.name,
+    identity,
+    serverUrl: new URL(config.url),
+    config: config.oauth,
+    store: oauth.store,
+    callbacks: oauth.callbacks,
+    pending: oauth.pending,
+    waitMs: oauth.waitMs,
+    log,
+    ask: (prompt) => ask(prompt, host),
+    done: (prompt, outcome) => {
+      if (outcome !== "signed-in") return;
+      const arrival: Arrival = prompt.related === undefined ? {} : { relatedRequestId: prompt.related };
+      host.notification({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: prompt.id } }, host.candidates(arrival));
+      host.signedIn();
+    },
+  });
+}
+
+async function ask(prompt: SignInPrompt, host: SignInHost): Promise<SignInConsent> {
+  const scopes = prompt.scopes ? ` for ${prompt.scopes}` : "";
+  const request: JsonRpcRequest = {
+    jsonrpc: "2.0",
+    id: `mcpx-sign-in-${prompt.id}`,
+    method: "elicitation/create",
+    params: {
+      mode: "url",
+      message: `Sign in to "${prompt.server}"${scopes}: mcpx needs your permission to reach this server for you. Open the link to sign in; mcpx continues when the server sends you back.`,
+      url: prompt.url.href,
+      elicitationId: prompt.id,
+    },
+  };
+  const arrival: Arrival = prompt.related === undefined ? {} : { relatedRequestId: prompt.related };
+  const result = await host.question({ request, signal: prompt.signal, arrival }, host.candidates(arrival));
+  const action = result.action;
+  return action === "accept" || action === "decline" ? action : "cancel";
+}
