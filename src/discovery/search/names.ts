@@ -71,24 +71,40 @@ function typosAllowed(length: number): number {
   return length < 9 ? 1 : 2;
 }
 
-/** Optimal string alignment distance (a swap of neighbours is one typo), or `bound + 1` once it must exceed `bound`. */
+/** Three rows of the distance table, reused by every call (a query is compared with every name). */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/**
+ * Optimal string alignment distance (a swap of neighbours is one typo), or `bound + 1` once it
+ * must exceed `bound`. Only the band of cells within `bound` of the diagonal is computed: a
+ * command compares the query with every name, once, in code not yet optimised.
+ */
 export function editDistance(a: string, b: string, bound: number): number {
-  if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowBest = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
-      current.push(value);
-      rowBest = Math.min(rowBest, value);
+  const n = a.length;
+  const m = b.length;
+  const over = bound + 1;
+  if (Math.abs(n - m) > bound) return over;
+  if (rows[0]!.length < m + 2) rows = [new Int32Array(m + 2), new Int32Array(m + 2), new Int32Array(m + 2)];
+  let [before, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= m; j++) previous[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const from = Math.max(1, i - bound);
+    const to = Math.min(m, i + bound);
+    // The cells left and right of the band are out of reach: more than `bound` typos away.
+    current[from - 1] = from === 1 ? i : over;
+    if (to < m) current[to + 1] = over;
+    let rowBest = current[from - 1]!;
+    const ai = a.charCodeAt(i - 1);
+    const aBefore = i > 1 ? a.charCodeAt(i - 2) : -1;
+    for (let j = from; j <= to; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ai === bj ? 0 : 1));
+      if (j > 1 && ai === b.charCodeAt(j - 2) && aBefore === bj) value = Math.min(value, before[j - 2]! + 1);
+      current[j] = value;
+      if (value < rowBest) rowBest = value;
     }
-    if (rowBest > bound) return bound + 1;
-    before = previous;
-    previous = current;
+    if (rowBest > bound) return over;
+    [before, previous, current] = [previous, current, before];
   }
-  return Math.min(previous[b.length]!, bound + 1);
+  return Math.min(previous[m]!, over);
 }
