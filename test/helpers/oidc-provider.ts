@@ -71,8 +71,8 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
     clients: options.clients ?? [],
     jwks: { keys: [privateJwk as never] },
     scopes: ["openid", "offline_access", ...scopes],
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
-    interactions: { url: (_ctx, interaction) => `${INTERACTION}${interaction.uid}` },
+    findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION}${interaction.uid}` },
     pkce: { required: () => true },
     ttl: { AccessToken: ttl, ClientCredentials: ttl, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, IdToken: 3600, RefreshToken: 86_400 },
     features: {
@@ -83,9 +83,9 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
       registration: { enabled: options.registration ?? false },
       resourceIndicators: {
         enabled: true,
-        defaultResource: (_ctx, _client, oneOf) => oneOf ?? (undefined as unknown as string),
+        defaultResource: (_ctx: unknown, _client: unknown, oneOf: string | undefined) => oneOf ?? (undefined as unknown as string),
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resource) => ({
+        getResourceServerInfo: (_ctx: unknown, resource: string) => ({
           scope: scopes.join(" "),
           audience: resource,
           accessTokenFormat: "jwt",
@@ -98,7 +98,7 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
   };
   const provider = new Provider(issuer, configuration);
   // oidc-provider warns on stderr for its development defaults; that is expected in tests.
-  provider.on("server_error", (_ctx, error) => console.error("oidc-provider:", error));
+  provider.on("server_error", (_ctx: unknown, error: unknown) => console.error("oidc-provider:", error));
   const callback = provider.callback();
   handle = (request, response) => {
     if (request.url?.startsWith(INTERACTION)) {
