@@ -18,6 +18,7 @@ import { EventStream, post, type Frame } from "../helpers/raw-http.js";
 import { askingStdio, startAskingHttp, toolJson } from "../relay/support.js";
 import type { HttpFixture } from "../helpers/upstreams.js";
 import { elicitListAll } from "../broker-e2e/support.js";
+import { expectValidToClient } from "../helpers/spec-validator.js";
 
 const SECRET = "client-secret-0123456789abcdef";
 const INITIALIZE = {
@@ -251,6 +252,31 @@ describe("two identities kept apart", () => {
     expect((await rest(`/v1/questions/${mine.id}/answer`, alice, { action: "decline" })).status).toBe(200);
     expect(toolJson(await first)).toEqual({ action: "decline" });
     expect(toolJson(await second)).toEqual({ action: "decline" });
+  });
+
+  it("a 2026-07-28 host's requestState is its identity's: bob's retry with alice's is refused as a call that ended", async () => {
+    const V = "2026-07-28";
+    const call = { name: "ask__ask_form", arguments: { message: "Modern alice?" } };
+    const meta = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const send = async (id: number, token: string, extra: Record<string, unknown> = {}) => {
+      const reply = await post(
+        mcpx.url,
+        { jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta, ...call, ...extra } },
+        { ...bearer(token), "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": call.name },
+      );
+      for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
+      return reply.messages.find((frame) => frame.id === id) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+    };
+    const first = await send(1, alice);
+    expect(first.result?.resultType).toBe("input_required");
+    const [key] = Object.keys(first.result?.inputRequests as object);
+    const retry = { requestState: first.result?.requestState, inputResponses: { [key!]: { action: "accept", content: { name: "Mallory" } } } };
+    const asBob = await send(2, bob, retry);
+    expect(asBob.error?.code).toBe(-32602);
+    expect(asBob.error?.message).toMatch(/no longer open/);
+    const asAlice = await send(3, alice, { ...retry, inputResponses: { [key!]: { action: "accept", content: { name: "Alice" } } } });
+    expect(asAlice.result?.resultType).toBe("complete");
+    expect(toolJson(asAlice.result)).toEqual({ action: "accept", content: { name: "Alice" } });
   });
 
   it("never logs a token", () => {
