@@ -7,11 +7,11 @@
  * The script's token is the host credential when one is configured (then the API token is not
  * accepted: it would be a second key to an instance whose operator chose one), else the API
  * token from the state dir; both act as the operator, identity "local", and so does the page
- * (its link is minted from the state dir). With an issuer (`http.auth.issuer`), a host's access
+ * signed in with a link minted from the state dir (a signed-in identity's own link, from
+ * `POST /v1/page-link`, signs the tab in as that identity). With an issuer (`http.auth.issuer`), a host's access
  * token is accepted too, as that host's identity, which then sees only its own questions.
  */
 import type { IncomingMessage } from "node:http";
-import { LOCAL_IDENTITY } from "../broker/identity.js";
 import { bearerOf, secretsEqual, type HostCredential } from "../host/host-credential.js";
 import { authenticate, type Refused } from "../host/identity-auth.js";
 import type { IdentityIssuer } from "../host/identity-issuer.js";
@@ -32,7 +32,8 @@ export interface ApiAuth {
 
 /** The authenticated caller, or why the request is refused. */
 export async function callerOf(request: IncomingMessage, auth: ApiAuth, tokenFile: string): Promise<Caller | Refused> {
-  if (auth.sessions.valid(bearerOf(request))) return { by: "web", identity: LOCAL_IDENTITY };
+  const tab = auth.sessions.identityOf(bearerOf(request));
+  if (tab !== undefined) return { by: "web", identity: tab };
   const operator = { matches: (token: string) => secretsEqual(auth.apiToken, token), hint: tokenHint(auth, tokenFile) };
   const result = await authenticate(
     request,

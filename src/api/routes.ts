@@ -8,6 +8,7 @@
  *   POST /v1/questions/:id/done        {} → view | 400 (not a URL question) | 404 | 409
  *   GET  /v1/events                    → text/event-stream, event `question` with a view
  *   POST /v1/page-session              {code} → {token, expiresInSeconds} | 401 INVALID_CODE
+ *   POST /v1/page-link                 {} → {url, expiresInSeconds}: a one-time link to the page, for the caller's identity
  *
  * Everything under `/v1` but the page-session exchange needs a Bearer token (`auth.ts`): the
  * host credential or, without one, the API token; or the page's in-tab credential; or, with an
@@ -35,7 +36,7 @@ import { callerOf, type ApiAuth, type Caller } from "./auth.js";
 import { QuestionEvents } from "./events.js";
 import { MAX_BODY_BYTES, mediaType, readBody, sendApiError, sendJson } from "./http.js";
 import { servePage } from "./page.js";
-import { PageCodes } from "./page-codes.js";
+import { CODE_TTL_MS, mintPageCode, PageCodes } from "./page-codes.js";
 import { PageSessions } from "./page-sessions.js";
 
 export interface ApiOptions {
@@ -130,6 +131,10 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       if (method !== "POST") return notAllowed(response, "POST");
       return done(request, response, idOf(parts[1]!), caller);
     }
+    if (parts.length === 1 && parts[0] === "page-link") {
+      if (method !== "POST") return notAllowed(response, "POST");
+      return pageLinkFor(request, response, caller);
+    }
     if (parts.length === 1 && parts[0] === "events") {
       if (method !== "GET") return notAllowed(response, "GET");
       return events.stream(response, caller.identity);
@@ -138,7 +143,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       response,
       404,
       "NOT_FOUND",
-      `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer, /v1/questions/:id/done and /v1/events)`,
+      `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer, /v1/questions/:id/done, /v1/events and /v1/page-link)`,
     );
   }
 
@@ -155,12 +160,28 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     } catch {
       code = undefined;
     }
-    if (!codes.redeem(code, request.socket.localPort ?? 0)) {
+    const identity = codes.redeemFor(code, request.socket.localPort ?? 0);
+    if (identity === undefined) {
       return sendApiError(response, 401, "INVALID_CODE", "this link was already used, has expired, or is not for this mcpx: run `mcpx link` for a fresh one", {
         "www-authenticate": 'Bearer realm="mcpx"',
       });
     }
-    sendJson(response, 200, auth.sessions.open());
+    sendJson(response, 200, auth.sessions.open(Date.now(), identity));
+  }
+
+  /**
+   * A one-time link to the page that signs a tab in as the caller's identity: how a person who
+   * signed in with the issuer gets to their questions on the page (`mcpx link` is the operator's).
+   * Its address is the audience's origin (how hosts reach mcpx), else this request's Host.
+   */
+  async function pageLinkFor(request: IncomingMessage, response: ServerResponse, caller: Caller): Promise<void> {
+    if (mediaType(request) !== "application/json") {
+      return sendApiError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "send the request with content-type: application/json (an empty object)");
+    }
+    await readBody(request, 1024);
+    const base = options.issuer ? new URL(options.issuer.resource).origin : `http://${request.headers.host}`;
+    const code = mintPageCode(token, request.socket.localPort ?? 0, Date.now(), caller.identity);
+    sendJson(response, 200, { url: new URL(`/#code=${code}`, base).href, expiresInSeconds: CODE_TTL_MS / 1000 });
   }
 
   async function answer(request: IncomingMessage, response: ServerResponse, id: string, caller: Caller): Promise<void> {

@@ -19,6 +19,7 @@ import { askingStdio, startAskingHttp, toolJson } from "../relay/support.js";
 import type { HttpFixture } from "../helpers/upstreams.js";
 import { elicitListAll } from "../broker-e2e/support.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
+import { haveChromium, launchChromium } from "../helpers/browser.js";
 
 const SECRET = "client-secret-0123456789abcdef";
 const INITIALIZE = {
@@ -283,5 +284,72 @@ describe("two identities kept apart", () => {
     const log = mcpx.stderr();
     for (const token of [alice, bob, OPERATOR_TOKEN]) expect(log).not.toContain(token);
     expect(readFileSync(join(config.env.MCPX_STATE_DIR!, "api-token"), "utf8").length).toBeGreaterThan(0);
+  });
+});
+
+const chromiumHere = haveChromium("test/host/identity-http.test.ts");
+
+describe("the page for an identity", () => {
+  it("a link alice asks for (POST /v1/page-link) signs a tab in as alice: her questions, not bob's; it works once", async () => {
+    const link = await rest("/v1/page-link", alice, {});
+    expect(link.status).toBe(200);
+    const url = new URL(link.body.url);
+    expect(url.origin).toBe(mcpx.url.origin);
+    const code = url.hash.replace(/^#code=/, "");
+    const trade = async (): Promise<Response> =>
+      fetch(new URL("/v1/page-session", mcpx.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) });
+    const first = await trade();
+    expect(first.status).toBe(200);
+    const tab = ((await first.json()) as { token: string }).token;
+    expect((await trade()).status).toBe(401);
+    // A code changed to name another identity is refused: the identity is under the MAC.
+    const [issued, nonce, mac] = code.split(".");
+    const forged = `${issued}.${nonce}.${mac}.${Buffer.from(`${op.issuer}#bob`).toString("base64url")}`;
+    const forgedTrade = await fetch(new URL("/v1/page-session", mcpx.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ code: forged }),
+    });
+    expect(forgedTrade.status).toBe(401);
+
+    const { client: aliceHost } = await sdk1Host(alice);
+    const { client: bobHost } = await sdk1Host(bob);
+    const aliceEvents = await events(alice);
+    const bobEvents = await events(bob);
+    const aliceCall = aliceHost.callTool({ name: "web__ask_form", arguments: { message: "Alice on the page?" } });
+    const bobCall = bobHost.callTool({ name: "web__ask_form", arguments: { message: "Bob on the page?" } });
+    const hers = (await aliceEvents.waitFor((frame: Frame) => frame.message === "Alice on the page?")) as { id: string };
+    const his = (await bobEvents.waitFor((frame: Frame) => frame.message === "Bob on the page?")) as { id: string };
+    const listed = (await rest("/v1/questions", tab)).body.map((view: { id: string }) => view.id);
+    expect(listed).toContain(hers.id);
+    expect(listed).not.toContain(his.id);
+    expect((await rest(`/v1/questions/${his.id}/answer`, tab, { action: "decline" })).status).toBe(404);
+
+    if (chromiumHere) {
+      // The page itself, in headless Chromium, with a fresh link of alice's.
+      const fresh = (await rest("/v1/page-link", alice, {})).body.url as string;
+      const browser = await launchChromium();
+      try {
+        const page = await (await browser.newContext()).newPage();
+        await page.goto(fresh);
+        const card = page.locator("article", { has: page.locator("h2", { hasText: "Alice on the page?" }) });
+        await card.waitFor({ timeout: 15_000 });
+        expect(await page.locator("article", { has: page.locator("h2", { hasText: "Bob on the page?" }) }).count()).toBe(0);
+        await card.getByLabel("Name").fill("Alice via the page");
+        await card.getByRole("button", { name: "Accept" }).click();
+        expect(toolJson(await aliceCall)).toEqual({ action: "accept", content: { name: "Alice via the page" } });
+        // Bob's question never reached alice's tab, even as it settles.
+        expect((await rest(`/v1/questions/${his.id}/answer`, bob, { action: "decline" })).status).toBe(200);
+        await bobEvents.waitFor((frame: Frame) => frame.id === his.id && frame.state === "answered");
+        expect(await page.locator("article", { has: page.locator("h2", { hasText: "Bob on the page?" }) }).count()).toBe(0);
+      } finally {
+        await browser.close();
+      }
+    } else {
+      expect((await rest(`/v1/questions/${hers.id}/answer`, tab, { action: "accept", content: { name: "Alice via the page" } })).status).toBe(200);
+      expect(toolJson(await aliceCall)).toEqual({ action: "accept", content: { name: "Alice via the page" } });
+      expect((await rest(`/v1/questions/${his.id}/answer`, bob, { action: "decline" })).status).toBe(200);
+    }
+    expect(toolJson(await bobCall)).toEqual({ action: "decline" });
   });
 });
