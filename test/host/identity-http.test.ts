@@ -8,6 +8,7 @@
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SignJWT } from "jose";
@@ -19,6 +20,7 @@ import { askingStdio, startAskingHttp, toolJson } from "../relay/support.js";
 import type { HttpFixture } from "../helpers/upstreams.js";
 import { elicitListAll } from "../broker-e2e/support.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
+import { until } from "../helpers/until.js";
 import { haveChromium, launchChromium } from "../helpers/browser.js";
 
 const SECRET = "client-secret-0123456789abcdef";
@@ -42,12 +44,16 @@ function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
 
-async function sdk1Host(token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function sdk1Host(token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport; logs: string[] }> {
   const client = new Client({ name: "sdk1-host", version: "1.0.0" }, { capabilities: {} });
+  const logs: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    logs.push(JSON.stringify(notification.params.data));
+  });
   const transport = new StreamableHTTPClientTransport(mcpx.url, { requestInit: { headers: bearer(token) } });
   await client.connect(transport);
   closers.push(() => client.close());
-  return { client, transport };
+  return { client, transport, logs };
 }
 
 async function rest(path: string, token: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -192,7 +198,7 @@ describe("two identities kept apart", () => {
   it("alice's question is invisible and unanswerable for bob (REST, events, by id) and for the operator; bob's own is his", async () => {
     const aliceEvents = await events(alice);
     const bobEvents = await events(bob);
-    const { client: aliceHost } = await sdk1Host(alice);
+    const { client: aliceHost, logs: aliceLogs } = await sdk1Host(alice);
     const { client: bobHost } = await sdk1Host(bob);
 
     const aliceCall = aliceHost.callTool({ name: "web__ask_form", arguments: { message: "Alice, your name?" } });
@@ -218,6 +224,12 @@ describe("two identities kept apart", () => {
     expect(bobEvents.messages.map((frame) => frame.id)).not.toContain(id);
     expect((await rest(`/v1/questions/${bobs.id}`, bob)).status).toBe(200);
     expect((await rest(`/v1/questions/${bobs.id}`, alice)).status).toBe(404);
+
+    // Alice's host, which cannot be asked forms, was told where she can answer: not the operator's CLI.
+    await until(() => aliceLogs.some((line) => line.includes(id)), "alice's host to be told where her question waits");
+    const told = aliceLogs.find((line) => line.includes(id)) ?? "";
+    expect(told).toContain("POST /v1/page-link");
+    expect(told).not.toContain("mcpx elicit");
 
     // Each answers their own; the calls complete with their own answers.
     expect((await rest(`/v1/questions/${id}/answer`, alice, { action: "accept", content: { name: "Alice" } })).status).toBe(200);
