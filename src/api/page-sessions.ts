@@ -12,6 +12,8 @@ import { LOCAL_IDENTITY } from "../broker/identity.js";
 export const SESSION_TTL_MS = 12 * 60 * 60_000;
 /** Pages open at once; the oldest is signed out beyond this. */
 const MAX_SESSIONS = 64;
+/** Pages one identity may have open: beyond it, its own oldest is signed out, never another's. */
+const MAX_PER_IDENTITY = 16;
 
 export class PageSessions {
   /** Digest of the credential → when it expires, and whose it is. Looked up by digest: a timing difference says nothing about the credential. */
@@ -19,6 +21,8 @@ export class PageSessions {
 
   open(now: number = Date.now(), identity: string = LOCAL_IDENTITY): { token: string; expiresInSeconds: number } {
     for (const [key, { expires }] of this.#sessions) if (expires <= now) this.#sessions.delete(key);
+    const own = [...this.#sessions].filter(([, session]) => session.identity === identity).map(([key]) => key);
+    while (own.length >= MAX_PER_IDENTITY) this.#sessions.delete(own.shift()!);
     while (this.#sessions.size >= MAX_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
     const token = randomBytes(32).toString("base64url");
     this.#sessions.set(digest(token), { expires: now + SESSION_TTL_MS, identity });
