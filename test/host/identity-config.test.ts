@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configFromObject } from "../../src/config/validate.js";
+import { writeConfig } from "../helpers/mcpx.js";
+import { runMcpx } from "../helpers/upstreams.js";
 
 const file = join(mkdtempSync(join(tmpdir(), "mcpx-cfg-")), "mcpx.json");
 const read = (auth: object) => configFromObject({ http: { auth } }, file, {}).http.auth;
@@ -38,5 +40,25 @@ describe("http.auth with an issuer", () => {
       /http\.auth\.audience applies to identities only: set "issuer" too/,
     );
     expect(() => read({ isuer: "https://id.example" })).toThrow(/http\.auth\.isuer is not a known key \(did you mean "issuer"\?\)/);
+  });
+});
+
+describe("serving beyond loopback with identities", () => {
+  // 192.0.2.1 (TEST-NET-1) is on no interface: a run that passes the checks fails only at binding it.
+  const UNREACHABLE = "192.0.2.1";
+
+  it("needs the audience (the URL hosts reach /mcp at), and says so before binding", async () => {
+    const config = writeConfig({ mcpServers: {}, http: { auth: { issuer: "https://id.example" } } });
+    const run = await runMcpx(["serve", "--http", "--host", UNREACHABLE, "--port", "0", "--config", config.file], config, { MCPX_HTTP_TOKEN: "" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("needs http.auth.audience");
+    expect(run.stderr).not.toMatch(/cannot listen|serving MCP/);
+  });
+
+  it("with the audience, an issuer stands for a credential", async () => {
+    const config = writeConfig({ mcpServers: {}, http: { auth: { issuer: "https://id.example", audience: "https://mcpx.example/mcp" } } });
+    const run = await runMcpx(["serve", "--http", "--host", UNREACHABLE, "--port", "0", "--config", config.file], config, { MCPX_HTTP_TOKEN: "" });
+    expect(run.stderr).not.toContain("refusing to serve");
+    expect(run.stderr).toMatch(/cannot listen on 192\.0\.2\.1/);
   });
 });
