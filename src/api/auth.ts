@@ -6,27 +6,41 @@
  *
  * The script's token is the host credential when one is configured (then the API token is not
  * accepted: it would be a second key to an instance whose operator chose one), else the API
- * token from the state dir.
+ * token from the state dir; both act as the operator, identity "local", and so does the page
+ * signed in with a link minted from the state dir (a signed-in identity's own link, from
+ * `POST /v1/page-link`, signs the tab in as that identity). With an issuer (`http.auth.issuer`), a host's access
+ * token is accepted too, as that host's identity, which then sees only its own questions.
  */
 import type { IncomingMessage } from "node:http";
 import { bearerOf, secretsEqual, type HostCredential } from "../host/host-credential.js";
+import { authenticate, type Refused } from "../host/identity-auth.js";
+import type { IdentityIssuer } from "../host/identity-issuer.js";
 import type { PageSessions } from "./page-sessions.js";
 
-export type Caller = "rest" | "web";
+export interface Caller {
+  by: "rest" | "web";
+  /** Whose questions it may see and settle (broker/identity.ts). */
+  identity: string;
+}
 
 export interface ApiAuth {
   apiToken: string;
   hostCredential?: HostCredential;
+  issuer?: IdentityIssuer;
   sessions: PageSessions;
 }
 
-/** The authenticated caller, or undefined when the request carries no accepted credential. */
-export function callerOf(request: IncomingMessage, auth: ApiAuth): Caller | undefined {
-  const given = bearerOf(request);
-  if (given === undefined) return undefined;
-  if (auth.sessions.valid(given)) return "web";
-  const script = auth.hostCredential ? auth.hostCredential.matches(given) : secretsEqual(auth.apiToken, given);
-  return script ? "rest" : undefined;
+/** The authenticated caller, or why the request is refused. */
+export async function callerOf(request: IncomingMessage, auth: ApiAuth, tokenFile: string): Promise<Caller | Refused> {
+  const tab = auth.sessions.identityOf(bearerOf(request));
+  if (tab !== undefined) return { by: "web", identity: tab };
+  const operator = { matches: (token: string) => secretsEqual(auth.apiToken, token), hint: tokenHint(auth, tokenFile) };
+  const result = await authenticate(
+    request,
+    { ...(auth.hostCredential ? { credential: auth.hostCredential } : {}), ...(auth.issuer ? { issuer: auth.issuer } : {}) },
+    operator,
+  );
+  return "identity" in result ? { by: "rest", identity: result.identity } : result;
 }
 
 /** What to tell someone without the token: which one, and where it is kept. */

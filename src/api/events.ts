@@ -2,6 +2,9 @@
  * `GET /v1/events`: a server-sent event stream with one `question` event (the question's view)
  * whenever a question is opened or settled, in this process or any other sharing the store.
  *
+ * Each client hears only of its own identity's questions (broker/identity.ts): another
+ * identity's are never sent to it, opened or settled.
+ *
  * This process's own questions arrive at once through `broker.subscribe`. Other processes'
  * are noticed by polling the store: a diff of the pending set whenever SQLite says another
  * connection wrote. The poll uses its own connection, because `changed()` answers once per
@@ -12,6 +15,7 @@ import { dirname } from "node:path";
 import type { Broker } from "../broker/broker.js";
 import { QuestionStore } from "../broker/store.js";
 import type { QuestionRecord } from "../broker/types.js";
+import { identityOf } from "../broker/identity.js";
 import { viewOf } from "../broker/view.js";
 import type { Logger } from "../util/log.js";
 import { formatSse } from "../util/sse.js";
@@ -21,7 +25,8 @@ const KEEPALIVE_MS = 15_000;
 const RETRY_MS = 2_000;
 
 export class QuestionEvents {
-  readonly #clients = new Set<ServerResponse>();
+  /** Each client's response, and the identity it hears for. */
+  readonly #clients = new Map<ServerResponse, string>();
   /** Ids of the questions known to be pending, to tell what changed. */
   #pending = new Set<string>();
   #watcher: QuestionStore | undefined;
@@ -40,8 +45,8 @@ export class QuestionEvents {
     return this.#clients.size;
   }
 
-  /** Serve one event stream until the client goes away. */
-  stream(response: ServerResponse): void {
+  /** Serve one event stream, of `identity`'s questions, until the client goes away. */
+  stream(response: ServerResponse, identity: string): void {
     response.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
@@ -50,7 +55,7 @@ export class QuestionEvents {
     });
     response.write(`retry: ${RETRY_MS}\n: mcpx question events\n\n`);
     if (this.#clients.size === 0) this.#begin();
-    this.#clients.add(response);
+    this.#clients.set(response, identity);
     const gone = (): void => {
       if (!this.#clients.delete(response)) return;
       if (this.#clients.size === 0) this.#end();
@@ -61,7 +66,7 @@ export class QuestionEvents {
 
   close(): void {
     this.#unsubscribe();
-    for (const client of this.#clients) client.end();
+    for (const client of this.#clients.keys()) client.end();
     this.#clients.clear();
     this.#end();
     this.#watcher?.close();
@@ -116,10 +121,11 @@ export class QuestionEvents {
       this.#pending.delete(record.id);
     }
     if (this.#clients.size === 0) return;
-    this.#send(formatSse(JSON.stringify(viewOf(record)), { event: "question" }));
+    this.#send(formatSse(JSON.stringify(viewOf(record)), { event: "question" }), identityOf(record));
   }
 
-  #send(text: string): void {
-    for (const client of this.#clients) client.write(text);
+  /** To every client, or (`identity`) to that identity's only. */
+  #send(text: string, identity?: string): void {
+    for (const [client, hears] of this.#clients) if (identity === undefined || hears === identity) client.write(text);
   }
 }

@@ -10,18 +10,28 @@
  * CODE_TTL_MS, once, and never for an instance started after it was minted. "Once" holds
  * across instances: the codes redeemed are kept in the store until they expire, so a quick
  * restart (inside the clock allowance) does not revive a used code.
+ *
+ * Such a code signs the tab in as the operator (identity "local"). A signed-in identity asks
+ * the instance for a link of its own (`POST /v1/page-link`): its code carries the identity as a
+ * fourth part, `<issuedAt>.<nonce>.<mac>.<identity, base64url>`, the MAC over it too, so the
+ * tab sees that identity's questions only.
  */
 import { createHmac, randomBytes } from "node:crypto";
+import { LOCAL_IDENTITY } from "../broker/identity.js";
 import { secretsEqual } from "../host/host-credential.js";
 
 export const CODE_TTL_MS = 10 * 60_000;
 /** How far a minting clock may run ahead of the instance's (same machine: barely). */
 const SKEW_MS = 5_000;
 
-export function mintPageCode(apiToken: string, port: number, now: number = Date.now()): string {
+/** Long enough for an issuer's URL and a subject, base64url. */
+const MAX_CODE_LENGTH = 2048;
+
+export function mintPageCode(apiToken: string, port: number, now: number = Date.now(), identity: string = LOCAL_IDENTITY): string {
   const issuedAt = String(now);
   const nonce = randomBytes(16).toString("base64url");
-  return `${issuedAt}.${nonce}.${mac(apiToken, port, issuedAt, nonce)}`;
+  const code = `${issuedAt}.${nonce}.${mac(apiToken, port, issuedAt, nonce, identity)}`;
+  return identity === LOCAL_IDENTITY ? code : `${code}.${Buffer.from(identity, "utf8").toString("base64url")}`;
 }
 
 /** The page's address with a fresh code, for the page served at `base`. */
@@ -30,8 +40,10 @@ export function pageLink(apiToken: string, base: URL): URL {
   return new URL(`/#code=${mintPageCode(apiToken, port)}`, base);
 }
 
-function mac(apiToken: string, port: number, issuedAt: string, nonce: string): string {
-  return createHmac("sha256", apiToken).update(`mcpx page code v1\n${port}\n${issuedAt}\n${nonce}`).digest("base64url");
+/** The operator's codes are as they always were; an identity's MAC covers the identity too. */
+function mac(apiToken: string, port: number, issuedAt: string, nonce: string, identity: string): string {
+  const signed = `mcpx page code v1\n${port}\n${issuedAt}\n${nonce}${identity === LOCAL_IDENTITY ? "" : `\n${identity}`}`;
+  return createHmac("sha256", apiToken).update(signed).digest("base64url");
 }
 
 /** Where the codes already used are kept: the store (`UsedPageCodes`), shared by every instance on the state dir. */
@@ -53,12 +65,18 @@ export class PageCodes {
 
   /** True once for a good code for `port`; false for a wrong, stale, foreign or used one. */
   redeem(code: unknown, port: number, now: number = Date.now()): boolean {
-    if (typeof code !== "string" || code.length > 200) return false;
-    const [issuedAt = "", nonce = "", given = "", ...rest] = code.split(".");
-    if (rest.length || !/^\d{1,15}$/.test(issuedAt) || nonce === "") return false;
-    if (!secretsEqual(mac(this.apiToken, port, issuedAt, nonce), given)) return false;
+    return this.redeemFor(code, port, now) !== undefined;
+  }
+
+  /** The identity a good code for `port` signs in, once; undefined for a wrong, stale, foreign or used one. */
+  redeemFor(code: unknown, port: number, now: number = Date.now()): string | undefined {
+    if (typeof code !== "string" || code.length > MAX_CODE_LENGTH) return undefined;
+    const [issuedAt = "", nonce = "", given = "", encoded, ...rest] = code.split(".");
+    if (rest.length || !/^\d{1,15}$/.test(issuedAt) || nonce === "" || encoded === "") return undefined;
+    const identity = encoded === undefined ? LOCAL_IDENTITY : Buffer.from(encoded, "base64url").toString("utf8");
+    if (!secretsEqual(mac(this.apiToken, port, issuedAt, nonce, identity), given)) return undefined;
     const issued = Number(issuedAt);
-    if (issued < this.#startedAt - SKEW_MS || issued > now + SKEW_MS || now - issued > CODE_TTL_MS) return false;
-    return this.used.claim(nonce, issued + CODE_TTL_MS, now);
+    if (issued < this.#startedAt - SKEW_MS || issued > now + SKEW_MS || now - issued > CODE_TTL_MS) return undefined;
+    return this.used.claim(nonce, issued + CODE_TTL_MS, now) ? identity : undefined;
   }
 }

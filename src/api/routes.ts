@@ -8,9 +8,13 @@
  *   POST /v1/questions/:id/done        {} → view | 400 (not a URL question) | 404 | 409
  *   GET  /v1/events                    → text/event-stream, event `question` with a view
  *   POST /v1/page-session              {code} → {token, expiresInSeconds} | 401 INVALID_CODE
+ *   POST /v1/page-link                 {} → {url, expiresInSeconds}: a one-time link to the page, for the caller's identity
  *
  * Everything under `/v1` but the page-session exchange needs a Bearer token (`auth.ts`): the
- * host credential or, without one, the API token; or the page's in-tab credential. POST needs
+ * host credential or, without one, the API token; or the page's in-tab credential; or, with an
+ * issuer, a host's access token. Each caller is an identity and sees only its own questions:
+ * another identity's is unknown to it (404), in lists, by id, to answer, to complete, and on
+ * the event stream. POST needs
  * `content-type: application/json` (which a cross-site form cannot send without a CORS
  * preflight, and no CORS headers are ever given) and at most 64 KiB.
  */
@@ -25,11 +29,14 @@ import { GatewayError } from "../protocol/errors.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import type { Logger } from "../util/log.js";
 import type { HostCredential } from "../host/host-credential.js";
-import { callerOf, tokenHint, type ApiAuth, type Caller } from "./auth.js";
+import type { IdentityIssuer } from "../host/identity-issuer.js";
+import { visibleTo } from "../broker/identity.js";
+import type { QuestionRecord } from "../broker/types.js";
+import { callerOf, type ApiAuth, type Caller } from "./auth.js";
 import { QuestionEvents } from "./events.js";
 import { MAX_BODY_BYTES, mediaType, readBody, sendApiError, sendJson } from "./http.js";
 import { servePage } from "./page.js";
-import { PageCodes } from "./page-codes.js";
+import { CODE_TTL_MS, mintPageCode, PageCodes } from "./page-codes.js";
 import { PageSessions } from "./page-sessions.js";
 
 export interface ApiOptions {
@@ -38,6 +45,8 @@ export interface ApiOptions {
   token: string;
   /** When configured, the only token scripts may use (and `/mcp` needs it too: `http-host.ts`). */
   hostCredential?: HostCredential;
+  /** Hosts with identities: their access tokens are accepted, each seeing its own questions. */
+  issuer?: IdentityIssuer;
   log: Logger;
   /** Where the token is kept, for the 401 message; default `<state dir>/api-token`. */
   tokenFile?: string;
@@ -56,7 +65,12 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
   const { broker, token, log } = options;
   const tokenFile = options.tokenFile ?? join(dirname(broker.store.path), TOKEN_FILE);
   const events = new QuestionEvents(broker, log);
-  const auth: ApiAuth = { apiToken: token, sessions: new PageSessions(), ...(options.hostCredential ? { hostCredential: options.hostCredential } : {}) };
+  const auth: ApiAuth = {
+    apiToken: token,
+    sessions: new PageSessions(),
+    ...(options.hostCredential ? { hostCredential: options.hostCredential } : {}),
+    ...(options.issuer ? { issuer: options.issuer } : {}),
+  };
   const codes = new PageCodes(token, broker.store.usedPageCodes);
 
   const routes = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> => {
@@ -68,10 +82,10 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
         await pageSession(request, response);
         return true;
       }
-      const caller = callerOf(request, auth);
-      if (!caller) {
-        const challenge = request.headers.authorization === undefined ? 'Bearer realm="mcpx"' : 'Bearer realm="mcpx", error="invalid_token"';
-        sendApiError(response, 401, "UNAUTHORIZED", `Unauthorized: ${tokenHint(auth, tokenFile)}`, { "www-authenticate": challenge });
+      const caller = await callerOf(request, auth, tokenFile);
+      if ("status" in caller) {
+        const code = caller.status === 403 ? "FORBIDDEN" : caller.status === 503 ? "UNAVAILABLE" : "UNAUTHORIZED";
+        sendApiError(response, caller.status, code, caller.message, caller.challenge ? { "www-authenticate": caller.challenge } : {});
         return true;
       }
       await api(request, response, url, caller);
@@ -99,14 +113,15 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       return sendJson(
         response,
         200,
-        broker.list(all).map((record) => viewOf(record)),
+        broker
+          .list(all)
+          .filter((record) => visibleTo(record, caller.identity))
+          .map((record) => viewOf(record)),
       );
     }
     if (parts.length === 2 && parts[0] === "questions") {
       if (method !== "GET") return notAllowed(response, "GET");
-      const record = broker.get(idOf(parts[1]!));
-      if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${parts[1]}`);
-      return sendJson(response, 200, viewOf(record));
+      return sendJson(response, 200, viewOf(own(idOf(parts[1]!), caller)));
     }
     if (parts.length === 3 && parts[0] === "questions" && parts[2] === "answer") {
       if (method !== "POST") return notAllowed(response, "POST");
@@ -116,15 +131,19 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       if (method !== "POST") return notAllowed(response, "POST");
       return done(request, response, idOf(parts[1]!), caller);
     }
+    if (parts.length === 1 && parts[0] === "page-link") {
+      if (method !== "POST") return notAllowed(response, "POST");
+      return pageLinkFor(request, response, caller);
+    }
     if (parts.length === 1 && parts[0] === "events") {
       if (method !== "GET") return notAllowed(response, "GET");
-      return events.stream(response);
+      return events.stream(response, caller.identity);
     }
     sendApiError(
       response,
       404,
       "NOT_FOUND",
-      `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer, /v1/questions/:id/done and /v1/events)`,
+      `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer, /v1/questions/:id/done, /v1/events and /v1/page-link)`,
     );
   }
 
@@ -141,12 +160,28 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     } catch {
       code = undefined;
     }
-    if (!codes.redeem(code, request.socket.localPort ?? 0)) {
+    const identity = codes.redeemFor(code, request.socket.localPort ?? 0);
+    if (identity === undefined) {
       return sendApiError(response, 401, "INVALID_CODE", "this link was already used, has expired, or is not for this mcpx: run `mcpx link` for a fresh one", {
         "www-authenticate": 'Bearer realm="mcpx"',
       });
     }
-    sendJson(response, 200, auth.sessions.open());
+    sendJson(response, 200, auth.sessions.open(Date.now(), identity));
+  }
+
+  /**
+   * A one-time link to the page that signs a tab in as the caller's identity: how a person who
+   * signed in with the issuer gets to their questions on the page (`mcpx link` is the operator's).
+   * Its address is the audience's origin (how hosts reach mcpx), else this request's Host.
+   */
+  async function pageLinkFor(request: IncomingMessage, response: ServerResponse, caller: Caller): Promise<void> {
+    if (mediaType(request) !== "application/json") {
+      return sendApiError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "send the request with content-type: application/json (an empty object)");
+    }
+    await readBody(request, 1024);
+    const base = options.issuer ? new URL(options.issuer.resource).origin : `http://${request.headers.host}`;
+    const code = mintPageCode(token, request.socket.localPort ?? 0, Date.now(), caller.identity);
+    sendJson(response, 200, { url: new URL(`/#code=${code}`, base).href, expiresInSeconds: CODE_TTL_MS / 1000 });
   }
 
   async function answer(request: IncomingMessage, response: ServerResponse, id: string, caller: Caller): Promise<void> {
@@ -178,7 +213,8 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     if (content !== undefined && !isObject(content)) {
       return sendApiError(response, 400, "INVALID_ANSWER", 'field "content" must be a JSON object');
     }
-    const record = broker.answer(id, { action, ...(content !== undefined ? { content } : {}) }, { by: caller });
+    own(id, caller);
+    const record = broker.answer(id, { action, ...(content !== undefined ? { content } : {}) }, { by: caller.by });
     // Answered is not yet delivered: say which it is once the waiting process confirms (bounded).
     const { delivery } = await broker.awaitDelivery(record.id);
     sendJson(response, 200, viewOf(record, Date.now(), delivery));
@@ -198,7 +234,15 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       return sendApiError(response, 400, "INVALID_ANSWER", `the body is not JSON: ${(error as Error).message}`);
     }
     if (!isObject(value) || Object.keys(value).length > 0) return sendApiError(response, 400, "INVALID_ANSWER", "the body of done is an empty object {}");
-    sendJson(response, 200, viewOf(broker.complete(id, caller)));
+    own(id, caller);
+    sendJson(response, 200, viewOf(broker.complete(id, caller.by)));
+  }
+
+  /** The question, when it is the caller's; another identity's is as unknown as one that never was. */
+  function own(id: string, caller: Caller): QuestionRecord {
+    const record = broker.get(id);
+    if (!record || !visibleTo(record, caller.identity)) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
+    return record;
   }
 
   return Object.assign(routes, { close: () => events.close() });

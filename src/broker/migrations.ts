@@ -60,4 +60,7 @@ export const MIGRATIONS: readonly string[] = [
      nonce TEXT PRIMARY KEY,
      expires_ms INTEGER NOT NULL
    );`,
+  // 6: whose a question is (issue 16: identities for hosts). NULL, as every question stored
+  // before, is the operator's ("local").
+  `ALTER TABLE questions ADD COLUMN identity TEXT;`,
 ];

@@ -5,6 +5,7 @@
 import { isObject } from "../protocol/jsonrpc.js";
 import type { Question } from "../render/question.js";
 import { decideAudience } from "./audience.js";
+import { LOCAL_IDENTITY } from "./identity.js";
 import type { Origin, QuestionRecord } from "./types.js";
 
 export interface Asker {
@@ -37,6 +38,7 @@ export function newQuestionRecord(question: Question, origin: Origin, ttlSeconds
     ...(origin.tool ? { tool: origin.tool } : {}),
     ...(origin.hostSession ? { hostSession: origin.hostSession } : {}),
     ...(origin.callId ? { callId: origin.callId } : {}),
+    ...(origin.identity && origin.identity !== LOCAL_IDENTITY ? { identity: origin.identity } : {}),
   };
 }
 

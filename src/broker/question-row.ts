@@ -18,6 +18,7 @@ export interface QuestionRow {
   tool: string | null;
   host_session: string | null;
   call_id: string | null;
+  identity: string | null;
   audience: string;
   audience_reason: string;
   created_ms: number;
@@ -52,6 +53,7 @@ export function insertParams(record: QuestionRecord): Record<string, string | nu
     tool: record.tool ?? null,
     host_session: record.hostSession ?? null,
     call_id: record.callId ?? null,
+    identity: record.identity ?? null,
     audience: record.audience,
     audience_reason: record.audienceReason,
     created_ms: Date.parse(record.createdAt),
@@ -83,6 +85,7 @@ export function fromRow(row: QuestionRow): QuestionRecord {
   if (row.tool) record.tool = row.tool;
   if (row.host_session) record.hostSession = row.host_session;
   if (row.call_id) record.callId = row.call_id;
+  if (row.identity) record.identity = row.identity;
   if (record.mode === "form" && typeof params.requestedSchema === "object" && params.requestedSchema !== null) {
     record.requestedSchema = params.requestedSchema as JsonObject;
   }

@@ -39,9 +39,9 @@ export class QuestionStore {
     this.usedPageCodes = new UsedPageCodes(db);
     this.#statements = {
       insert: db.prepare(
-        `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session, call_id,
+        `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session, call_id, identity,
            audience, audience_reason, created_ms, expires_ms, state, owner_pid, owner_instance)
-         VALUES (@id, @server, @kind, @method, @mode, @message, @params_json, @url, @tool, @host_session, @call_id,
+         VALUES (@id, @server, @kind, @method, @mode, @message, @params_json, @url, @tool, @host_session, @call_id, @identity,
            @audience, @audience_reason, @created_ms, @expires_ms, 'pending', @owner_pid, @owner_instance)`,
       ),
       get: db.prepare(`${SELECT_QUESTIONS} WHERE q.id = ?`),

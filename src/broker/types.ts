@@ -38,6 +38,8 @@ export interface QuestionRecord {
   hostSession?: string;
   /** The `mcpx call` call that caused it, when attributed. */
   callId?: string;
+  /** Whose it is (broker/identity.ts); absent: the operator's, "local". */
+  identity?: string;
   audience: Audience;
   audienceReason: string;
   createdAt: string;
@@ -61,4 +63,6 @@ export interface Origin {
   tool?: string;
   hostSession?: string;
   callId?: string;
+  /** The identity of the host or call it came from; absent: "local". */
+  identity?: string;
 }

@@ -12,7 +12,9 @@ import { QuestionStore } from "../broker/store.js";
 import { apiToken } from "../broker/token.js";
 import { GatewayError } from "../protocol/errors.js";
 import { pageLink } from "../api/page-codes.js";
-import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
+import { CredentialError, isLoopbackHost, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
+import { IdentityIssuer } from "../host/identity-issuer.js";
+import type { Logger } from "../util/log.js";
 import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
 import { startupSummary } from "./startup-summary.js";
@@ -41,8 +43,10 @@ const COMMANDS_REACH = new Set(["127.0.0.1", "localhost"]);
 export async function serve(fromFile: Config, options: ServeOptions): Promise<void> {
   const config = options.expose ? { ...fromFile, expose: options.expose } : fromFile;
   // Before anything is opened or bound: a bind beyond loopback without a credential never listens.
-  const credential = options.http ? serveCredential(config, options.host ?? config.http.host) : undefined;
+  const bindTo = options.host ?? config.http.host;
   const log = createLogger();
+  const issuer = options.http ? serveIssuer(config, bindTo, log) : undefined;
+  const credential = options.http ? serveCredential(config, bindTo, issuer !== undefined) : undefined;
   const dir = stateDir();
   // A store that cannot be used is a clear error now, not a crash in the middle of a call.
   const store = openStore(dir);
@@ -65,7 +69,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     return;
   }
   const token = apiToken(dir);
-  const api = createApiRoutes({ broker, token, log, ...(credential ? { hostCredential: credential } : {}) });
+  const api = createApiRoutes({ broker, token, log, ...(credential ? { hostCredential: credential } : {}), ...(issuer ? { issuer } : {}) });
   const bind = options.host ?? config.http.host;
   // Commands use this process for their calls when they can reach it (a daemon always can).
   let stopping: ((why: string) => void) | undefined;
@@ -84,6 +88,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     allowedOrigins: config.http.allowedOrigins,
     allowedHosts: config.http.allowedHosts,
     ...(credential ? { credential } : {}),
+    ...(issuer ? { issuer } : {}),
     extraRoutes: side ? async (request, response, url) => (await side.routes(request, response, url)) || api(request, response, url) : api,
   });
   const url = await host.listen().catch(async (error: NodeJS.ErrnoException) => {
@@ -98,7 +103,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   // One write: a reader that saw the first line has the others too.
   const daemonLine = options.daemon ? `mcpx: daemon for ${config.file} (pid ${process.pid}); it exits after ${config.daemon.idleMinutes} idle minutes\n` : "";
   process.stderr.write(
-    `mcpx: serving MCP at ${url.href}\n${daemonLine}${accessLines(pageLink(token, reachable(url)), credential, dir)}${cleartextWarning(bind)}`,
+    `mcpx: serving MCP at ${url.href}\n${daemonLine}${identityLine(issuer)}${accessLines(pageLink(token, reachable(url)), credential, dir)}${cleartextWarning(bind)}`,
   );
   summarise();
   await new Promise<void>((resolve) => {
@@ -119,9 +124,36 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   });
 }
 
-function serveCredential(config: Config, host: string): HostCredential | undefined {
+/** Hosts with identities (`http.auth.issuer`); beyond loopback the audience must be said: the URL hosts reach mcpx at. */
+function serveIssuer(config: Config, host: string, log: Logger): IdentityIssuer | undefined {
+  const auth = config.http.auth;
+  if (!auth?.issuer) return undefined;
+  if (auth.audience === undefined && !isLoopbackHost(host)) {
+    throw new CliError(
+      `serving on ${host} with identities needs http.auth.audience: the URL of /mcp as hosts reach it (e.g. "https://mcpx.example/mcp"), which their tokens must be for`,
+      Exit.Usage,
+    );
+  }
+  return new IdentityIssuer(
+    {
+      issuer: auth.issuer,
+      ...(auth.audience ? { audience: auth.audience } : {}),
+      ...(auth.jwksUri ? { jwksUri: auth.jwksUri } : {}),
+      ...(auth.scopes ? { scopes: auth.scopes } : {}),
+    },
+    log,
+  );
+}
+
+function identityLine(issuer: IdentityIssuer | undefined): string {
+  return issuer ? `mcpx: hosts sign in with ${issuer.issuer}: access tokens for ${issuer.resource} (metadata at ${issuer.metadataUrl})\n` : "";
+}
+
+/** @param identities an issuer is configured: it stands for a credential beyond loopback. */
+function serveCredential(config: Config, host: string, identities: boolean): HostCredential | undefined {
   try {
     const credential = loadHostCredential(config.http.auth);
+    if (identities) return credential;
     const where = config.file === DEFAULTS_FILE ? "a config file" : config.file;
     requireCredentialFor(
       host,

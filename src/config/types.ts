@@ -2,6 +2,20 @@
 import type { Revision } from "../protocol/revisions.js";
 
 /** How an HTTP upstream is spoken to; `auto` tries Streamable HTTP, then falls back to SSE. */
+/** `http.auth`: the static host credential, identities from an issuer's tokens, or both. */
+export interface HttpAuth {
+  token?: string;
+  tokenFile?: string;
+  /** The authorization server whose JWT access tokens `/mcp` and `/v1` accept (RFC 9728). */
+  issuer?: string;
+  /** The `aud` a token must carry; absent: mcpx's own `/mcp` URL. */
+  audience?: string;
+  /** Where the issuer's keys are; absent: from its metadata (RFC 8414, then OpenID discovery). */
+  jwksUri?: string;
+  /** Scopes every token must carry (403 insufficient_scope otherwise); also advertised. */
+  scopes?: string[];
+}
+
 export type TransportChoice = "auto" | "streamable-http" | "sse";
 
 /** A pinned protocol revision, or `auto` to negotiate. */
@@ -130,8 +144,11 @@ export interface Config {
     headersTimeoutSeconds: number;
     /** ...and its body within this after them. */
     bodyTimeoutSeconds: number;
-    /** The host credential (one of the two; `tokenFile` absolute); absent: `$MCPX_HTTP_TOKEN`, else none. */
-    auth?: { token?: string; tokenFile?: string };
+    /**
+     * The host credential (at most one of `token` and `tokenFile`, absolute); absent:
+     * `$MCPX_HTTP_TOKEN`, else none. With `issuer`, hosts are identities too (host/identity.ts).
+     */
+    auth?: HttpAuth;
   };
   /** The background `mcpx daemon` that commands needing live servers use. */
   daemon: {

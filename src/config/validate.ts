@@ -215,16 +215,68 @@ export function defaultConfig(): Config {
   return configFromObject({}, DEFAULTS_FILE, {});
 }
 
-/** `http.auth`: exactly one of `token` and `tokenFile` (relative to the config's directory). */
+/**
+ * `http.auth`: at most one of `token` and `tokenFile` (relative to the config's directory), and
+ * identities from `issuer` (with `audience`, `jwksUri`, `scopes`); at least one of the three.
+ */
 function readAuth(check: Checker, value: unknown, at: KeyPath, baseDir: string): Config["http"]["auth"] {
-  const f = check.fields(value, at, ["token", "tokenFile"]);
+  const f = check.fields(value, at, ["token", "tokenFile", "issuer", "audience", "jwksUri", "scopes"]);
   if (!f) return undefined;
   const token = f.string("token");
   const tokenFile = f.string("tokenFile");
-  if (f.has("token") === f.has("tokenFile")) {
-    return check.fail(at, 'needs exactly one of "token" (e.g. "${MCPX_TOKEN}") and "tokenFile" (a file only you can read)');
+  if (f.has("token") && f.has("tokenFile")) {
+    return check.fail(at, 'takes one of "token" (e.g. "${MCPX_TOKEN}") and "tokenFile" (a file only you can read), not both');
   }
-  if (token !== undefined) return { token };
-  if (tokenFile !== undefined) return { tokenFile: path.resolve(baseDir, tokenFile) };
-  return undefined;
+  const issuer = f.read("issuer", (v, where) => issuerUrl(check, v, where));
+  const audience = f.read("audience", (v, where) => absoluteUrl(check, v, where));
+  const jwksUri = f.read("jwksUri", (v, where) => secureUrl(check, v, where));
+  const scopes = f.read("scopes", (v, where) =>
+    Array.isArray(v) && v.every((scope) => typeof scope === "string" && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
+      ? (v as string[])
+      : check.fail(where, "must be an array of scope names (no spaces, quotes or backslashes)"),
+  );
+  if (!f.has("issuer")) {
+    const stray = ["audience", "jwksUri", "scopes"].find((key) => f.has(key));
+    if (stray) return check.fail([...at, stray], 'applies to identities only: set "issuer" too');
+    if (!f.has("token") && !f.has("tokenFile")) {
+      return check.fail(at, 'needs "token" (e.g. "${MCPX_TOKEN}"), "tokenFile" (a file only you can read), or "issuer" (identities)');
+    }
+  }
+  return {
+    ...(token !== undefined ? { token } : {}),
+    ...(tokenFile !== undefined ? { tokenFile: path.resolve(baseDir, tokenFile) } : {}),
+    ...(issuer !== undefined ? { issuer } : {}),
+    ...(audience !== undefined ? { audience } : {}),
+    ...(jwksUri !== undefined ? { jwksUri } : {}),
+    ...(scopes !== undefined ? { scopes } : {}),
+  };
+}
+
+/** An absolute URL without a fragment. */
+function absoluteUrl(check: Checker, value: unknown, at: KeyPath): string | undefined {
+  if (typeof value !== "string" || !URL.canParse(value)) return check.fail(at, "must be an absolute URL");
+  const url = new URL(value);
+  if (url.hash !== "" || value.includes("#")) return check.fail(at, "must be a URL without a fragment (#)");
+  if (url.protocol !== "https:" && url.protocol !== "http:") return check.fail(at, "must be an http(s) URL");
+  return value;
+}
+
+/** An issuer's URL: secure, and without a query (RFC 8414). */
+function issuerUrl(check: Checker, value: unknown, at: KeyPath): string | undefined {
+  const checked = secureUrl(check, value, at);
+  if (checked !== undefined && new URL(checked).search !== "") return check.fail(at, "must be a URL without a query (RFC 8414)");
+  return checked;
+}
+
+/** https, or http on loopback only (a test or a local provider): keys fetched in clear could be anyone's. */
+function secureUrl(check: Checker, value: unknown, at: KeyPath): string | undefined {
+  const checked = absoluteUrl(check, value, at);
+  if (checked === undefined) return undefined;
+  const url = new URL(checked);
+  if (url.protocol === "http:" && !isLoopbackName(url.hostname)) return check.fail(at, "must be an https URL (http only on loopback)");
+  return checked;
+}
+
+function isLoopbackName(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }

@@ -13,7 +13,9 @@ import type { CatalogPart } from "../upstream/catalog.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
-import { HostConnections } from "./host-connections.js";
+import { HostConnections, type ConnectionScope } from "./host-connections.js";
+import { IdentityScope } from "./identity-scope.js";
+import { LOCAL_IDENTITY } from "../broker/identity.js";
 import { DeliveredElicitations } from "./delivered-elicitations.js";
 import { UrlQuestions } from "./url-questions.js";
 import { ParkedCalls } from "./parked-calls.js";
@@ -64,7 +66,9 @@ export class Gateway {
   /** Where each catalogue read goes for the discovery commands (the schema cache), when this process keeps it. */
   readonly #schemaCache: CacheWriter | undefined;
   #soleHost: HostSession | undefined;
-  readonly #connections = new HostConnections((server, session) => this.#open(server, session));
+  readonly #connections = new HostConnections((server, scope) => this.#open(server, scope));
+  /** Per identity (but the operator's): its connections' scope, and the sessions using them (identity-scope.ts). */
+  readonly #identities = new Map<string, { scope: IdentityScope; sessions: Set<HostSession> }>();
 
   constructor(
     readonly config: Config,
@@ -87,8 +91,8 @@ export class Gateway {
     this.upstreams = config.servers.map((server) => this.#open(server));
   }
 
-  /** A connection to one server: the gateway's shared one, or (with `session`) a host's own. */
-  #open(server: ServerConfig, session?: HostSession): Upstream {
+  /** A connection to one server: the gateway's shared one, or (with `session`) a host's or an identity's own. */
+  #open(server: ServerConfig, session?: ConnectionScope): Upstream {
     const limits = {
       maxUpstreamMessageBytes: this.config.limits.maxUpstreamMessageBytes,
       pressure: this.hostPressure,
@@ -104,20 +108,32 @@ export class Gateway {
         changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),
         ...(this.oauth ? { oauth: this.oauth } : {}),
       },
-      this.log.child({ server: server.name, ...(session ? { session: session.id } : {}) }),
+      this.log.child({
+        server: server.name,
+        ...(session instanceof IdentityScope ? { identity: session.identity } : session ? { session: session.id } : {}),
+      }),
       limits,
       session,
     );
   }
 
-  /** The connection `session`'s requests to `server` go on: its own when the server is per-host. */
+  /**
+   * The connection `session`'s requests to `server` go on: its own when the server is per-host;
+   * its identity's own for an HTTP server when the host signed in as one (identity-scope.ts).
+   */
   async connectionFor(session: HostSession | undefined, server: string): Promise<Upstream | undefined> {
     const shared = this.upstream(server);
-    if (!shared || !session || shared.config.sharing !== "per-host") return shared;
+    if (!shared || !session) return shared;
+    const perIdentity = shared.config.kind === "http" && session.identity !== LOCAL_IDENTITY;
+    if (shared.config.sharing !== "per-host" && !perIdentity) return shared;
     const scope = session.connectionScope;
     // A session already closed must not start a connection nobody would stop.
     if (scope.closed) throw new GatewayError("CONNECTION_CLOSED", "the host's session has ended");
-    return this.#connections.get(scope, shared);
+    if (shared.config.sharing === "per-host") return this.#connections.get(scope, shared);
+    let mine = this.#identities.get(session.identity);
+    if (!mine) this.#identities.set(session.identity, (mine = { scope: new IdentityScope(session.identity), sessions: new Set() }));
+    mine.sessions.add(session);
+    return this.#connections.get(mine.scope, shared);
   }
 
   /** Start every upstream; resolves when each has come up or failed (bounded by the startup timeout). */
@@ -161,8 +177,9 @@ export class Gateway {
     return [...this.upstreams, ...this.#connections.all()].filter((upstream) => this.connectionOwner(upstream) === session);
   }
 
-  /** The host a connection belongs to as a whole: a per-host connection's, or the sole host's. */
+  /** The host a connection belongs to as a whole: a per-host connection's, or the sole host's (an identity's belongs to no one host). */
   connectionOwner(upstream: Upstream): HostSession | undefined {
+    if (upstream.scope instanceof IdentityScope) return undefined;
     return (upstream.scope as HostSession | undefined) ?? this.#soleHost;
   }
 
@@ -184,7 +201,16 @@ export class Gateway {
       // A modern request's session shares its connection's peer, which outlives it.
       if (!session.servesOneRequest) await session.peer.close().catch((error: unknown) => this.#failedTeardown(`host session ${session.id}`, error));
       await this.#connections.close(session).catch((error: unknown) => this.#failedTeardown(`the connections of host session ${session.id}`, error));
+      await this.#leaveIdentity(session);
     }
+  }
+
+  /** The identity's connections stop with the last of its sessions that used them. */
+  async #leaveIdentity(session: HostSession): Promise<void> {
+    const mine = this.#identities.get(session.identity);
+    if (!mine?.sessions.delete(session) || mine.sessions.size > 0) return;
+    this.#identities.delete(session.identity);
+    await this.#connections.close(mine.scope).catch((error: unknown) => this.#failedTeardown("the connections of an identity", error));
   }
 
   #failedTeardown(what: string, error: unknown): void {

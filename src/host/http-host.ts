@@ -5,7 +5,8 @@
  * (503 beyond); a request without one is 400, an unknown or ended one 404; DELETE ends a
  * session, and so does `limits.sessionIdleSeconds` without a request. Host and Origin are
  * checked on every request (403); with a host credential configured, `/mcp` also needs it as a
- * Bearer token (401). A POST must accept JSON or SSE (406; a JSON-only POST gets its answer as
+ * Bearer token (401); with an issuer, its access token (identity-auth.ts: 401, 403), and a
+ * session is its identity's alone: another identity's request naming it is 404, as an unknown one. A POST must accept JSON or SSE (406; a JSON-only POST gets its answer as
  * JSON and carries nothing else) and send JSON (415), a GET must accept SSE (406). Bodies are bounded in size (413), headers and bodies in time (408, then the connection
  * closes). Other paths are offered to `extraRoutes` (the REST API and the web page), else 404.
  */
@@ -23,9 +24,11 @@ import { isModernRequest } from "./modern/envelope.js";
 import { hostNotification } from "./host-notifications.js";
 import { Exchange, HttpSessionChannel } from "./http-session-channel.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "./http-guard.js";
-import { bearerOf, type HostCredential } from "./host-credential.js";
+import type { HostCredential } from "./host-credential.js";
+import { authenticate, isRefused, serveResourceMetadata } from "./identity-auth.js";
+import type { IdentityIssuer } from "./identity-issuer.js";
 import { accepts, isJson, postAcceptance } from "./media-types.js";
-import { readBody, sendError, unauthorized } from "./http-replies.js";
+import { readBody, sendError } from "./http-replies.js";
 import { slowClientBounds } from "../api/http.js";
 
 export const MCP_PATH = "/mcp";
@@ -47,8 +50,10 @@ export interface HttpHostOptions {
   port: number;
   allowedOrigins: string[];
   allowedHosts: string[];
-  /** Required on `/mcp` when set (the extra routes check their own). */
+  /** Required on `/mcp` when set (the extra routes check their own): the operator's. */
   credential?: HostCredential;
+  /** Hosts with identities: the issuer whose access tokens `/mcp` takes. */
+  issuer?: IdentityIssuer;
   extraRoutes?: ExtraRoutes;
 }
 
@@ -89,7 +94,9 @@ export class HttpHost {
     this.#sweeper = setInterval(() => this.#sweep(), sweepInterval(this.#idleMs));
     this.#sweeper.unref();
     const host = this.options.host.includes(":") ? `[${this.options.host}]` : this.options.host;
-    return new URL(`http://${host}:${port}${MCP_PATH}`);
+    const url = new URL(`http://${host}:${port}${MCP_PATH}`);
+    this.options.issuer?.listening(url);
+    return url;
   }
 
   async close(): Promise<void> {
@@ -108,24 +115,30 @@ export class HttpHost {
     const refused = rejectReason(request, this.#hosts, this.#origins);
     if (refused) return sendError(response, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
     if (url && url.pathname !== MCP_PATH) {
+      if (request.method === "GET" && serveResourceMetadata(url, response, this.options.issuer)) return;
       if (await this.options.extraRoutes?.(request, response, url)) return;
       return sendError(response, 404, ErrorCode.InvalidRequest, `Not found: ${url.pathname} (the MCP endpoint is ${MCP_PATH})`);
     }
-    if (this.options.credential && !this.options.credential.matches(bearerOf(request))) return unauthorized(request, response, this.options.credential.from);
+    const caller = await authenticate(request, this.options);
+    if (isRefused(caller)) {
+      if (caller.challenge) response.setHeader("www-authenticate", caller.challenge);
+      return sendError(response, caller.status, ErrorCode.InvalidRequest, caller.message);
+    }
+    const { identity } = caller;
     switch (request.method) {
       case "POST":
-        return this.#post(request, response);
+        return this.#post(request, response, identity);
       case "GET":
-        return this.#get(request, response);
+        return this.#get(request, response, identity);
       case "DELETE":
-        return this.#delete(request, response);
+        return this.#delete(request, response, identity);
       default:
         response.setHeader("allow", "GET, POST, DELETE");
         return sendError(response, 405, ErrorCode.InvalidRequest, `Method ${request.method} is not allowed on ${MCP_PATH}`);
     }
   }
 
-  async #post(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async #post(request: IncomingMessage, response: ServerResponse, identity: string): Promise<void> {
     // The spec has the client accept both (its MUST; what a server does otherwise is left
     // open). One that takes only SSE gets every answer as SSE; one that takes only JSON gets
     // its answer as plain JSON and nothing else on that POST: no request of mcpx's can travel
@@ -166,15 +179,15 @@ export class HttpHost {
     const initializing = messages.some((message) => isRequest(message) && message.method === "initialize" && !isModernRequest(message));
     // Dual era: a session-less POST of the modern era is served statelessly.
     if (!initializing && !request.headers["mcp-session-id"] && isModernPost(request, messages)) {
-      return serveModernPost(this.gateway, request, response, messages, { batch, json: jsonAccepted });
+      return serveModernPost(this.gateway, request, response, messages, { batch, json: jsonAccepted, identity });
     }
     let live: Live | undefined;
     if (initializing && !request.headers["mcp-session-id"]) {
       if (batch) return sendError(response, 400, ErrorCode.InvalidRequest, "initialize must not be part of a batch");
       if (this.#sessions.size >= this.gateway.config.limits.maxSessions) return this.#full(response, messages);
-      live = this.#open();
+      live = this.#open(identity);
     } else {
-      live = this.#session(request, response);
+      live = this.#session(request, response, identity);
       if (!live) return;
       if (!this.#versionHeaderOk(request, response)) return;
       const revision = live.session.revision;
@@ -206,8 +219,8 @@ export class HttpHost {
     live.channel.receive(messages, exchange);
   }
 
-  async #get(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const live = this.#session(request, response);
+  async #get(request: IncomingMessage, response: ServerResponse, identity: string): Promise<void> {
+    const live = this.#session(request, response, identity);
     if (!live) return;
     if (!this.#versionHeaderOk(request, response)) return;
     if (!accepts(request.headers.accept, "text/event-stream")) {
@@ -229,15 +242,15 @@ export class HttpHost {
     live.channel.listen(response, { "mcp-session-id": live.session.id });
   }
 
-  async #delete(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const live = this.#session(request, response);
+  async #delete(request: IncomingMessage, response: ServerResponse, identity: string): Promise<void> {
+    const live = this.#session(request, response, identity);
     if (!live) return;
     this.#sessions.delete(live.session.id);
     await this.gateway.closeSession(live.session);
     response.writeHead(200).end();
   }
 
-  #open(): Live {
+  #open(identity: string): Live {
     const id = randomUUID();
     const channel = new HttpSessionChannel(this.gateway.log.child({ session: id }));
     let session: HostSession | undefined;
@@ -251,6 +264,7 @@ export class HttpHost {
       "mcpx-",
     );
     session = new HostSession(peer, "http", id);
+    session.identity = identity;
     session.canCarryRequests = (requestId) => requestId !== undefined && channel.carriesRequests(requestId);
     const live = { session, channel, lastSeen: Date.now(), open: 0 };
     this.#sessions.set(id, live);
@@ -259,14 +273,15 @@ export class HttpHost {
     return live;
   }
 
-  #session(request: IncomingMessage, response: ServerResponse): Live | undefined {
+  /** The session the request names, when it is `identity`'s (another's is unknown to it, word for word). */
+  #session(request: IncomingMessage, response: ServerResponse, identity: string): Live | undefined {
     const id = request.headers["mcp-session-id"];
     if (typeof id !== "string" || id === "") {
       sendError(response, 400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
       return undefined;
     }
     const live = this.#sessions.get(id);
-    if (!live) {
+    if (!live || live.session.identity !== identity) {
       sendError(response, 404, ErrorCode.InvalidRequest, "Session not found: it ended or never existed; initialize a new one");
       return undefined;
     }

@@ -3,7 +3,7 @@
  * and the error replies sent before (or instead of) serving any message.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode, errorResponse, type RequestId } from "../protocol/jsonrpc.js";
+import { errorResponse, type RequestId } from "../protocol/jsonrpc.js";
 
 /** Read a body up to `limit` bytes; undefined when it is larger. */
 export function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
@@ -23,13 +23,6 @@ export function readBody(request: IncomingMessage, limit: number): Promise<strin
     request.once("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
     request.once("error", reject);
   });
-}
-
-/** 401 with the Bearer challenge (RFC 6750; no OAuth metadata: mcpx issues no tokens) and a JSON-RPC error. */
-export function unauthorized(request: IncomingMessage, response: ServerResponse, from: string): void {
-  const challenge = request.headers.authorization === undefined ? 'Bearer realm="mcpx"' : 'Bearer realm="mcpx", error="invalid_token"';
-  response.setHeader("www-authenticate", challenge);
-  sendError(response, 401, ErrorCode.InvalidRequest, `Unauthorized: send the host credential (from ${from}) as "Authorization: Bearer <token>"`);
 }
 
 /** An error status with its JSON-RPC error body. */

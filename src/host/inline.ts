@@ -117,7 +117,7 @@ function tellHost(owner: AskedHost, route: { relatedRequestId: RequestId } | und
   if (!owner.session.wantsLog("warning")) return;
   const message =
     `mcpx refused your answer to question ${question.id} (${question.method} from "${question.server}"): ${why}. ` +
-    `It stays open for other answerers (${otherSurfaces(servesPage)}) until it expires.`;
+    `It stays open for other answerers (${otherSurfaces(servesPage, undefined, owner.session.identity)}) until it expires.`;
   owner.session.notify(
     "notifications/message",
     { level: "warning", logger: "mcpx", data: { message, question: question.id, server: question.server, reason: why } },

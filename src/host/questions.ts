@@ -27,6 +27,7 @@ import type { Rule } from "../broker/policy.js";
 import { askHost, hostFailure, settleFromHost } from "./inline.js";
 import { attribute, callOf, hostOf, routeOf, type Attribution } from "./attribution.js";
 import { answerRoots } from "./roots.js";
+import { questionIdentity } from "./question-identity.js";
 import { tellCallerItWaits, tellWhereItWaits } from "./where-it-waits.js";
 import { closeWhenServerStops, followCalls } from "./nobody-waits.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
@@ -99,7 +100,7 @@ export async function askAndWait(
   const broker = gateway.broker;
   if (!broker) return nobodyHere(question, log);
 
-  const origin = originOf(attribution);
+  const origin = originOf(attribution, upstream);
   const decided = decide(gateway, question, origin.tool, attribution, signal, log);
   // Decided at once unless a script's onElicit is asked: questions raised together then stay one batch (a modern host's input_required).
   const decision = decided instanceof Promise ? await decided : decided;
@@ -233,8 +234,8 @@ function blockedUrl(question: Question, record: QuestionRecord, host: HostSessio
   return true;
 }
 
-/** Where the question came from, as far as it is proven. */
-function originOf(attribution: Attribution): Origin {
+/** Where the question came from, and whose it is, as far as it is proven. */
+function originOf(attribution: Attribution, upstream: Upstream): Origin {
   const host = hostOf(attribution);
   const call = callOf(attribution);
   const tools = new Set(attribution.calls.map((candidate) => candidate.tool));
@@ -243,6 +244,7 @@ function originOf(attribution: Attribution): Origin {
     ...(attribution.level !== "none" && tools.size === 1 && tool ? { tool } : {}),
     ...(host ? { hostSession: host.id } : {}),
     ...(call?.callId ? { callId: call.callId } : {}),
+    identity: questionIdentity(attribution, upstream),
   };
 }
 

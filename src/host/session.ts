@@ -9,6 +9,7 @@ import type { HostProfile } from "../render/host.js";
 import type { Route } from "../rpc/channel.js";
 import { canCarryNotification, downgradeNotification } from "../protocol/downgrade.js";
 import type { RunningScript } from "../scripts/types.js";
+import { LOCAL_IDENTITY } from "../broker/identity.js";
 
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -22,6 +23,11 @@ export class HostSession {
   clientInfo: JsonObject | undefined;
   logLevel: LogLevel | undefined;
   readonly subscriptions = new Set<string>();
+  /**
+   * Who the host is (broker/identity.ts): an issuer's subject when it signed in with a token,
+   * else the operator, "local". It owns the session, its questions and its upstream connections.
+   */
+  identity: string = LOCAL_IDENTITY;
   closed = false;
   /** Set while `initialize` is being answered. */
   initializing: Promise<unknown> | undefined;

@@ -6,15 +6,18 @@
  * and only when the host takes warnings (a 2026-07-28 host: when its request set a log level).
  */
 import type { QuestionRecord } from "../broker/types.js";
+import { identityOf, LOCAL_IDENTITY } from "../broker/identity.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { CallerContext } from "./session.js";
 
 /**
  * Where else a person can answer: the page and the REST API only when this process serves them
  * (`serve --http`); over stdio there is no page to point at, but `mcpx ui` serves one for the
- * same store.
+ * same store. A signed-in identity's question is not the operator's to answer: its person uses
+ * the REST API with their token, or the page through a link of their own.
  */
-export function otherSurfaces(servesPage: boolean, id?: string): string {
+export function otherSurfaces(servesPage: boolean, id?: string, identity: string = LOCAL_IDENTITY): string {
+  if (identity !== LOCAL_IDENTITY) return "mcpx's REST API with your access token, or its web page through a link of your own (POST /v1/page-link)";
   const cli = id === undefined ? "`mcpx elicit`" : `\`mcpx elicit show ${id}\``;
   return servesPage ? `${cli}, mcpx's web page or its REST API` : `${cli} in a terminal, or \`mcpx ui\` for a page to answer on`;
 }
@@ -32,7 +35,7 @@ export function tellWhereItWaits(record: QuestionRecord, upstream: Upstream, cal
 export function tellCallerItWaits(record: QuestionRecord, call: CallerContext, why: string, servesPage: boolean): void {
   const message =
     `"${record.server}" asked a question during this call that this host cannot be asked (${why}). ` +
-    `The call waits until it is answered elsewhere (${otherSurfaces(servesPage, record.id)}) or expires at ${record.expiresAt}.`;
+    `The call waits until it is answered elsewhere (${otherSurfaces(servesPage, record.id, identityOf(record))}) or expires at ${record.expiresAt}.`;
   warn(call, record, message, why);
 }
 

@@ -90,14 +90,14 @@ describe("where the credential comes from", () => {
     expect(() => loadHostCredential({ tokenFile: tokenFile("\n", 0o600) }, {})).toThrow(/at least 32/);
   });
 
-  it("is http.auth in the config: exactly one of token and tokenFile, the file relative to the config", () => {
+  it("is http.auth in the config: one of token and tokenFile (or an issuer), the file relative to the config", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcpx-cfg-"));
     const file = join(dir, "mcpx.json");
     expect(configFromObject({ http: { auth: { tokenFile: "secret/token" } } }, file, {}).http.auth).toEqual({ tokenFile: join(dir, "secret/token") });
     expect(configFromObject({ http: { auth: { token: "${T}" } } }, file, { T: TOKEN }).http.auth).toEqual({ token: TOKEN });
     expect(configFromObject({ http: {} }, file, {}).http.auth).toBeUndefined();
-    expect(() => configFromObject({ http: { auth: { token: TOKEN, tokenFile: "x" } } }, file, {})).toThrow(/http\.auth needs exactly one of "token"/);
-    expect(() => configFromObject({ http: { auth: {} } }, file, {})).toThrow(/http\.auth needs exactly one/);
+    expect(() => configFromObject({ http: { auth: { token: TOKEN, tokenFile: "x" } } }, file, {})).toThrow(/http\.auth takes one of "token" .* not both/);
+    expect(() => configFromObject({ http: { auth: {} } }, file, {})).toThrow(/http\.auth needs "token" .*"tokenFile" .*or "issuer"/);
     expect(() => configFromObject({ http: { auth: { tokn: "x" } } }, file, {})).toThrow(/http\.auth\.tokn is not a known key \(did you mean "token"\?\)/);
   });
 });

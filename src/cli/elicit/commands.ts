@@ -4,6 +4,7 @@
  * The CLI is a person's surface: answers are recorded `by: "cli"` and person-only questions
  * may be answered here.
  */
+import { LOCAL_IDENTITY, visibleTo } from "../../broker/identity.js";
 import type { Command } from "commander";
 import { Broker } from "../../broker/broker.js";
 import type { AnswerInput } from "../../broker/check-answer.js";
@@ -40,7 +41,7 @@ export function registerElicit(program: Command): void {
     .option("--json", "print a JSON array")
     .action((options: JsonOption & { all?: boolean }) =>
       withBroker((broker) => {
-        const records = broker.list(options.all === true);
+        const records = broker.list(options.all === true).filter(operators);
         write(options.json ? json(records.map((record) => viewOf(record))) : listTable(records, options.all === true, terminalFormat()));
       }),
     );
@@ -140,11 +141,19 @@ async function withBroker(run: (broker: Broker) => void | Promise<void>): Promis
   }
 }
 
+/**
+ * The CLI reads the store as the operator, identity "local" (broker/identity.ts): a question of
+ * a host that signed in as another identity is not its to see or settle, as on every surface.
+ */
+function operators(record: QuestionRecord): boolean {
+  return visibleTo(record, LOCAL_IDENTITY);
+}
+
 /** A question by its id, or by a prefix that only one question's id starts with. */
 function find(broker: Broker, id: string): QuestionRecord {
   const exact = broker.get(id);
-  if (exact) return exact;
-  const matches = id === "" ? [] : broker.store.list(true).filter((record) => record.id.startsWith(id));
+  if (exact && operators(exact)) return exact;
+  const matches = id === "" ? [] : broker.store.list(true).filter((record) => record.id.startsWith(id) && operators(record));
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1)
     throw new CliError(inert(`"${id}" matches ${matches.length} questions (${matches.map((record) => record.id).join(", ")}); give more of the id`));

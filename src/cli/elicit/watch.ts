@@ -4,6 +4,7 @@
  * what differs from what it last saw: first the questions already pending, then each new one
  * and each settlement.
  */
+import { LOCAL_IDENTITY, visibleTo } from "../../broker/identity.js";
 import type { Broker } from "../../broker/broker.js";
 import type { QuestionRecord } from "../../broker/types.js";
 import { viewOf } from "../../broker/view.js";
@@ -28,7 +29,9 @@ export async function watchQuestions(broker: Broker, options: WatchOptions): Pro
   // Our own data_version mark (not store.changed(), whose single mark other pollers share).
   let version = store.dataVersion();
   broker.sweep();
-  for (const record of store.list(true)) {
+  // As the operator (identity "local"), as every elicit command.
+  const mine = (): QuestionRecord[] => store.list(true).filter((record) => visibleTo(record, LOCAL_IDENTITY));
+  for (const record of mine()) {
     seen.set(record.id, record.state);
     if (record.state === "pending") print(record);
   }
@@ -43,7 +46,7 @@ export async function watchQuestions(broker: Broker, options: WatchOptions): Pro
     const now = store.dataVersion();
     if (now === version && !swept) return;
     version = now;
-    for (const record of store.list(true)) {
+    for (const record of mine()) {
       if (seen.get(record.id) === record.state) continue;
       seen.set(record.id, record.state);
       print(record);

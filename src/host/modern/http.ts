@@ -134,7 +134,7 @@ export function serveModernPost(
   request: IncomingMessage,
   response: ServerResponse,
   messages: JsonRpcMessage[],
-  options: { batch: boolean; json: boolean },
+  options: { batch: boolean; json: boolean; identity: string },
 ): void {
   const refused = refusal(gateway, request, messages, options.batch);
   if (refused) {
@@ -156,6 +156,7 @@ export function serveModernPost(
     "mcpx-",
   );
   base = new HostSession(peer, "http", id);
+  base.identity = options.identity;
   rememberPeer(base, request.socket.remoteAddress);
   const [message] = messages;
   if (!message || !isRequest(message)) {

@@ -182,11 +182,13 @@ class ModernCalls {
   }
 
   /** The call a retry's `requestState` names: verified, current, and not being answered already. */
-  resume(state: unknown, binding: Binding): ModernCall {
+  resume(state: unknown, binding: Binding, identity: string): ModernCall {
     const claims = this.signer.verify(state, binding);
     if ("refused" in claims) throw invalidParams(claims.refused);
     const call = this.#calls.get(claims.call);
-    if (!call) throw invalidParams("the call this requestState belongs to is no longer open in mcpx (it ended, expired, or mcpx restarted); call again");
+    // Another identity's call is no call of this host's: refused as one that ended (nothing said of it).
+    if (!call || call.session.identity !== identity)
+      throw invalidParams("the call this requestState belongs to is no longer open in mcpx (it ended, expired, or mcpx restarted); call again");
     if (claims.round !== call.round) throw invalidParams("this requestState is of an earlier round of the call; send the latest one");
     if (call.busy) throw invalidParams("a retry of this call is already being answered");
     return call;
@@ -248,7 +250,7 @@ export async function serveRound(
   const binding = bindingOf(method, params);
   let call: ModernCall;
   if (params.requestState !== undefined) {
-    call = calls.resume(params.requestState, binding);
+    call = calls.resume(params.requestState, binding, base.identity);
     // A malformed answer is refused before anything of the retry is taken: the round stays as it was.
     const refused = inputResponsesRefusal(params.inputResponses, call.asked());
     if (refused) throw refused;

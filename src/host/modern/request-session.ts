@@ -29,6 +29,7 @@ export class ModernRequestSession extends HostSession {
     envelope: Envelope,
   ) {
     super(base.peer, base.transport, `${base.id}~${++counter}`);
+    this.identity = base.identity;
     this.apply(envelope);
   }
 
