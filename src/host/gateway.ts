@@ -14,7 +14,7 @@ import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
 import { HostConnections, type ConnectionScope } from "./host-connections.js";
-import { IdentityScope } from "./identity-scope.js";
+import { connectionIdentity, IdentityScope } from "./identity-scope.js";
 import { LOCAL_IDENTITY } from "../broker/identity.js";
 import { DeliveredElicitations } from "./delivered-elicitations.js";
 import { UrlQuestions } from "./url-questions.js";
@@ -114,6 +114,9 @@ export class Gateway {
       }),
       limits,
       session,
+      false,
+      // Whose upstream tokens this connection uses: the signed-in identity's, else the operator's.
+      connectionIdentity(session),
     );
   }
 

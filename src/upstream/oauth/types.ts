@@ -13,8 +13,8 @@ export interface CredentialKey {
   identity: string;
 }
 
-/** The identity of the person running mcpx, and of every host when identities are off. */
-export const LOCAL_IDENTITY = "local";
+/** The identity of the person running mcpx, and of every host when identities are off (broker/identity.ts). */
+export { LOCAL_IDENTITY } from "../../broker/identity.js";
 
 /**
  * What is kept for one key, as the SDK shapes it (client information, tokens, discovery).
