@@ -8,12 +8,13 @@
  * insufficient_scope` asks again for the union of the scopes, a bounded number of times.
  */
 import { randomUUID } from "node:crypto";
-import { auth, computeScopeUnion, extractWWWAuthenticateParams, isStrictScopeSuperset, type FetchLike } from "@modelcontextprotocol/client";
+import { auth, type AuthResult, computeScopeUnion, extractWWWAuthenticateParams, isStrictScopeSuperset, type FetchLike } from "@modelcontextprotocol/client";
 import type { OAuthConfig } from "../../config/types.js";
 import { GatewayError } from "../../protocol/errors.js";
 import type { RequestId } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../util/log.js";
 import type { PendingSignIns } from "./pending-sign-ins.js";
+import { sameOriginIssuerMismatch } from "./issuer-tolerance.js";
 import { StoredOAuthProvider } from "./provider.js";
 import type { AskSignIn, CallbackEndpoint, CredentialStore, SignInDone, SignInPrompt } from "./types.js";
 
@@ -45,6 +46,8 @@ export class UpstreamAuthorizer {
   #resourceMetadataUrl: URL | undefined;
   /** The flow in progress: every request refused meanwhile waits for it instead of starting another. */
   #flight: Promise<void> | undefined;
+  /** The authorization server's metadata names another path of its own origin as issuer (issuer-tolerance.ts). */
+  #sameOriginIssuer = false;
 
   constructor(private readonly deps: AuthorizerDeps) {
     this.provider = new StoredOAuthProvider({ server: deps.server, identity: deps.identity }, deps.serverUrl.href, deps.config, deps.store);
@@ -71,7 +74,14 @@ export class UpstreamAuthorizer {
     const challenge = extractWWWAuthenticateParams(response);
     if (challenge.resourceMetadataUrl) this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
     if (!this.deps.config?.scopes && challenge.scope) this.#scope = challenge.scope;
-    return this.#once(() => this.#authorize(related, false));
+    // A token was refused: the server may have moved to another authorization server (SEP-2352),
+    // so its protected-resource metadata is read again; credentials of the old issuer are then
+    // dropped by their issuer stamps instead of being presented to the new one.
+    const refused = this.provider.tokens() !== undefined;
+    return this.#once(() => {
+      if (refused) this.provider.invalidateCredentials("discovery");
+      return this.#authorize(related, false);
+    });
   }
 
   /** The server answered 403 insufficient_scope: sign in again for the union of the scopes. */
@@ -91,9 +101,26 @@ export class UpstreamAuthorizer {
     return this.#flight;
   }
 
+  /** The SDK's auth() with this server's options; once more without the issuer echo check when only the path differs. */
+  async #auth(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean } = {}): Promise<AuthResult> {
+    try {
+      return await auth(this.provider, this.#options(extra));
+    } catch (error) {
+      if (this.#sameOriginIssuer || !sameOriginIssuerMismatch(error)) throw error;
+      this.deps.log.warn("the authorization server's metadata names another path of its origin as issuer; accepted", {
+        server: this.deps.server,
+        expected: error.expected,
+        issuer: error.received,
+      });
+      this.#sameOriginIssuer = true;
+      return auth(this.provider, this.#options(extra));
+    }
+  }
+
   #options(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean } = {}) {
     return {
       serverUrl: this.deps.serverUrl,
+      ...(this.#sameOriginIssuer ? { skipIssuerMetadataValidation: true } : {}),
       ...(this.#resourceMetadataUrl ? { resourceMetadataUrl: this.#resourceMetadataUrl } : {}),
       ...(this.#scope ? { scope: this.#scope } : {}),
       ...(this.deps.fetch ? { fetchFn: this.deps.fetch } : {}),
@@ -103,7 +130,7 @@ export class UpstreamAuthorizer {
 
   async #refresh(): Promise<void> {
     this.provider.redirect = await this.#redirect();
-    const result = await auth(this.provider, this.#options());
+    const result = await this.#auth();
     if (result !== "AUTHORIZED") throw new Error("the refresh needs a sign-in");
   }
 
@@ -115,7 +142,7 @@ export class UpstreamAuthorizer {
     const { server } = this.deps;
     this.provider.redirect = await this.#redirect();
     this.provider.authorizationUrl = undefined;
-    const result = await auth(this.provider, this.#options({ forceReauthorization })).catch((error: unknown) => {
+    const result = await this.#auth({ forceReauthorization }).catch((error: unknown) => {
       throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" failed: ${describe(error)}`);
     });
     if (result === "AUTHORIZED") return;
@@ -167,7 +194,7 @@ export class UpstreamAuthorizer {
     const code = params.get("code");
     if (!code) throw new GatewayError("SIGN_IN_REQUIRED", `the sign-in to "${server}" came back without a code`);
     const iss = params.get("iss");
-    const result = await auth(this.provider, this.#options({ authorizationCode: code, ...(iss !== null ? { iss } : {}) })).catch((failure: unknown) => {
+    const result = await this.#auth({ authorizationCode: code, ...(iss !== null ? { iss } : {}) }).catch((failure: unknown) => {
       throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" failed: ${describe(failure)}`);
     });
     if (result !== "AUTHORIZED") throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" did not give a token`);
