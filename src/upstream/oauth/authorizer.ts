@@ -54,8 +54,12 @@ export class UpstreamAuthorizer {
     this.#scope = deps.config?.scopes?.join(" ");
   }
 
-  /** The `Authorization` header for a request (none before any sign-in), refreshed when about to expire. */
-  async headers(): Promise<Record<string, string>> {
+  /**
+   * The authorization of one request (none before any sign-in), the token refreshed when about to
+   * expire: `Bearer`, or for a DPoP-bound token the `DPoP` scheme with a fresh proof of this
+   * method and URL (RFC 9449 §7.1).
+   */
+  async headers(url: URL, method: string): Promise<Record<string, string>> {
     let tokens = this.provider.tokens();
     if (!tokens) return {};
     const expiresAt = this.provider.expiresAt();
@@ -66,7 +70,16 @@ export class UpstreamAuthorizer {
       tokens = this.provider.tokens();
       if (!tokens) return {};
     }
-    return { authorization: `Bearer ${tokens.access_token}` };
+    const session = tokens.token_type?.toLowerCase() === "dpop" ? await this.provider.dpop() : undefined;
+    if (!session) return { authorization: `Bearer ${tokens.access_token}` };
+    const proof = await session.buildProof({ htm: method, htu: url, accessToken: tokens.access_token });
+    return { authorization: `DPoP ${tokens.access_token}`, dpop: proof };
+  }
+
+  /** A `DPoP-Nonce` the server sent (on any response, RFC 9449 §8.2) goes into the next proof. */
+  async observe(response: Response, url: URL): Promise<void> {
+    if (!response.headers.has("dpop-nonce")) return;
+    (await this.provider.dpop())?.observeNonce(response, url);
   }
 
   /** The server answered 401: get a new token (refresh, or a sign-in by a person); throws when none can be had. */

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import {
   createPrivateKeyJwtAuth,
+  type DpopSession,
   type AddClientAuthentication,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -17,6 +18,7 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import type { OAuthConfig } from "../../config/types.js";
+import { dpopAlgorithm, dpopSession, type StoredDpopKey } from "./dpop.js";
 import type { CredentialKey, CredentialStore, StoredCredentials } from "./types.js";
 
 const CLIENT_NAME = "mcpx";
@@ -29,6 +31,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /** The `state` of the sign-in in progress. */
   lastState: string | undefined;
   #codeVerifier: string | undefined;
+  #dpop: Promise<DpopSession> | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(
@@ -155,6 +158,26 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       if (scope === "all" || scope === "client") delete credentials.clientInformation;
       if (scope === "all" || scope === "discovery") delete credentials.discovery;
     });
+  }
+
+  /**
+   * DPoP when the authorization server advertises it (`dpop_signing_alg_values_supported`): the
+   * SDK then signs a proof into every token request, and authorized-fetch.ts presents the token
+   * with the DPoP scheme and a fresh proof. One session for the life of this provider.
+   */
+  dpop(): Promise<DpopSession> | undefined {
+    const metadata = this.discoveryState()?.authorizationServerMetadata as Record<string, unknown> | undefined;
+    const alg = dpopAlgorithm(metadata?.dpop_signing_alg_values_supported);
+    if (!alg) return undefined;
+    this.#dpop ??= dpopSession(this.#read()?.dpopKey as StoredDpopKey | undefined, alg, (key) =>
+      this.#update((credentials) => {
+        credentials.dpopKey = { ...key };
+      }),
+    ).catch((error: unknown) => {
+      this.#dpop = undefined;
+      throw error;
+    });
+    return this.#dpop;
   }
 
   /** machine-to-machine: the client_credentials grant with the configured scopes. */
