@@ -124,16 +124,23 @@ function oauthEntry(context) {
       return { clientId: context.client_id, clientSecret: context.client_secret };
     case 'auth/client-credentials-basic':
       return { grantType: 'client_credentials', clientId: context.client_id, clientSecret: context.client_secret };
-    case 'auth/client-credentials-jwt': {
-      const privateKeyFile = path.join(dir, 'client-key.pem');
-      writeFileSync(privateKeyFile, context.private_key_pem, { mode: 0o600 });
+    case 'auth/client-credentials-jwt':
       return {
         grantType: 'client_credentials',
         clientId: context.client_id,
-        privateKeyFile,
+        privateKeyFile: secretFile('client-key.pem', context.private_key_pem),
         ...(context.signing_algorithm ? { signingAlgorithm: context.signing_algorithm } : {}),
       };
-    }
+    case 'auth/wif-jwt-bearer':
+      return { grantType: 'workload_identity', clientId: context.client_id, assertionFile: secretFile('workload.jwt', context.valid_jwt) };
+    case 'auth/enterprise-managed-authorization':
+    case 'auth/cross-app-access-complete-flow':
+      return {
+        grantType: 'enterprise_managed',
+        clientId: context.client_id,
+        clientSecret: context.client_secret,
+        idp: { tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idTokenFile: secretFile('id-token.jwt', context.idp_id_token) },
+      };
     default:
       return { clientMetadataUrl: SUITE_CLIENT_METADATA_URL };
   }
@@ -142,6 +149,13 @@ function oauthEntry(context) {
 let current;
 // The harness enforces the time limit by signalling us; pass it on so mcpx is not orphaned.
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => current?.kill(signal));
+
+/** A secret the harness handed over, in a file of its own as a user keeps one; gives its path. */
+function secretFile(name, content) {
+  const file = path.join(dir, name);
+  writeFileSync(file, content, { mode: 0o600 });
+  return file;
+}
 
 /**
  * The person at the CLI: while a step runs, whenever a URL question (a sign-in) is pending, they

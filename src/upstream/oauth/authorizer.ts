@@ -14,6 +14,7 @@ import { GatewayError } from "../../protocol/errors.js";
 import type { RequestId } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../util/log.js";
 import type { PendingSignIns } from "./pending-sign-ins.js";
+import { needsPerson } from "./grants.js";
 import { sameOriginIssuerMismatch } from "./issuer-tolerance.js";
 import { StoredOAuthProvider } from "./provider.js";
 import type { AskSignIn, CallbackEndpoint, CredentialStore, SignInDone, SignInPrompt } from "./types.js";
@@ -116,6 +117,7 @@ export class UpstreamAuthorizer {
 
   /** The SDK's auth() with this server's options; once more without the issuer echo check when only the path differs. */
   async #auth(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean } = {}): Promise<AuthResult> {
+    this.provider.newAttempt();
     try {
       return await auth(this.provider, this.#options(extra));
     } catch (error) {
@@ -148,7 +150,7 @@ export class UpstreamAuthorizer {
   }
 
   async #redirect(): Promise<string | undefined> {
-    return this.deps.config?.grantType === "client_credentials" ? undefined : this.deps.callbacks.url(this.deps.server);
+    return needsPerson(this.deps.config) ? this.deps.callbacks.url(this.deps.server) : undefined;
   }
 
   async #authorize(related: RequestId | undefined, forceReauthorization: boolean): Promise<void> {

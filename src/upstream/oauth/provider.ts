@@ -19,6 +19,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { OAuthConfig } from "../../config/types.js";
 import { dpopAlgorithm, dpopSession, type StoredDpopKey } from "./dpop.js";
+import { grantTypeOf, needsPerson, tokenRequest } from "./grants.js";
 import type { CredentialKey, CredentialStore, StoredCredentials } from "./types.js";
 
 const CLIENT_NAME = "mcpx";
@@ -32,6 +33,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   lastState: string | undefined;
   #codeVerifier: string | undefined;
   #dpop: Promise<DpopSession> | undefined;
+  /** What discovery found (the SDK says before a token request): an enterprise IdP is asked for them. */
+  #authorizationServer: string | undefined;
+  #resource: string | undefined;
+  /** An assertion grant was sent in this attempt: the SDK's retry after a refusal must not send another (SEP-1933). */
+  #assertionSent = false;
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(
@@ -60,12 +66,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    const machine = this.config?.grantType === "client_credentials";
+    const machine = !needsPerson(this.config);
     const scope = this.config?.scopes?.join(" ");
     return {
       client_name: CLIENT_NAME,
       redirect_uris: this.redirect ? [this.redirect] : [],
-      grant_types: machine ? ["client_credentials"] : ["authorization_code", "refresh_token"],
+      grant_types: machine ? [grantTypeOf(this.config)] : ["authorization_code", "refresh_token"],
       response_types: machine ? [] : ["code"],
       token_endpoint_auth_method: this.config?.privateKeyFile ? "private_key_jwt" : this.config?.clientSecret ? "client_secret_basic" : "none",
       ...(scope ? { scope } : {}),
@@ -180,12 +186,26 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.#dpop;
   }
 
-  /** machine-to-machine: the client_credentials grant with the configured scopes. */
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (this.config?.grantType !== "client_credentials") return undefined;
-    const params = new URLSearchParams({ grant_type: "client_credentials" });
-    const asked = scope ?? this.config.scopes?.join(" ");
-    if (asked) params.set("scope", asked);
+  saveAuthorizationServerUrl(issuer: string): void {
+    this.#authorizationServer = issuer;
+  }
+
+  saveResourceUrl(resource: string): void {
+    this.#resource = resource;
+  }
+
+  /** A new attempt to get a token (authorizer.ts): an assertion grant may be sent once in it. */
+  newAttempt(): void {
+    this.#assertionSent = false;
+  }
+
+  /** The grants without a person (grants.ts); undefined: the authorization code of a sign-in. */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    const params = await tokenRequest(this.config, scope, { authorizationServer: this.#authorizationServer, resource: this.#resource });
+    if (params?.has("assertion")) {
+      if (this.#assertionSent) throw new Error("the authorization server refused the assertion; it is not sent again");
+      this.#assertionSent = true;
+    }
     return params;
   }
 }
