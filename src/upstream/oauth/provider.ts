@@ -98,8 +98,17 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   clientInformation(): StoredOAuthClientInformation | undefined {
     const configured = this.config?.clientId;
-    if (configured) return { client_id: configured, ...(this.config?.clientSecret ? { client_secret: this.config.clientSecret } : {}) };
     const stored = this.#read();
+    if (configured) {
+      // The SDK stamps the client with the issuer it was first used with (SEP-2352): kept, so a
+      // pre-registered secret is never presented to another authorization server.
+      const issuer = stored?.clientInformation?.client_id === configured ? stored.clientInformation.issuer : undefined;
+      return {
+        client_id: configured,
+        ...(this.config?.clientSecret ? { client_secret: this.config.clientSecret } : {}),
+        ...(typeof issuer === "string" ? { issuer } : {}),
+      };
+    }
     // A client registered for another redirect (a loopback port that changed) registers again.
     if (!stored?.clientInformation || (this.redirect && stored.redirectUrl && stored.redirectUrl !== this.redirect)) return undefined;
     return stored.clientInformation as StoredOAuthClientInformation;
