@@ -7,9 +7,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const MCPX_BIN = fileURLToPath(new URL('../../bin/mcpx.js', import.meta.url));
 /** The Client ID Metadata Document URL the suite's authorization servers expect (auth/basic-cimd). */
@@ -158,14 +157,14 @@ function secretFile(name, content) {
 }
 
 /**
- * The person at the CLI: while a step runs, whenever a URL question (a sign-in) is pending, they
- * consent to it with `mcpx elicit accept` and open its URL, following the authorization server's
- * redirect back to mcpx, as a browser would. `open` does the same for a question handed to them
- * in an input-required document.
+ * The person at the CLI: they follow the questions with `mcpx elicit watch --json`, and whenever
+ * a URL question (a sign-in) is pending, they consent to it with `mcpx elicit accept` and open its
+ * URL, following the authorization server's redirect back to mcpx, as a browser would. `open`
+ * does the same for a question handed to them in an input-required document.
  */
 function person() {
-  let stopped = false;
   const seen = new Set();
+  const opening = [];
   const open = async (question) => {
     if (question.mode !== 'url' || !question.url || seen.has(question.id)) return;
     seen.add(question.id);
@@ -174,22 +173,26 @@ function person() {
       .then((response) => response.text())
       .catch((error) => process.stderr.write(`mcpx-client: person: ${error.message}\n`));
   };
-  const loop = (async () => {
-    while (!stopped) {
-      const listed = await capture(['elicit', 'list', '--json'], false);
-      let questions = [];
-      try {
-        questions = JSON.parse(listed);
-      } catch {}
-      for (const question of Array.isArray(questions) ? questions : []) await open(question);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+  const watcher = spawn(process.execPath, [MCPX_BIN, 'elicit', 'watch', '--json'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+  });
+  const closed = new Promise((resolve) => watcher.once('close', resolve));
+  createInterface({ input: watcher.stdout }).on('line', (line) => {
+    let question;
+    try {
+      question = JSON.parse(line);
+    } catch {
+      return;
     }
-  })();
+    if (question?.state === 'pending') opening.push(open(question));
+  });
   return {
     open,
     stop: async () => {
-      stopped = true;
-      await loop;
+      watcher.kill('SIGINT');
+      await closed;
+      await Promise.all(opening);
     },
   };
 }
@@ -255,6 +258,9 @@ async function runWithPerson(args, someone) {
 
 /** Run `mcpx serve` (stdio) with an SDK 1.x client as its host, and `drive` it; resolves with 0 or 1. */
 async function runHost(drive) {
+  // Imported here: most scenarios have no host step, and loading the SDK costs every run half a second.
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const client = new Client({ name: 'mcpx-conformance-host', version: '1.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -290,6 +296,8 @@ for (const step of steps) {
     if (exitCode === 0) exitCode = step.refused ? 1 : code;
   }
 }
+// The daemon the calls started (unless MCPX_NO_DAEMON) would otherwise idle on for minutes.
+if (!process.env.MCPX_NO_DAEMON) await capture(['daemon', 'stop']);
 // MCPX_CONFORMANCE_KEEP=1 keeps the config and state (the daemon's log) for a look afterwards.
 if (process.env.MCPX_CONFORMANCE_KEEP) process.stderr.write(`mcpx-client: kept ${dir}\n`);
 else rmSync(dir, { recursive: true, force: true });
