@@ -2,6 +2,7 @@
 // needs, read from the config a user writes, with a clear error for what is missing or misplaced.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/errors.js";
 import { configFromObject } from "../../src/config/load.js";
 
 const FILE = "conf/mcpx.json";
@@ -10,11 +11,15 @@ const DIR = path.resolve("conf");
 const load = (oauth: unknown) => configFromObject({ mcpServers: { remote: { url: "https://mcp.example.com/mcp", oauth } } }, FILE, {});
 const oauthOf = (oauth: unknown) => load(oauth).servers[0]?.oauth;
 
-/** A server whose entry is wrong is left out, saying why (the rest of the config still loads). */
+/** Every line of the ConfigError the entry gives. */
 function problems(oauth: unknown): string[] {
-  const config = load(oauth);
-  expect(config.servers).toEqual([]);
-  return (config.leftOut ?? []).map((server) => server.why);
+  try {
+    load(oauth);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message.split("\n");
+  }
+  throw new Error("expected a ConfigError");
 }
 
 describe("oauth grants without a person", () => {
@@ -44,18 +49,25 @@ describe("oauth grants without a person", () => {
 
   it("says what each grant is missing", () => {
     expect(problems({ grantType: "enterprise_managed", clientId: "c" })).toEqual([
-      `mcpServers.remote.oauth.grantType is "enterprise_managed", which needs "idp" (the enterprise identity provider that vouches for the person)`,
+      `${FILE}: mcpServers.remote.oauth.grantType is "enterprise_managed", which needs "idp" (the enterprise identity provider that vouches for the person)`,
     ]);
     expect(problems({ grantType: "workload_identity", assertionFile: "t" })).toEqual([
-      `mcpServers.remote.oauth.grantType is "workload_identity", which needs a pre-registered "clientId"`,
+      `${FILE}: mcpServers.remote.oauth.grantType is "workload_identity", which needs a pre-registered "clientId"`,
     ]);
     expect(problems({ grantType: "enterprise_managed", clientId: "c", idp: { clientId: "i" } })).toEqual([
-      `mcpServers.remote.oauth.idp needs "tokenEndpoint" or "issuer" (where the token endpoint is discovered); ` +
-        `mcpServers.remote.oauth.idp.idTokenFile is needed: a file holding the person's ID token from the identity provider`,
+      `${FILE}: mcpServers.remote.oauth.idp needs "tokenEndpoint" or "issuer" (where the token endpoint is discovered)`,
+      `${FILE}: mcpServers.remote.oauth.idp.idTokenFile is needed: a file holding the person's ID token from the identity provider`,
     ]);
   });
 
   it("refuses keys of another grant", () => {
-    expect(problems({ clientId: "c", assertionFile: "t" })).toEqual([`mcpServers.remote.oauth.assertionFile is for "grantType": "workload_identity"`]);
+    expect(problems({ clientId: "c", assertionFile: "t" })).toEqual([`${FILE}: mcpServers.remote.oauth.assertionFile is for "grantType": "workload_identity"`]);
+  });
+});
+
+describe("an oauth entry in mcpx's own file", () => {
+  it("is mcpx's key, not a sign of a host's file: a typo beside it is still an error", () => {
+    const raw = { mcpServers: { remote: { url: "https://mcp.example.com/mcp", oauth: { clientId: "c" }, heders: {} } } };
+    expect(() => configFromObject(raw, FILE, {})).toThrow(/mcpServers\.remote\.heders is not a known key \(did you mean "headers"\?\)/);
   });
 });
