@@ -66,6 +66,16 @@ describe("DPoP", () => {
     expect(first?.publicJwk).not.toHaveProperty("d");
   });
 
+  it("gives up a key removed with the credentials (a logout): the next sign-in binds a new one, kept again", async () => {
+    const provider = providerWithDiscovery(DPOP_METADATA);
+    const before = await provider.dpop();
+    store.remove(KEY);
+    provider.saveDiscoveryState({ authorizationServerUrl: "https://as.example.com", authorizationServerMetadata: DPOP_METADATA as never });
+    const after = await provider.dpop();
+    expect(after?.thumbprint).not.toBe(before?.thumbprint);
+    expect((await new StoredOAuthProvider(KEY, SERVER_URL, undefined, store).dpop())?.thumbprint).toBe(after?.thumbprint);
+  });
+
   it("presents a DPoP-bound token with the DPoP scheme and a fresh proof of each request's method and URL", async () => {
     const authorizer = new UpstreamAuthorizer(authorizerDeps(new URL(SERVER_URL), undefined));
     authorizer.provider.saveDiscoveryState({ authorizationServerUrl: "https://as.example.com", authorizationServerMetadata: DPOP_METADATA as never });

@@ -33,6 +33,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   lastState: string | undefined;
   #codeVerifier: string | undefined;
   #dpop: Promise<DpopSession> | undefined;
+  /** The public key of that session, as stored. */
+  #dpopKey: string | undefined;
   /** What discovery found (the SDK says before a token request): an enterprise IdP is asked for them. */
   #authorizationServer: string | undefined;
   #resource: string | undefined;
@@ -184,11 +186,17 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const metadata = this.discoveryState()?.authorizationServerMetadata as Record<string, unknown> | undefined;
     const alg = dpopAlgorithm(metadata?.dpop_signing_alg_values_supported);
     if (!alg) return undefined;
-    this.#dpop ??= dpopSession(this.#read()?.dpopKey as StoredDpopKey | undefined, alg, (key) =>
+    // The session follows the stored key: one removed meanwhile (a logout) is not used again.
+    const stored = this.#read()?.dpopKey as StoredDpopKey | undefined;
+    const mark = stored ? JSON.stringify(stored.publicJwk) : undefined;
+    if (this.#dpop && this.#dpopKey === mark) return this.#dpop;
+    this.#dpopKey = mark;
+    this.#dpop = dpopSession(stored, alg, (key) => {
+      this.#dpopKey = JSON.stringify(key.publicJwk);
       this.#update((credentials) => {
         credentials.dpopKey = { ...key };
-      }),
-    ).catch((error: unknown) => {
+      });
+    }).catch((error: unknown) => {
       this.#dpop = undefined;
       throw error;
     });
