@@ -3,7 +3,7 @@
 // proof of each request, an assertion grant never sent twice, the same-origin issuer tolerance.
 // Real parts: the credential store in a temp state dir, an authorization server on loopback.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,10 +14,12 @@ import type { OAuthConfig } from "../../src/config/types.js";
 import { UpstreamAuthorizer } from "../../src/upstream/oauth/authorizer.js";
 import { SqliteCredentialStore } from "../../src/upstream/oauth/credential-store.js";
 import { dpopAlgorithm } from "../../src/upstream/oauth/dpop.js";
+import { LoopbackCallbacks } from "../../src/upstream/oauth/loopback-callback.js";
 import { sameOriginIssuerMismatch } from "../../src/upstream/oauth/issuer-tolerance.js";
 import { PendingSignIns } from "../../src/upstream/oauth/pending-sign-ins.js";
 import { StoredOAuthProvider } from "../../src/upstream/oauth/provider.js";
 import { silentLogger } from "../../src/util/log.js";
+import { until } from "../helpers/until.js";
 
 const SERVER_URL = "https://mcp.example.com/mcp";
 const KEY = { server: "remote", identity: "local" };
@@ -126,6 +128,43 @@ describe("assertion grants (workload identity, enterprise-managed)", () => {
   });
 });
 
+describe("the loopback listener for the redirect", () => {
+  it("closes again when the sign-in fails before any person is asked (it would keep `mcpx call`'s process alive)", async () => {
+    const as = await refusingAuthorizationServer({ issuer: "https://attacker.example.com" });
+    const pending = new PendingSignIns();
+    const loopback = new LoopbackCallbacks(pending);
+    let listening: URL | undefined;
+    const callbacks = { url: async (server: string) => (listening = new URL(await loopback.url(server))).href };
+    try {
+      const authorizer = new UpstreamAuthorizer({ ...authorizerDeps(new URL(`${as.url}/mcp`), undefined), pending, callbacks });
+      const refused = new Response(null, { status: 401, headers: { "www-authenticate": `Bearer resource_metadata="${as.url}/prm"` } });
+      await expect(authorizer.unauthorized(refused, undefined)).rejects.toThrow(/Issuer mismatch/);
+      expect(listening).toBeDefined();
+      const port = Number(listening?.port);
+      let open = true;
+      const probe = (): void => {
+        const socket = connect(port, "127.0.0.1");
+        socket.once("connect", () => socket.destroy());
+        socket.once("error", () => {
+          open = false;
+        });
+      };
+      probe();
+      await until(
+        () => {
+          if (open) probe();
+          return !open;
+        },
+        "the loopback listener to close",
+        5_000,
+      );
+    } finally {
+      loopback.close();
+      await as.close();
+    }
+  });
+});
+
 describe("the issuer of authorization-server metadata", () => {
   it("may name another path of the origin it came from, never another origin", () => {
     expect(sameOriginIssuerMismatch(new IssuerMismatchError("metadata", "http://127.0.0.1:9/tenant1", "http://127.0.0.1:9"))).toBe(true);
@@ -155,7 +194,9 @@ function authorizerDeps(serverUrl: URL, config: OAuthConfig | undefined) {
 }
 
 /** Protected-resource and authorization-server metadata, and a token endpoint that refuses every grant with invalid_grant. */
-async function refusingAuthorizationServer(): Promise<{ url: string; tokenRequests: URLSearchParams[]; close(): Promise<void> }> {
+async function refusingAuthorizationServer(
+  options: { issuer?: string } = {},
+): Promise<{ url: string; tokenRequests: URLSearchParams[]; close(): Promise<void> }> {
   const tokenRequests: URLSearchParams[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const json = (status: number, body: unknown): void => {
@@ -167,7 +208,7 @@ async function refusingAuthorizationServer(): Promise<{ url: string; tokenReques
       if (request.url === "/prm") return json(200, { resource: `${url}/mcp`, authorization_servers: [url] });
       if (request.url === "/.well-known/oauth-authorization-server")
         return json(200, {
-          issuer: url,
+          issuer: options.issuer ?? url,
           authorization_endpoint: `${url}/authorize`,
           token_endpoint: `${url}/token`,
           response_types_supported: ["code"],

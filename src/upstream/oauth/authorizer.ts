@@ -24,6 +24,9 @@ const REFRESH_AHEAD_MS = 60_000;
 /** Step-ups for one request before mcpx gives up on `insufficient_scope`. */
 export const MAX_STEP_UPS = 2;
 
+/** Per callback registry, the flows between asking for the redirect URL and ending: its listener stays open for them. */
+const preparing = new WeakMap<PendingSignIns, number>();
+
 export interface AuthorizerDeps {
   server: string;
   identity: string;
@@ -143,19 +146,42 @@ export class UpstreamAuthorizer {
     };
   }
 
-  async #refresh(): Promise<void> {
-    this.provider.redirect = await this.#redirect();
-    const result = await this.#auth();
-    if (result !== "AUTHORIZED") throw new Error("the refresh needs a sign-in");
+  #refresh(): Promise<void> {
+    return this.#withRedirect(async () => {
+      const result = await this.#auth();
+      if (result !== "AUTHORIZED") throw new Error("the refresh needs a sign-in");
+    });
   }
 
-  async #redirect(): Promise<string | undefined> {
-    return needsPerson(this.deps.config) ? this.deps.callbacks.url(this.deps.server) : undefined;
+  /**
+   * Run `flow` with the redirect URL set. Asking for it starts a loopback listener (outside
+   * `mcpx serve --http`); a flow that ends without a sign-in waiting (refreshed, refused, or
+   * failed before any person was asked) closes it again unless another flow is still getting
+   * ready, else it would keep the process alive for nothing.
+   */
+  async #withRedirect<T>(flow: () => Promise<T>): Promise<T> {
+    if (!needsPerson(this.deps.config)) {
+      this.provider.redirect = undefined;
+      return flow();
+    }
+    const { pending } = this.deps;
+    preparing.set(pending, (preparing.get(pending) ?? 0) + 1);
+    try {
+      this.provider.redirect = await this.deps.callbacks.url(this.deps.server);
+      return await flow();
+    } finally {
+      const left = (preparing.get(pending) ?? 1) - 1;
+      preparing.set(pending, left);
+      if (left === 0 && pending.size === 0) pending.onidle?.();
+    }
   }
 
-  async #authorize(related: RequestId | undefined, forceReauthorization: boolean): Promise<void> {
+  #authorize(related: RequestId | undefined, forceReauthorization: boolean): Promise<void> {
+    return this.#withRedirect(() => this.#signIn(related, forceReauthorization));
+  }
+
+  async #signIn(related: RequestId | undefined, forceReauthorization: boolean): Promise<void> {
     const { server } = this.deps;
-    this.provider.redirect = await this.#redirect();
     this.provider.authorizationUrl = undefined;
     const result = await this.#auth({ forceReauthorization }).catch((error: unknown) => {
       throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" failed: ${describe(error)}`);
