@@ -61,7 +61,6 @@ export const HOST_SERVER_KEYS: ReadonlyMap<string, string> = new Map([
   ["dev", "VS Code's watch and debug settings"],
   ["description", "a label for the host's UI"],
   ["headersHelper", "Claude Code's header script (set headers instead)"],
-  ["oauth", "host-managed OAuth (mcpx sends the headers you set)"],
   ["auth", "host-managed OAuth (mcpx sends the headers you set)"],
   ["authProviderType", "Gemini CLI's sign-in (mcpx sends the headers you set)"],
   ["targetAudience", "Gemini CLI's sign-in (mcpx sends the headers you set)"],

@@ -64,8 +64,12 @@ export interface OAuthConfig {
   clientSecret?: string;
   /** The scopes to ask for; absent: those the server's challenge or metadata names. */
   scopes?: string[];
-  /** `authorization_code` (a person signs in) or `client_credentials` (machine to machine). */
-  grantType: "authorization_code" | "client_credentials";
+  /**
+   * `authorization_code`: a person signs in. Without a person: `client_credentials` (machine to
+   * machine), `enterprise_managed` (the person's enterprise IdP vouches for them, SEP-990: `idp`),
+   * `workload_identity` (the workload's own JWT, SEP-1933: `assertionFile`).
+   */
+  grantType: OAuthGrant;
   /** For `client_credentials` with `private_key_jwt`: a PEM private key (absolute path). */
   privateKeyFile?: string;
   /** The JWS algorithm of that key's assertions (default RS256). */
@@ -74,6 +78,28 @@ export interface OAuthConfig {
   clientMetadataUrl?: string;
   /** The loopback port of the redirect for sign-ins outside `mcpx serve --http`; absent: any free one. */
   callbackPort?: number;
+  /** For `workload_identity`: a file holding the workload's JWT (absolute; read at each token request, as such tokens rotate). */
+  assertionFile?: string;
+  /** For `enterprise_managed`: the enterprise identity provider. */
+  idp?: EnterpriseIdpConfig;
+}
+
+export type OAuthGrant = "authorization_code" | "client_credentials" | "enterprise_managed" | "workload_identity";
+
+/**
+ * The enterprise IdP of `enterprise_managed` sign-in (SEP-990): mcpx exchanges the person's ID
+ * token there (RFC 8693) for an identity assertion grant (ID-JAG) for the server's authorization
+ * server, and that for an access token (RFC 7523 jwt-bearer).
+ */
+export interface EnterpriseIdpConfig {
+  /** The IdP's token endpoint; absent: discovered from `issuer`. */
+  tokenEndpoint?: string;
+  issuer?: string;
+  /** mcpx as a client of the IdP. */
+  clientId: string;
+  clientSecret?: string;
+  /** A file holding the person's ID token from the IdP (absolute; read at each exchange, as it is renewed). */
+  idTokenFile: string;
 }
 
 /** One upstream MCP server (an entry of `mcpServers`). */

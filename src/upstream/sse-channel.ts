@@ -35,7 +35,8 @@ export class LegacySseChannel implements Channel, ReportsOversized {
   /** The global fetch with the access token on, and one sign-in when the server answers 401 (oauth/). */
   async #fetch(url: URL, init: { method?: string; headers: Record<string, string>; body?: string; signal: AbortSignal }): Promise<Response> {
     const authorizer = this.authorizer;
-    const send = async (): Promise<Response> => fetch(url, { ...init, headers: { ...init.headers, ...(await authorizer?.headers()) } });
+    const send = async (): Promise<Response> =>
+      fetch(url, { ...init, headers: { ...init.headers, ...(await authorizer?.headers(url, init.method ?? "GET")) } });
     const response = await send();
     if (!authorizer || response.status !== 401 || !response.headers.has("www-authenticate")) return response;
     await response.body?.cancel().catch(() => {});

@@ -11,7 +11,7 @@
 // - http-custom-headers: x-mcp-header arguments in Mcp-Param-* headers, Base64 where unsafe.
 // - http-invalid-tool-headers: tools with a wrong x-mcp-header are left out and never called.
 // - json-schema-ref-no-deref: listing a schema with a network $ref fetches nothing.
-// The auth/* requirements are not run: mcpx has no OAuth (it sends configured headers).
+// The auth/* requirements run in client-auth.test.ts.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { privateNetworkAvailable, runClientScenario, SUITE_2026 } from "../helpers/conformance.js";

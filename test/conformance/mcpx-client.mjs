@@ -7,11 +7,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const MCPX_BIN = fileURLToPath(new URL('../../bin/mcpx.js', import.meta.url));
+/** The Client ID Metadata Document URL the suite's authorization servers expect (auth/basic-cimd). */
+const SUITE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
 /**
  * What mcpx runs for each scenario: one mcpx command, or a sequence of steps (each an mcpx
@@ -107,41 +108,92 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-conformance-client-'));
 const config = path.join(dir, 'mcpx.json');
 // The URL is used as given: the initialize and sse-retry mocks answer on any path.
 const elicitation = ELICITATION[scenario];
-writeFileSync(config, JSON.stringify({ mcpServers: { scenario: { url } }, ...(elicitation ? { elicitation } : {}) }, null, 2));
+const oauth = isAuth ? oauthEntry(context) : undefined;
+writeFileSync(config, JSON.stringify({ mcpServers: { scenario: { url, ...(oauth ? { oauth } : {}) } }, ...(elicitation ? { elicitation } : {}) }, null, 2));
+
+/**
+ * The server's `oauth` entry as a user would write it, from what the harness hands its client
+ * (MCP_CONFORMANCE_CONTEXT): a pre-registered client, machine-to-machine credentials, an
+ * enterprise IdP, a workload identity. Without any, the suite's published Client ID Metadata
+ * Document URL (the one its reference client uses), which a user who publishes one configures.
+ */
+function oauthEntry(context) {
+  switch (context?.name) {
+    case 'auth/pre-registration':
+      return { clientId: context.client_id, clientSecret: context.client_secret };
+    case 'auth/client-credentials-basic':
+      return { grantType: 'client_credentials', clientId: context.client_id, clientSecret: context.client_secret };
+    case 'auth/client-credentials-jwt':
+      return {
+        grantType: 'client_credentials',
+        clientId: context.client_id,
+        privateKeyFile: secretFile('client-key.pem', context.private_key_pem),
+        ...(context.signing_algorithm ? { signingAlgorithm: context.signing_algorithm } : {}),
+      };
+    case 'auth/wif-jwt-bearer':
+      return { grantType: 'workload_identity', clientId: context.client_id, assertionFile: secretFile('workload.jwt', context.valid_jwt) };
+    case 'auth/enterprise-managed-authorization':
+    case 'auth/cross-app-access-complete-flow':
+      return {
+        grantType: 'enterprise_managed',
+        clientId: context.client_id,
+        clientSecret: context.client_secret,
+        idp: { tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idTokenFile: secretFile('id-token.jwt', context.idp_id_token) },
+      };
+    default:
+      return { clientMetadataUrl: SUITE_CLIENT_METADATA_URL };
+  }
+}
 
 let current;
 // The harness enforces the time limit by signalling us; pass it on so mcpx is not orphaned.
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => current?.kill(signal));
 
+/** A secret the harness handed over, in a file of its own as a user keeps one; gives its path. */
+function secretFile(name, content) {
+  const file = path.join(dir, name);
+  writeFileSync(file, content, { mode: 0o600 });
+  return file;
+}
+
 /**
- * The person at the CLI: while a step runs, whenever a URL question (a sign-in) is pending, they
- * consent to it with `mcpx elicit accept` and open its URL, following the authorization server's
- * redirect back to mcpx, as a browser would.
+ * The person at the CLI: they follow the questions with `mcpx elicit watch --json`, and whenever
+ * a URL question (a sign-in) is pending, they consent to it with `mcpx elicit accept` and open its
+ * URL, following the authorization server's redirect back to mcpx, as a browser would. `open`
+ * does the same for a question handed to them in an input-required document.
  */
 function person() {
-  let stopped = false;
   const seen = new Set();
-  const loop = (async () => {
-    while (!stopped) {
-      const listed = await capture(['elicit', 'list', '--json'], false);
-      let questions = [];
-      try {
-        questions = JSON.parse(listed);
-      } catch {}
-      for (const question of Array.isArray(questions) ? questions : []) {
-        if (question.mode !== 'url' || !question.url || seen.has(question.id)) continue;
-        seen.add(question.id);
-        await capture(['elicit', 'accept', question.id], false);
-        await fetch(question.url)
-          .then((response) => response.text())
-          .catch((error) => process.stderr.write(`mcpx-client: person: ${error.message}\n`));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 150));
+  const opening = [];
+  const open = async (question) => {
+    if (question.mode !== 'url' || !question.url || seen.has(question.id)) return;
+    seen.add(question.id);
+    await capture(['elicit', 'accept', question.id], false);
+    await fetch(question.url)
+      .then((response) => response.text())
+      .catch((error) => process.stderr.write(`mcpx-client: person: ${error.message}\n`));
+  };
+  const watcher = spawn(process.execPath, [MCPX_BIN, 'elicit', 'watch', '--json'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+  });
+  const closed = new Promise((resolve) => watcher.once('close', resolve));
+  createInterface({ input: watcher.stdout }).on('line', (line) => {
+    let question;
+    try {
+      question = JSON.parse(line);
+    } catch {
+      return;
     }
-  })();
-  return async () => {
-    stopped = true;
-    await loop;
+    if (question?.state === 'pending') opening.push(open(question));
+  });
+  return {
+    open,
+    stop: async () => {
+      watcher.kill('SIGINT');
+      await closed;
+      await Promise.all(opening);
+    },
   };
 }
 
@@ -158,23 +210,57 @@ function capture(args, withConfig = true) {
   });
 }
 
-/** Run one mcpx command; resolves with its exit code. */
-function run(args) {
+/**
+ * Run one mcpx command; resolves with its exit code and, when `keep` is set, what it printed on
+ * stdout (passed on too).
+ */
+function run(args, keep = false) {
   return new Promise((resolve) => {
-    current = spawn(process.execPath, [MCPX_BIN, ...args, '--config', config], {
-      stdio: 'inherit',
+    let stdout = '';
+    current = spawn(process.execPath, [MCPX_BIN, ...args, ...(args[0] === 'result' ? [] : ['--config', config])], {
+      stdio: ['ignore', keep ? 'pipe' : 'inherit', 'inherit'],
       env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+    });
+    current.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+      process.stdout.write(chunk);
     });
     current.once('error', (error) => {
       process.stderr.write(`mcpx-client: ${error.message}\n`);
-      resolve(1);
+      resolve({ code: 1, stdout });
     });
-    current.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    current.once('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), stdout }));
   });
+}
+
+/** Input-required rounds a person goes through for one call before giving up. */
+const MAX_ROUNDS = 5;
+
+/**
+ * A step the person takes part in: `mcpx call` off a terminal hands back a question it cannot
+ * ask here (exit 75 with the input-required document); the person answers each question as the
+ * document says and collects the result with `mcpx result`, as many rounds as it takes.
+ */
+async function runWithPerson(args, someone) {
+  let outcome = await run(args, true);
+  for (let round = 0; outcome.code === 75 && round < MAX_ROUNDS; round++) {
+    let document;
+    try {
+      document = JSON.parse(outcome.stdout);
+    } catch {
+      return outcome.code;
+    }
+    for (const question of document.questions ?? []) await someone.open(question);
+    outcome = await run(['result', document.callId], true);
+  }
+  return outcome.code;
 }
 
 /** Run `mcpx serve` (stdio) with an SDK 1.x client as its host, and `drive` it; resolves with 0 or 1. */
 async function runHost(drive) {
+  // Imported here: most scenarios have no host step, and loading the SDK costs every run half a second.
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const client = new Client({ name: 'mcpx-conformance-host', version: '1.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -202,13 +288,17 @@ for (const step of steps) {
     if (code !== 0 && exitCode === 0) exitCode = code;
     continue;
   }
-  const stopPerson = step.person ? person() : undefined;
-  const code = await run(step.args);
-  await stopPerson?.();
+  const someone = step.person ? person() : undefined;
+  const code = someone ? await runWithPerson(step.args, someone) : (await run(step.args)).code;
+  await someone?.stop();
   if (step.refused ? code === 0 : code !== 0) {
     process.stderr.write(`mcpx-client: mcpx ${step.args.join(' ')} ${step.refused ? 'succeeded but should have been refused' : `exited ${code}`}\n`);
     if (exitCode === 0) exitCode = step.refused ? 1 : code;
   }
 }
-rmSync(dir, { recursive: true, force: true });
+// The daemon the calls started (unless MCPX_NO_DAEMON) would otherwise idle on for minutes.
+if (!process.env.MCPX_NO_DAEMON) await capture(['daemon', 'stop']);
+// MCPX_CONFORMANCE_KEEP=1 keeps the config and state (the daemon's log) for a look afterwards.
+if (process.env.MCPX_CONFORMANCE_KEEP) process.stderr.write(`mcpx-client: kept ${dir}\n`);
+else rmSync(dir, { recursive: true, force: true });
 process.exitCode = exitCode;

@@ -314,13 +314,15 @@ export async function runServerSuite(
 export async function runClientScenario(
   scenario: string,
   command: string,
-  options: { clientTimeoutMs?: number; runner?: ConformanceRunner } = {},
+  options: { clientTimeoutMs?: number; runner?: ConformanceRunner; specVersion?: string | false } = {},
 ): Promise<ClientScenarioResult> {
   // The harness's own limit on the client process (its default is 30 s); ours comes on top.
   const clientTimeoutMs = options.clientTimeoutMs ?? 30_000;
   const runner = options.runner ?? SUITE_0_1_13;
-  // 0.2.x builds each mock for a spec revision: SUITE_2026 runs them as 2026-07-28 servers.
-  const specVersion = runner === SUITE_2026 ? ["--spec-version", "2026-07-28"] : [];
+  // 0.2.x builds each mock for a spec revision: SUITE_2026 runs them as 2026-07-28 servers unless
+  // told otherwise (`false`: the suite's default, for extension scenarios and those of earlier revisions).
+  const revision = options.specVersion ?? (runner === SUITE_2026 ? "2026-07-28" : false);
+  const specVersion = revision === false ? [] : ["--spec-version", revision];
   return withTempDir(async (outDir) => {
     const args = ["client", "--command", command, "--scenario", scenario, ...specVersion, "--timeout", String(clientTimeoutMs), "-o", outDir];
     const run = await runCli(args, clientTimeoutMs + CLIENT_SCENARIO_TIMEOUT_MS, { isolateNetwork: privateNetworkAvailable(), runner });
@@ -334,6 +336,13 @@ export async function runClientScenario(
     const stderr = clientStderr ? `${run.stderr}\n--- client stderr ---\n${clientStderr}` : run.stderr;
     return { exitCode: run.exitCode, checks, stderr };
   });
+}
+
+/** The client scenarios a release of the suite lists (`conformance list --client`), without their revision tags. */
+export function listClientScenarios(runner: ConformanceRunner): string[] {
+  const listed = spawnSync(runner.node, [runner.cli, "list", "--client"], { encoding: "utf8", timeout: 30_000 });
+  if (listed.status !== 0) throw new Error(`${runner.label}: list --client failed (${listed.status})\n${listed.stderr}`);
+  return [...listed.stdout.matchAll(/^\s*- (\S+)/gm)].map((match) => match[1]!);
 }
 
 function summarize(checks: Check[]): ScenarioResult {

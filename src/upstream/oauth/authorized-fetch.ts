@@ -1,10 +1,11 @@
 /**
  * A fetch that carries the upstream's access token and, when the server refuses it, gets a new
  * one and sends the request again: once after a `401` (refresh or sign-in), and up to
- * MAX_STEP_UPS times after a `403 insufficient_scope` (a sign-in for more scopes). Any other
+ * MAX_STEP_UPS times after a `403 insufficient_scope` (a sign-in for more scopes), and once
+ * after a DPoP `use_dpop_nonce` challenge with the nonce the server gave (RFC 9449 §9). Any other
  * answer, and a refusal after that, is the caller's to report.
  */
-import { extractWWWAuthenticateParams } from "@modelcontextprotocol/client";
+import { extractWWWAuthenticateParams, isDpopNonceChallenge } from "@modelcontextprotocol/client";
 import type { HttpFetch, RequestInit } from "../http-client.js";
 import { MAX_STEP_UPS, type UpstreamAuthorizer } from "./authorizer.js";
 
@@ -13,8 +14,15 @@ export function authorizedFetch(fetch: HttpFetch, authorizer: UpstreamAuthorizer
   return async (url, init) => {
     let signedIn = false;
     let stepUps = 0;
+    let nonceGiven = false;
     for (;;) {
-      const response = await fetch(url, { ...init, headers: { ...init.headers, ...(await authorizer.headers()) } });
+      const response = await fetch(url, { ...init, headers: { ...init.headers, ...(await authorizer.headers(url, init.method)) } });
+      await authorizer.observe(response, url);
+      if (!nonceGiven && isDpopNonceChallenge(response) && response.headers.has("dpop-nonce")) {
+        nonceGiven = true;
+        await response.body?.cancel().catch(() => {});
+        continue;
+      }
       const refusal = refusalOf(response);
       if (refusal === "unauthorized" && !signedIn) {
         signedIn = true;

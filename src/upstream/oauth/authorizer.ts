@@ -8,12 +8,14 @@
  * insufficient_scope` asks again for the union of the scopes, a bounded number of times.
  */
 import { randomUUID } from "node:crypto";
-import { auth, computeScopeUnion, extractWWWAuthenticateParams, isStrictScopeSuperset, type FetchLike } from "@modelcontextprotocol/client";
+import { auth, type AuthResult, computeScopeUnion, extractWWWAuthenticateParams, isStrictScopeSuperset, type FetchLike } from "@modelcontextprotocol/client";
 import type { OAuthConfig } from "../../config/types.js";
 import { GatewayError } from "../../protocol/errors.js";
 import type { RequestId } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../util/log.js";
 import type { PendingSignIns } from "./pending-sign-ins.js";
+import { needsPerson } from "./grants.js";
+import { sameOriginIssuerMismatch } from "./issuer-tolerance.js";
 import { StoredOAuthProvider } from "./provider.js";
 import type { AskSignIn, CallbackEndpoint, CredentialStore, SignInDone, SignInPrompt } from "./types.js";
 
@@ -21,6 +23,9 @@ import type { AskSignIn, CallbackEndpoint, CredentialStore, SignInDone, SignInPr
 const REFRESH_AHEAD_MS = 60_000;
 /** Step-ups for one request before mcpx gives up on `insufficient_scope`. */
 export const MAX_STEP_UPS = 2;
+
+/** Per callback registry, the flows between asking for the redirect URL and ending: its listener stays open for them. */
+const preparing = new WeakMap<PendingSignIns, number>();
 
 export interface AuthorizerDeps {
   server: string;
@@ -45,14 +50,20 @@ export class UpstreamAuthorizer {
   #resourceMetadataUrl: URL | undefined;
   /** The flow in progress: every request refused meanwhile waits for it instead of starting another. */
   #flight: Promise<void> | undefined;
+  /** The authorization server's metadata names another path of its own origin as issuer (issuer-tolerance.ts). */
+  #sameOriginIssuer = false;
 
   constructor(private readonly deps: AuthorizerDeps) {
     this.provider = new StoredOAuthProvider({ server: deps.server, identity: deps.identity }, deps.serverUrl.href, deps.config, deps.store);
     this.#scope = deps.config?.scopes?.join(" ");
   }
 
-  /** The `Authorization` header for a request (none before any sign-in), refreshed when about to expire. */
-  async headers(): Promise<Record<string, string>> {
+  /**
+   * The authorization of one request (none before any sign-in), the token refreshed when about to
+   * expire: `Bearer`, or for a DPoP-bound token the `DPoP` scheme with a fresh proof of this
+   * method and URL (RFC 9449 §7.1).
+   */
+  async headers(url: URL, method: string): Promise<Record<string, string>> {
     let tokens = this.provider.tokens();
     if (!tokens) return {};
     const expiresAt = this.provider.expiresAt();
@@ -63,7 +74,16 @@ export class UpstreamAuthorizer {
       tokens = this.provider.tokens();
       if (!tokens) return {};
     }
-    return { authorization: `Bearer ${tokens.access_token}` };
+    const session = tokens.token_type?.toLowerCase() === "dpop" ? await this.provider.dpop() : undefined;
+    if (!session) return { authorization: `Bearer ${tokens.access_token}` };
+    const proof = await session.buildProof({ htm: method, htu: url, accessToken: tokens.access_token });
+    return { authorization: `DPoP ${tokens.access_token}`, dpop: proof };
+  }
+
+  /** A `DPoP-Nonce` the server sent (on any response, RFC 9449 §8.2) goes into the next proof. */
+  async observe(response: Response, url: URL): Promise<void> {
+    if (!response.headers.has("dpop-nonce")) return;
+    (await this.provider.dpop())?.observeNonce(response, url);
   }
 
   /** The server answered 401: get a new token (refresh, or a sign-in by a person); throws when none can be had. */
@@ -71,7 +91,14 @@ export class UpstreamAuthorizer {
     const challenge = extractWWWAuthenticateParams(response);
     if (challenge.resourceMetadataUrl) this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
     if (!this.deps.config?.scopes && challenge.scope) this.#scope = challenge.scope;
-    return this.#once(() => this.#authorize(related, false));
+    // A token was refused: the server may have moved to another authorization server (SEP-2352),
+    // so its protected-resource metadata is read again; credentials of the old issuer are then
+    // dropped by their issuer stamps instead of being presented to the new one.
+    const refused = this.provider.tokens() !== undefined;
+    return this.#once(() => {
+      if (refused) this.provider.invalidateCredentials("discovery");
+      return this.#authorize(related, false);
+    });
   }
 
   /** The server answered 403 insufficient_scope: sign in again for the union of the scopes. */
@@ -91,9 +118,27 @@ export class UpstreamAuthorizer {
     return this.#flight;
   }
 
+  /** The SDK's auth() with this server's options; once more without the issuer echo check when only the path differs. */
+  async #auth(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean } = {}): Promise<AuthResult> {
+    this.provider.newAttempt();
+    try {
+      return await auth(this.provider, this.#options(extra));
+    } catch (error) {
+      if (this.#sameOriginIssuer || !sameOriginIssuerMismatch(error)) throw error;
+      this.deps.log.warn("the authorization server's metadata names another path of its origin as issuer; accepted", {
+        server: this.deps.server,
+        expected: error.expected,
+        issuer: error.received,
+      });
+      this.#sameOriginIssuer = true;
+      return auth(this.provider, this.#options(extra));
+    }
+  }
+
   #options(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean } = {}) {
     return {
       serverUrl: this.deps.serverUrl,
+      ...(this.#sameOriginIssuer ? { skipIssuerMetadataValidation: true } : {}),
       ...(this.#resourceMetadataUrl ? { resourceMetadataUrl: this.#resourceMetadataUrl } : {}),
       ...(this.#scope ? { scope: this.#scope } : {}),
       ...(this.deps.fetch ? { fetchFn: this.deps.fetch } : {}),
@@ -101,21 +146,44 @@ export class UpstreamAuthorizer {
     };
   }
 
-  async #refresh(): Promise<void> {
-    this.provider.redirect = await this.#redirect();
-    const result = await auth(this.provider, this.#options());
-    if (result !== "AUTHORIZED") throw new Error("the refresh needs a sign-in");
+  #refresh(): Promise<void> {
+    return this.#withRedirect(async () => {
+      const result = await this.#auth();
+      if (result !== "AUTHORIZED") throw new Error("the refresh needs a sign-in");
+    });
   }
 
-  async #redirect(): Promise<string | undefined> {
-    return this.deps.config?.grantType === "client_credentials" ? undefined : this.deps.callbacks.url(this.deps.server);
+  /**
+   * Run `flow` with the redirect URL set. Asking for it starts a loopback listener (outside
+   * `mcpx serve --http`); a flow that ends without a sign-in waiting (refreshed, refused, or
+   * failed before any person was asked) closes it again unless another flow is still getting
+   * ready, else it would keep the process alive for nothing.
+   */
+  async #withRedirect<T>(flow: () => Promise<T>): Promise<T> {
+    if (!needsPerson(this.deps.config)) {
+      this.provider.redirect = undefined;
+      return flow();
+    }
+    const { pending } = this.deps;
+    preparing.set(pending, (preparing.get(pending) ?? 0) + 1);
+    try {
+      this.provider.redirect = await this.deps.callbacks.url(this.deps.server);
+      return await flow();
+    } finally {
+      const left = (preparing.get(pending) ?? 1) - 1;
+      preparing.set(pending, left);
+      if (left === 0 && pending.size === 0) pending.onidle?.();
+    }
   }
 
-  async #authorize(related: RequestId | undefined, forceReauthorization: boolean): Promise<void> {
+  #authorize(related: RequestId | undefined, forceReauthorization: boolean): Promise<void> {
+    return this.#withRedirect(() => this.#signIn(related, forceReauthorization));
+  }
+
+  async #signIn(related: RequestId | undefined, forceReauthorization: boolean): Promise<void> {
     const { server } = this.deps;
-    this.provider.redirect = await this.#redirect();
     this.provider.authorizationUrl = undefined;
-    const result = await auth(this.provider, this.#options({ forceReauthorization })).catch((error: unknown) => {
+    const result = await this.#auth({ forceReauthorization }).catch((error: unknown) => {
       throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" failed: ${describe(error)}`);
     });
     if (result === "AUTHORIZED") return;
@@ -167,7 +235,7 @@ export class UpstreamAuthorizer {
     const code = params.get("code");
     if (!code) throw new GatewayError("SIGN_IN_REQUIRED", `the sign-in to "${server}" came back without a code`);
     const iss = params.get("iss");
-    const result = await auth(this.provider, this.#options({ authorizationCode: code, ...(iss !== null ? { iss } : {}) })).catch((failure: unknown) => {
+    const result = await this.#auth({ authorizationCode: code, ...(iss !== null ? { iss } : {}) }).catch((failure: unknown) => {
       throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" failed: ${describe(failure)}`);
     });
     if (result !== "AUTHORIZED") throw new GatewayError("SIGN_IN_REQUIRED", `signing in to "${server}" did not give a token`);

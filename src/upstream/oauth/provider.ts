@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import {
   createPrivateKeyJwtAuth,
+  type DpopSession,
   type AddClientAuthentication,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -17,6 +18,8 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import type { OAuthConfig } from "../../config/types.js";
+import { dpopAlgorithm, dpopSession, type StoredDpopKey } from "./dpop.js";
+import { grantTypeOf, needsPerson, tokenRequest } from "./grants.js";
 import type { CredentialKey, CredentialStore, StoredCredentials } from "./types.js";
 
 const CLIENT_NAME = "mcpx";
@@ -29,6 +32,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /** The `state` of the sign-in in progress. */
   lastState: string | undefined;
   #codeVerifier: string | undefined;
+  #dpop: Promise<DpopSession> | undefined;
+  /** The public key of that session, as stored. */
+  #dpopKey: string | undefined;
+  /** What discovery found (the SDK says before a token request): an enterprise IdP is asked for them. */
+  #authorizationServer: string | undefined;
+  #resource: string | undefined;
+  /** An assertion grant was sent in this attempt: the SDK's retry after a refusal must not send another (SEP-1933). */
+  #assertionSent = false;
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(
@@ -57,12 +68,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    const machine = this.config?.grantType === "client_credentials";
+    const machine = !needsPerson(this.config);
     const scope = this.config?.scopes?.join(" ");
     return {
       client_name: CLIENT_NAME,
       redirect_uris: this.redirect ? [this.redirect] : [],
-      grant_types: machine ? ["client_credentials"] : ["authorization_code", "refresh_token"],
+      grant_types: machine ? [grantTypeOf(this.config)] : ["authorization_code", "refresh_token"],
       response_types: machine ? [] : ["code"],
       token_endpoint_auth_method: this.config?.privateKeyFile ? "private_key_jwt" : this.config?.clientSecret ? "client_secret_basic" : "none",
       ...(scope ? { scope } : {}),
@@ -89,8 +100,17 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   clientInformation(): StoredOAuthClientInformation | undefined {
     const configured = this.config?.clientId;
-    if (configured) return { client_id: configured, ...(this.config?.clientSecret ? { client_secret: this.config.clientSecret } : {}) };
     const stored = this.#read();
+    if (configured) {
+      // The SDK stamps the client with the issuer it was first used with (SEP-2352): kept, so a
+      // pre-registered secret is never presented to another authorization server.
+      const issuer = stored?.clientInformation?.client_id === configured ? stored.clientInformation.issuer : undefined;
+      return {
+        client_id: configured,
+        ...(this.config?.clientSecret ? { client_secret: this.config.clientSecret } : {}),
+        ...(typeof issuer === "string" ? { issuer } : {}),
+      };
+    }
     // A client registered for another redirect (a loopback port that changed) registers again.
     if (!stored?.clientInformation || (this.redirect && stored.redirectUrl && stored.redirectUrl !== this.redirect)) return undefined;
     return stored.clientInformation as StoredOAuthClientInformation;
@@ -157,12 +177,52 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  /** machine-to-machine: the client_credentials grant with the configured scopes. */
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (this.config?.grantType !== "client_credentials") return undefined;
-    const params = new URLSearchParams({ grant_type: "client_credentials" });
-    const asked = scope ?? this.config.scopes?.join(" ");
-    if (asked) params.set("scope", asked);
+  /**
+   * DPoP when the authorization server advertises it (`dpop_signing_alg_values_supported`): the
+   * SDK then signs a proof into every token request, and authorized-fetch.ts presents the token
+   * with the DPoP scheme and a fresh proof. One session for the life of this provider.
+   */
+  dpop(): Promise<DpopSession> | undefined {
+    const metadata = this.discoveryState()?.authorizationServerMetadata as Record<string, unknown> | undefined;
+    const alg = dpopAlgorithm(metadata?.dpop_signing_alg_values_supported);
+    if (!alg) return undefined;
+    // The session follows the stored key: one removed meanwhile (a logout) is not used again.
+    const stored = this.#read()?.dpopKey as StoredDpopKey | undefined;
+    const mark = stored ? JSON.stringify(stored.publicJwk) : undefined;
+    if (this.#dpop && this.#dpopKey === mark) return this.#dpop;
+    this.#dpopKey = mark;
+    this.#dpop = dpopSession(stored, alg, (key) => {
+      this.#dpopKey = JSON.stringify(key.publicJwk);
+      this.#update((credentials) => {
+        credentials.dpopKey = { ...key };
+      });
+    }).catch((error: unknown) => {
+      this.#dpop = undefined;
+      throw error;
+    });
+    return this.#dpop;
+  }
+
+  saveAuthorizationServerUrl(issuer: string): void {
+    this.#authorizationServer = issuer;
+  }
+
+  saveResourceUrl(resource: string): void {
+    this.#resource = resource;
+  }
+
+  /** A new attempt to get a token (authorizer.ts): an assertion grant may be sent once in it. */
+  newAttempt(): void {
+    this.#assertionSent = false;
+  }
+
+  /** The grants without a person (grants.ts); undefined: the authorization code of a sign-in. */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    const params = await tokenRequest(this.config, scope, { authorizationServer: this.#authorizationServer, resource: this.#resource });
+    if (params?.has("assertion")) {
+      if (this.#assertionSent) throw new Error("the authorization server refused the assertion; it is not sent again");
+      this.#assertionSent = true;
+    }
     return params;
   }
 }

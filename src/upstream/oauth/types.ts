@@ -29,6 +29,8 @@ export interface StoredCredentials {
   discovery?: Record<string, unknown>;
   /** The redirect the client information was registered with (a new one needs a new registration). */
   redirectUrl?: string;
+  /** The DPoP key the tokens are bound to (dpop.ts StoredDpopKey), when the authorization server uses DPoP. */
+  dpopKey?: Record<string, unknown>;
 }
 
 /** A row of `mcpx auth list`: never a token. */
