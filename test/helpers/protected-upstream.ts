@@ -24,6 +24,8 @@ export interface ProtectedUpstreamOptions {
   resource?: string;
   /** The scope a `401` asks for (default "mcp"). */
   challengeScope?: string;
+  /** "calls": the handshake and listings need no token, only `tools/call` does (the sign-in comes in a call). Default "all". */
+  protect?: "all" | "calls";
 }
 
 /** One request the server got: who it was from (when the token was good) and the header it carried. */
@@ -88,6 +90,17 @@ export async function startProtectedUpstream(options: ProtectedUpstreamOptions):
     const seen: ProtectedRequest = { authorization, status: 401 };
     requests.push(seen);
     const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
+    let body: unknown;
+    if (request.method === "POST") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    }
+    const call = body as { method?: string; params?: { name?: string } } | undefined;
+    if (!token && options.protect === "calls" && call?.method !== "tools/call") {
+      seen.status = 200;
+      return serve(request, response, body);
+    }
     if (!token) return challenge(response, 401, `scope="${challengeScope}"`);
     let claims: { sub?: string; scope?: string; jti?: string };
     try {
@@ -98,19 +111,16 @@ export async function startProtectedUpstream(options: ProtectedUpstreamOptions):
     if (claims.jti && refused.has(claims.jti)) return challenge(response, 401, `error="invalid_token", scope="${challengeScope}"`);
     Object.assign(seen, { subject: claims.sub, scope: claims.scope, tokenId: claims.jti });
     const scopes = (claims.scope ?? "").split(" ");
-    let body: unknown;
-    if (request.method === "POST") {
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const call = body as { method?: string; params?: { name?: string } };
-      if (call.method === "tools/call" && call.params?.name === "admin_task" && !scopes.includes("admin")) {
-        seen.status = 403;
-        return challenge(response, 403, `error="insufficient_scope", scope="mcp admin"`);
-      }
+    if (call?.method === "tools/call" && call.params?.name === "admin_task" && !scopes.includes("admin")) {
+      seen.status = 403;
+      return challenge(response, 403, `error="insufficient_scope", scope="mcp admin"`);
     }
     seen.status = 200;
     (request as IncomingMessage & { auth?: object }).auth = { token, clientId: "", scopes, extra: { sub: claims.sub } };
+    return serve(request, response, body);
+  };
+
+  const serve = async (request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> => {
     const sessionId = request.headers["mcp-session-id"];
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (existing) return existing.handleRequest(request, response, body);
