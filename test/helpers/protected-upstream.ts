@@ -36,6 +36,8 @@ export interface ProtectedRequest {
   /** The token's id (jti), when it was good. */
   tokenId?: string;
   status: number;
+  /** Why the token was refused, when it was. */
+  refusal?: string;
 }
 
 export interface ProtectedUpstream {
@@ -105,7 +107,8 @@ export async function startProtectedUpstream(options: ProtectedUpstreamOptions):
     let claims: { sub?: string; scope?: string; jti?: string };
     try {
       claims = (await jwtVerify(token, jwks, { issuer: options.issuer, audience: url })).payload as typeof claims;
-    } catch {
+    } catch (error) {
+      seen.refusal = error instanceof Error ? error.message : String(error);
       return challenge(response, 401, `error="invalid_token", scope="${challengeScope}"`);
     }
     if (claims.jti && refused.has(claims.jti)) return challenge(response, 401, `error="invalid_token", scope="${challengeScope}"`);

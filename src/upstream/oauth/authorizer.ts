@@ -102,7 +102,10 @@ export class UpstreamAuthorizer {
   }
 
   async #refresh(): Promise<void> {
-    this.provider.redirect = await this.#redirect();
+    // A refresh sends no redirect: keeping the one the client was registered with keeps that
+    // registration (a new loopback port would register anew, and the refresh token is the old client's).
+    const registered = this.deps.store.read({ server: this.deps.server, identity: this.deps.identity })?.redirectUrl;
+    this.provider.redirect = registered ?? (await this.#redirect());
     const result = await auth(this.provider, this.#options());
     if (result !== "AUTHORIZED") throw new Error("the refresh needs a sign-in");
   }
