@@ -71,6 +71,8 @@ export async function authLogin(config: Config, name: string, options: { open?: 
     });
   } catch (error) {
     throw new CliError(`mcpx: ${inert(error instanceof Error ? error.message : String(error))}`, Exit.Error);
+  } finally {
+    oauth.close();
   }
   const row = oauth.store.list().find((summary) => summary.server === name && summary.identity === LOCAL_IDENTITY);
   process.stderr.write(`mcpx: signed in to ${inert(name)}${row?.scopes ? ` for ${inert(row.scopes)}` : ""}\n`);

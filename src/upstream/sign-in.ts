@@ -22,8 +22,17 @@ export interface SignInHost {
   question(context: IncomingContext, candidates: Candidates): Promise<JsonObject>;
   notification(notification: JsonRpcNotification, candidates: Candidates): void;
   candidates(arrival: Arrival): Candidates;
+  /** A person is about to be asked to sign in (a start attempt in flight then waits for them). */
+  asking(prompt: SignInPrompt): void;
   /** The token was saved: a server down for want of it may start now. */
   signedIn(): void;
+  /** The sign-in ended without a token (declined, expired, refused). */
+  signInFailed(): void;
+}
+
+/** The reason an upstream gives while its start waits for a person to sign in. */
+export function waitingForSignIn(server: string): string {
+  return `waiting for a sign-in to "${server}": answer its sign-in question (mcpx elicit, the page, or the calling host) or run mcpx auth login ${server}`;
 }
 
 /** The authorizer of an HTTP server, unless its config turns sign-in off or the process offers none. */
@@ -47,7 +56,7 @@ export function signInFor(
     log,
     ask: (prompt) => ask(prompt, host),
     done: (prompt, outcome) => {
-      if (outcome !== "signed-in") return;
+      if (outcome !== "signed-in") return host.signInFailed();
       const arrival: Arrival = prompt.related === undefined ? {} : { relatedRequestId: prompt.related };
       host.notification({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: prompt.id } }, host.candidates(arrival));
       host.signedIn();
@@ -56,6 +65,7 @@ export function signInFor(
 }
 
 async function ask(prompt: SignInPrompt, host: SignInHost): Promise<SignInConsent> {
+  host.asking(prompt);
   const scopes = prompt.scopes ? ` for ${prompt.scopes}` : "";
   const request: JsonRpcRequest = {
     jsonrpc: "2.0",

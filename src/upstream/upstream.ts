@@ -36,7 +36,7 @@ import { StderrTail } from "./stderr-tail.js";
 import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
 import type { OAuthContext } from "./oauth/context.js";
 import { LOCAL_IDENTITY } from "./oauth/types.js";
-import { signInFor, type SignInHost } from "./sign-in.js";
+import { signInFor, waitingForSignIn, type SignInHost } from "./sign-in.js";
 import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
@@ -112,6 +112,10 @@ export class Upstream {
   /** The start attempt in flight or last made (a restart's too); it never rejects. */
   #attempt: Promise<void> | undefined;
   #stopped: Promise<void> | undefined;
+  /** Ends the start attempt in flight (it turned out to wait for a person's sign-in). */
+  #attemptStop: AbortController | undefined;
+  /** A start waits for a person to sign in: no restart by backoff, the sign-in starts it. */
+  #waitingForSignIn = false;
 
   constructor(
     readonly config: ServerConfig,
@@ -319,6 +323,12 @@ export class Upstream {
       // A restart that failed is a server that is down: its last catalogue goes with it.
       this.#restarting = false;
       this.catalog = emptyCatalog();
+      if (this.#waitingForSignIn) {
+        // Not a failure of the server's: it starts as soon as the person has signed in.
+        this.#setState("down", waitingForSignIn(this.name));
+        this.log.info("upstream waits for a sign-in", { server: this.name });
+        return;
+      }
       this.#setState("down", reason);
       if (this.lane && this.restarts === 0) {
         this.log.info("no legacy connection to this server", { reason });
@@ -330,11 +340,12 @@ export class Upstream {
   }
 
   #open(): Promise<Peer> {
+    this.#attemptStop = new AbortController();
     return openConnection({
       config: this.config,
       log: this.log,
       startupTimeoutMs: this.limits.startupTimeoutMs,
-      signal: this.#stopper.signal,
+      signal: AbortSignal.any([this.#stopper.signal, this.#attemptStop.signal]),
       readLimits: {
         maxMessageBytes: this.limits.maxUpstreamMessageBytes,
         limitName: MESSAGE_LIMIT,
@@ -472,9 +483,21 @@ export class Upstream {
       question: (context, candidates) => this.events.question(this, context, candidates),
       notification: (notification, candidates) => this.events.notification(this, notification, candidates),
       candidates: (arrival) => this.candidates(arrival),
+      // A start waiting for the person ends now, with that as its reason, rather than run into the startup timeout.
+      asking: () => {
+        if (this.state !== "starting") return;
+        this.#waitingForSignIn = true;
+        this.#attemptStop?.abort(new GatewayError("SIGN_IN_REQUIRED", waitingForSignIn(this.name)));
+      },
       // A server that was down for want of a token starts at once, not at its next backoff.
       signedIn: () => {
+        this.#waitingForSignIn = false;
         if (this.state === "down" && !this.#stopping) void this.#attemptStart();
+      },
+      signInFailed: () => {
+        if (!this.#waitingForSignIn) return;
+        this.#waitingForSignIn = false;
+        if (this.state === "down" && !this.#stopping) this.#scheduleRestart();
       },
     };
   }

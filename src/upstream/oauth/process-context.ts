@@ -22,7 +22,17 @@ export function processOAuth(
     const oauth = servers.find((server) => server.name === name)?.oauth;
     return oauth ? oauth.callbackPort : undefined;
   };
-  return { store: lazyStore(stateDir), pending, waitMs, callbacks: callbacks?.(pending) ?? new LoopbackCallbacks(pending, portOf) };
+  const endpoint = callbacks?.(pending) ?? new LoopbackCallbacks(pending, portOf);
+  return {
+    store: lazyStore(stateDir),
+    pending,
+    waitMs,
+    callbacks: endpoint,
+    close: () => {
+      pending.abandonAll(new Error("mcpx stopped before the sign-in came back"));
+      if (endpoint instanceof LoopbackCallbacks) endpoint.close();
+    },
+  };
 }
 
 function lazyStore(dir: string): CredentialStore {
