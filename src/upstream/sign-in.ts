@@ -30,6 +30,11 @@ export interface SignInHost {
   signInFailed(): void;
 }
 
+/** The reason an upstream gives once the sign-in its start waited for ended without a token. */
+export function signInFailed(server: string): string {
+  return `the sign-in to "${server}" did not complete (declined, expired or refused); mcpx asks again when it next starts, or run mcpx auth login ${server}`;
+}
+
 /** The reason an upstream gives while its start waits for a person to sign in. */
 export function waitingForSignIn(server: string): string {
   return `waiting for a sign-in to "${server}": answer its sign-in question (mcpx elicit, the page, or the calling host) or run mcpx auth login ${server}`;
@@ -81,5 +86,7 @@ async function ask(prompt: SignInPrompt, host: SignInHost): Promise<SignInConsen
   const arrival: Arrival = prompt.related === undefined ? {} : { relatedRequestId: prompt.related };
   const result = await host.question({ request, signal: prompt.signal, arrival }, host.candidates(arrival));
   const action = result.action;
+  // Refused: whatever waits for this sign-in (a start, the calls behind it) need not wait for it to expire.
+  if (action !== "accept") host.signInFailed();
   return action === "accept" || action === "decline" ? action : "cancel";
 }

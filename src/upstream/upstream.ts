@@ -36,7 +36,7 @@ import { StderrTail } from "./stderr-tail.js";
 import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
 import type { OAuthContext } from "./oauth/context.js";
 import { LOCAL_IDENTITY } from "./oauth/types.js";
-import { signInFor, waitingForSignIn, type SignInHost } from "./sign-in.js";
+import { signInFailed, signInFor, waitingForSignIn, type SignInHost } from "./sign-in.js";
 import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
@@ -114,8 +114,8 @@ export class Upstream {
   #stopped: Promise<void> | undefined;
   /** Ends the start attempt in flight (it turned out to wait for a person's sign-in). */
   #attemptStop: AbortController | undefined;
-  /** A start waits for a person to sign in: no restart by backoff, the sign-in starts it. */
-  #waitingForSignIn = false;
+  /** A start waits for a person to sign in: no restart by backoff, the sign-in starts it; calls wait for it. */
+  #signInWait: { promise: Promise<void>; resolve(): void } | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -213,6 +213,9 @@ export class Upstream {
   }
 
   #call(method: string, params: JsonObject | undefined, options: CallOptions): Promise<JsonObject> {
+    // Down only until a person signs in: the call waits for that (as long as the sign-in may take), then goes.
+    const signIn = this.state === "down" ? this.#signInWait : undefined;
+    if (signIn) return untilSignedIn(signIn.promise, options.signal).then(() => this.settled().then(() => this.#call(method, params, options)));
     if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
     const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
     if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
@@ -323,7 +326,7 @@ export class Upstream {
       // A restart that failed is a server that is down: its last catalogue goes with it.
       this.#restarting = false;
       this.catalog = emptyCatalog();
-      if (this.#waitingForSignIn) {
+      if (this.#signInWait) {
         // Not a failure of the server's: it starts as soon as the person has signed in.
         this.#setState("down", waitingForSignIn(this.name));
         this.log.info("upstream waits for a sign-in", { server: this.name });
@@ -486,18 +489,25 @@ export class Upstream {
       // A start waiting for the person ends now, with that as its reason, rather than run into the startup timeout.
       asking: () => {
         if (this.state !== "starting") return;
-        this.#waitingForSignIn = true;
+        this.#signInWait ??= signInWait();
         this.#attemptStop?.abort(new GatewayError("SIGN_IN_REQUIRED", waitingForSignIn(this.name)));
       },
       // A server that was down for want of a token starts at once, not at its next backoff.
       signedIn: () => {
-        this.#waitingForSignIn = false;
+        const wait = this.#signInWait;
+        this.#signInWait = undefined;
         if (this.state === "down" && !this.#stopping) void this.#attemptStart();
+        wait?.resolve();
       },
       signInFailed: () => {
-        if (!this.#waitingForSignIn) return;
-        this.#waitingForSignIn = false;
-        if (this.state === "down" && !this.#stopping) this.#scheduleRestart();
+        const wait = this.#signInWait;
+        if (!wait) return;
+        this.#signInWait = undefined;
+        if (this.state === "down" && !this.#stopping) {
+          this.#setState("down", signInFailed(this.name));
+          this.#scheduleRestart();
+        }
+        wait.resolve();
       },
     };
   }
@@ -522,4 +532,19 @@ export class Upstream {
     }
     this.events.notification(this, notification, this.candidates(arrival));
   }
+}
+
+/** The sign-in ended (either way), or the caller gave up waiting for it. */
+function untilSignedIn(signIn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return signIn;
+  return Promise.race([
+    signIn,
+    new Promise<never>((_, reject) => (signal.aborted ? reject(signal.reason) : signal.addEventListener("abort", () => reject(signal.reason), { once: true }))),
+  ]);
+}
+
+function signInWait(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }

@@ -28,6 +28,10 @@ afterAll(async () => {
 });
 
 function callInBackground(args: string[]): Promise<CliRun> {
+  return callIn(config, args);
+}
+
+function callIn(config: TempConfig, args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MCPX_BIN, ...args, "--config", config.file], { env: config.env });
     let stdout = "";
@@ -64,5 +68,17 @@ describe("sign-in from the command line", () => {
     const again = await runMcpx(["call", "crm.whoami", "{}", "--config", config.file], config);
     expect(again.code).toBe(0);
     expect(storedQuestions(config).filter((view) => view.server === "crm")).toHaveLength(1);
+  }, 60_000);
+
+  it("fails the call at once, saying why, when the person declines the sign-in", async () => {
+    const declining = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const started = Date.now();
+    const call = callIn(declining, ["call", "crm.whoami", "{}"]);
+    const question = await waitForQuestion(declining, pendingFrom("crm"), 30_000);
+    expect((await elicit(declining, "decline", question.id)).code).toBe(0);
+    const done = await call;
+    expect(done.code).not.toBe(0);
+    expect(done.stderr).toContain('the sign-in to "crm" did not complete');
+    expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
 });
