@@ -116,6 +116,8 @@ export class Upstream {
   #attemptStop: AbortController | undefined;
   /** A start waits for a person to sign in: no restart by backoff, the sign-in starts it; calls wait for it. */
   #signInWait: { promise: Promise<void>; resolve(): void } | undefined;
+  /** Why the sign-in a start attempt still in flight waited for ended without a token. */
+  #signInFailure: string | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -317,7 +319,9 @@ export class Upstream {
         prompts: this.catalog.prompts.length,
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const failure = this.#signInFailure;
+      this.#signInFailure = undefined;
+      const reason = failure !== undefined ? signInFailed(this.name, failure) : error instanceof Error ? error.message : String(error);
       const peer = this.#peer;
       this.#peer = undefined;
       this.#closeListen();
@@ -499,12 +503,14 @@ export class Upstream {
         if (this.state === "down" && !this.#stopping) void this.#attemptStart();
         wait?.resolve();
       },
-      signInFailed: () => {
+      signInFailed: (why) => {
         const wait = this.#signInWait;
         if (!wait) return;
         this.#signInWait = undefined;
-        if (this.state === "down" && !this.#stopping) {
-          this.#setState("down", signInFailed(this.name));
+        if (this.state === "starting")
+          this.#signInFailure = why; // the attempt's end says so
+        else if (this.state === "down" && !this.#stopping) {
+          this.#setState("down", signInFailed(this.name, why));
           this.#scheduleRestart();
         }
         wait.resolve();

@@ -11,7 +11,7 @@ import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
 import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
-import { elicit, pendingFrom, storedQuestions, waitForQuestion } from "./support.js";
+import { elicit, elicitListAll, pendingFrom, storedQuestions, waitForQuestion } from "./support.js";
 
 let as: RunningAuthorizationServer;
 let upstream: ProtectedUpstream;
@@ -78,7 +78,40 @@ describe("sign-in from the command line", () => {
     expect((await elicit(declining, "decline", question.id)).code).toBe(0);
     const done = await call;
     expect(done.code).not.toBe(0);
-    expect(done.stderr).toContain('the sign-in to "crm" did not complete');
+    expect(done.stderr).toContain('the sign-in to "crm" did not complete (declined)');
     expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
+  it("ends the question as completed when the redirect comes back before the consent", async () => {
+    const eager = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const call = callIn(eager, ["call", "crm.whoami", "{}"]);
+    const question = await waitForQuestion(eager, pendingFrom("crm"), 30_000);
+    expect((await as.signIn(question.url!)).status).toBe(200);
+    const done = await call;
+    expect(done.stdout).toContain("alice");
+    expect(done.code).toBe(0);
+    const [ended] = (await elicitListAll(eager)).filter((view) => view.id === question.id);
+    expect(ended).toMatchObject({ state: "answered" });
+    expect(JSON.stringify(ended)).toContain("server:crm");
+    expect(JSON.stringify(ended)).not.toMatch(/stopped waiting|cancelled/);
+  }, 60_000);
+
+  it("fails the call saying why when the authorization server refuses the sign-in", async () => {
+    const refused = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const call = callIn(refused, ["call", "crm.whoami", "{}"]);
+    const question = await waitForQuestion(refused, pendingFrom("crm"), 30_000);
+    expect((await elicit(refused, "accept", question.id)).code).toBe(0);
+    // The person said no at the authorization server: it sends them back with an error.
+    const url = new URL(question.url!);
+    const back = new URL(url.searchParams.get("redirect_uri")!);
+    back.search = new URLSearchParams({ error: "access_denied", state: url.searchParams.get("state")! }).toString();
+    expect((await fetch(back)).status).toBe(200);
+    const done = await call;
+    expect(done.code).not.toBe(0);
+    expect(done.stderr).toContain("(access_denied)");
+    const [ended] = (await elicitListAll(refused)).filter((view) => view.id === question.id);
+    // The person's consent stands as the question's answer; the refusal is the call's error.
+    expect(ended).toMatchObject({ state: "answered" });
+    expect(JSON.stringify(ended)).not.toMatch(/stopped waiting|aborted/);
   }, 60_000);
 });

@@ -24,10 +24,10 @@ afterAll(async () => {
   await as?.close();
 });
 
-const WAITING = /^waiting for a sign-in to "crm": .*mcpx auth login crm/;
+const WAITING = /sign-in to "crm".*mcpx auth login crm/;
 
 describe("a sign-in needed at start", () => {
-  it("is the reason mcpx servers gives, at once rather than after the startup timeout", async () => {
+  it("is the reason mcpx servers gives (nobody there can sign in), at once rather than after the startup timeout", async () => {
     // A startup timeout far longer than the test: only the sign-in can end the attempt in time.
     const config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, limits: { startupTimeoutSeconds: 120 } });
     const started = Date.now();

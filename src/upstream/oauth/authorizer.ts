@@ -145,7 +145,7 @@ export class UpstreamAuthorizer {
       .then(
         () => this.deps.done(prompt, "signed-in"),
         (error: unknown) => {
-          this.deps.done(prompt, "failed");
+          this.deps.done(prompt, "failed", error);
           throw error;
         },
       )
