@@ -31,7 +31,10 @@ afterAll(async () => {
 describe("sign-in asked of a 2026-07-28 host", () => {
   it("is an input_required URL request; the host's retry gets the result once the person signed in", async () => {
     const frames: Received[] = [];
-    const client = new ModernClient({ name: "modern-host", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: "auto" } });
+    const client = new ModernClient(
+      { name: "modern-host", version: "1.0.0" },
+      { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: "auto" } },
+    );
     const asked: Array<Record<string, unknown>> = [];
     const signIns: Promise<unknown>[] = [];
     client.setRequestHandler("elicitation/create", async (request) => {
