@@ -36,7 +36,7 @@ async function protectedUpstream(options: ProtectedUpstreamOptions): Promise<Pro
 }
 
 interface Person {
-  host: RecordingHost;
+  host: RecordingHost & { log(): string };
   config: TempConfig;
   /** The sign-in URLs the host was asked to open, in order. */
   asked: URL[];
@@ -96,6 +96,11 @@ describe("tokens of a server that requires OAuth", () => {
     expect(storedTokens(config, "crm").access_token).not.toBe(first);
     const used = upstream.requests.filter((seen) => seen.status === 200 && seen.tokenId).map((seen) => seen.tokenId);
     expect(new Set(used).size).toBeGreaterThan(1);
+    // mcpx logged at debug level all along: no token in its log.
+    const { access_token, refresh_token } = storedTokens(config, "crm");
+    expect(host.log()).not.toContain(first);
+    expect(host.log()).not.toContain(access_token);
+    expect(host.log()).not.toContain(refresh_token);
   }, 60_000);
 
   it("refreshes, in a new process, a token another process signed in for, keeping the client's registration", async () => {
