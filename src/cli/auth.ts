@@ -70,7 +70,7 @@ export async function authLogin(config: Config, name: string, options: { open?: 
       },
     });
   } catch (error) {
-    throw new CliError(`mcpx: ${inert(error instanceof Error ? error.message : String(error))}`, Exit.Error);
+    throw new CliError(inert(error instanceof Error ? error.message : String(error)), Exit.Error);
   } finally {
     oauth.close();
   }
@@ -130,6 +130,6 @@ export async function authLogout(name: string): Promise<number> {
 
 function serverNamed(config: Config, name: string): ServerConfig {
   const server = config.servers.find((candidate) => candidate.name === name);
-  if (!server) throw new CliError(`mcpx: no server named ${inert(name)} in ${inert(config.file)}`, Exit.Usage);
+  if (!server) throw new CliError(`no server named ${inert(name)} in ${inert(config.file)}`, Exit.Usage);
   return server;
 }

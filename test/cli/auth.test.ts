@@ -72,6 +72,12 @@ function login(args: string[] = []): { url: Promise<string>; done: Promise<CliRu
 }
 
 describe("mcpx auth", () => {
+  it("login of a server not in the config is a usage error, said once", async () => {
+    const run = await runMcpx(["auth", "login", "nope", "--config", config.file], config);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^mcpx: no server named nope in /);
+  });
+
   it("lists nothing before any sign-in", async () => {
     const run = await runMcpx(["auth", "list"], config);
     expect(run.code).toBe(0);
@@ -146,4 +152,36 @@ describe("mcpx auth", () => {
     expect((await runMcpx(["auth", "list"], config)).stdout).toContain("no sign-ins kept");
     expect((await runMcpx(["auth", "logout", "crm"], config)).stderr).toContain("not signed in to crm");
   });
+
+  it("login finds the authorization server from the URL when the server answers without a challenge", async () => {
+    // This server lets the handshake through without a token: there is no 401 to start from.
+    // Its metadata offers the scopes "mcp admin", which this authorization server grants.
+    const both = await startAuthorizationServer({ resourceScopes: ["mcp", "admin"] });
+    const open = await startProtectedUpstream({ issuer: both.issuer, protect: "calls" });
+    try {
+      const other = writeConfig({ mcpServers: { wiki: { url: open.url } } });
+      const child = spawn(process.execPath, [MCPX_BIN, "auth", "login", "wiki", "--config", other.file], { env: other.env });
+      let stdout = "";
+      const printed = new Promise<string>((resolve) =>
+        child.stdout.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString("utf8");
+          if (stdout.includes("\n")) resolve(stdout.split("\n")[0]!);
+        }),
+      );
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      const exited = new Promise<number>((resolve) => child.once("close", (code) => resolve(code ?? -1)));
+      const first = await Promise.race([printed, exited.then((code) => `exited ${code}: ${stderr}`)]);
+      expect(first).toMatch(/^http/);
+      const url = new URL(first);
+      expect(url.searchParams.get("resource")).toBe(open.url);
+      expect((await both.signIn(url)).status).toBe(200);
+      expect(await exited).toBe(0);
+      const listed = JSON.parse((await runMcpx(["auth", "list", "--json"], other)).stdout) as Array<{ server: string }>;
+      expect(listed.map((row) => row.server)).toEqual(["wiki"]);
+    } finally {
+      await open.close();
+      await both.close();
+    }
+  }, 60_000);
 });
