@@ -17,6 +17,9 @@ import type { Candidates } from "./calls.js";
 import type { Arrival } from "../rpc/channel.js";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 
+/** How much longer a sign-in waits than its question, so an unanswered one expires as a question. */
+const QUESTION_FIRST_MS = 5_000;
+
 /** What the sign-in needs of its upstream. */
 export interface SignInHost {
   question(context: IncomingContext, candidates: Candidates): Promise<JsonObject>;
@@ -59,7 +62,8 @@ export function signInFor(
     store: oauth.store,
     callbacks: oauth.callbacks,
     pending: oauth.pending,
-    waitMs: oauth.waitMs,
+    // The question's own deadline (this server's ttl, else the process's) ends an unanswered sign-in first, as any question's.
+    waitMs: (config.elicitation.ttlSeconds === undefined ? oauth.waitMs : config.elicitation.ttlSeconds * 1000) + QUESTION_FIRST_MS,
     log,
     ask: (prompt) => ask(prompt, host, failures),
     done: (prompt, outcome, error) => {

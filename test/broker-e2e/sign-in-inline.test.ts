@@ -4,7 +4,7 @@
  * server and the scopes (the URL in full, valid against the revision's schema); it consents and
  * the person signs in at a real authorization server; `notifications/elicitation/complete`
  * follows to that host, and the call that needed the token completes. A decline fails the call
- * with a clear sign-in error.
+ * with a clear sign-in error; one nobody answers expires as any question.
  */
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { startAuthorizationServer, type RunningAuthorizationServer } from "../he
 import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { stdioHost, type Frame, type RecordingHost } from "../relay/support.js";
+import { storedQuestions } from "./support.js";
 
 const COMPLETE = "notifications/elicitation/complete";
 
@@ -88,7 +89,23 @@ describe("sign-in asked inline of a 2025-11-25 host", () => {
       (error: unknown) => (error as Error).message,
     );
     expect(failure).toContain('the sign-in to "crm" was declined');
+    expect(failure).not.toContain("could not reach");
     // Nobody signed in: no token was asked for.
     expect(as.requests.filter((seen) => seen.method === "POST" && seen.url === "/token")).toHaveLength(tokenRequests);
+  }, 60_000);
+
+  it("expires as any question when nobody answers, and the call fails", async () => {
+    const config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 2 } });
+    // A host that takes no URL questions: the sign-in waits for a person, and nobody comes.
+    host = await stdioHost(config, { capabilities: {} });
+    const failure = await host.client.callTool({ name: "crm__whoami", arguments: {} }).then(
+      (answer) => JSON.stringify(answer),
+      (error: unknown) => (error as Error).message,
+    );
+    // The question's deadline and the sign-in's are the same: either may be the one that ends it.
+    expect(failure).toMatch(/the sign-in to "crm" was cancelled|nobody signed in to "crm" in time/);
+    expect(failure).not.toContain("could not reach");
+    const [question] = storedQuestions(config).filter((view) => view.server === "crm");
+    expect(question).toMatchObject({ mode: "url", state: "expired" });
   }, 60_000);
 });
