@@ -12,6 +12,7 @@ import type { Config, Expose } from "../config/types.js";
 import { UI_DEFAULT_PORT } from "./ports.js";
 import { registerDaemon } from "./daemon-commands.js";
 import { registerRun } from "./run-commands.js";
+import { registerAuth } from "./auth-commands.js";
 
 // Required, not imported: as CommonJS through the ESM loader, commander would be scanned for its exports first.
 const { Command, CommanderError, Option } = createRequire(import.meta.url)("commander") as typeof import("commander");
@@ -149,6 +150,7 @@ program
 
 registerDaemon(program);
 registerRun(program);
+registerAuth(program);
 
 program
   .command("ui")

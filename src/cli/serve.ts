@@ -21,6 +21,8 @@ import { startupSummary } from "./startup-summary.js";
 import { cleartextWarning } from "./cleartext.js";
 import { settled } from "./settled.js";
 import { DaemonSide } from "./daemon-serve.js";
+import { ServedCallbacks } from "../api/oauth-callback.js";
+import { processOAuth } from "../upstream/oauth/process-context.js";
 
 export interface ServeOptions {
   http?: boolean;
@@ -52,7 +54,12 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const store = openStore(dir);
   const broker = new Broker(store, log);
   broker.start(config.elicitation.retentionDays);
-  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir });
+  // Serving HTTP, sign-ins come back to its own /oauth/callback.
+  let callbacks: ServedCallbacks | undefined;
+  const oauth = options.http
+    ? processOAuth(dir, config.servers, config.elicitation.ttlSeconds * 1000, (pending) => (callbacks = new ServedCallbacks(pending)))
+    : undefined;
+  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir, ...(oauth ? { oauth } : {}) });
   const shutdown = async (): Promise<void> => {
     await gateway.stop();
     broker.stop();
@@ -89,7 +96,8 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     allowedHosts: config.http.allowedHosts,
     ...(credential ? { credential } : {}),
     ...(issuer ? { issuer } : {}),
-    extraRoutes: side ? async (request, response, url) => (await side.routes(request, response, url)) || api(request, response, url) : api,
+    extraRoutes: async (request, response, url) =>
+      (await callbacks?.route(request, response, url)) || (side && (await side.routes(request, response, url))) || api(request, response, url),
   });
   const url = await host.listen().catch(async (error: NodeJS.ErrnoException) => {
     await shutdown();
@@ -100,6 +108,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     throw new CliError(`cannot listen on ${where}: ${error.message}`);
   });
   side?.announce(host, Number(url.port));
+  callbacks?.bound(reachable(url));
   // One write: a reader that saw the first line has the others too.
   const daemonLine = options.daemon ? `mcpx: daemon for ${config.file} (pid ${process.pid}); it exits after ${config.daemon.idleMinutes} idle minutes\n` : "";
   process.stderr.write(

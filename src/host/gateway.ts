@@ -159,6 +159,7 @@ export class Gateway {
     for (const session of [...this.sessions]) await this.closeSession(session);
     await this.searchIndexes.stop();
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
+    this.oauth?.close(); // sign-ins still waiting end, and their loopback listener with them
     await this.#schemaCache?.flush();
   }
 

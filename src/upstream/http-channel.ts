@@ -113,6 +113,8 @@ export class StreamableHttpChannel implements Channel, ReportsOversized {
       ...(isRequest(message) ? { related: message.id } : {}),
     }).catch((error: unknown) => {
       if (isRequest(message)) this.#modern.forget(message.id);
+      // The server was reached; a sign-in it asked for did not happen: that is the error, as it is.
+      if (error instanceof GatewayError && error.code === "SIGN_IN_REQUIRED") throw error;
       throw new GatewayError("UPSTREAM_UNAVAILABLE", `could not reach ${this.url.href}: ${describeFetchError(error)}`);
     });
     if (this.modern) return this.#modern.response(message as JsonRpcRequest, response, stop!);

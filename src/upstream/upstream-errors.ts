@@ -69,8 +69,9 @@ export function explainCallError(server: string, error: unknown): unknown {
 
 /**
  * What an HTTP error status from a remote server means, for a reason or an error message:
- * `what` is what answered ("the server answered"). A 401 asks for a sign-in (OAuth) mcpx does
- * not do yet, so it says how to pass a token instead; when one is passed, to check it.
+ * `what` is what answered ("the server answered"). A 401 that reaches here is one mcpx's OAuth
+ * sign-in could not answer, so it says how to try again or pass a token instead; when a token
+ * is passed in `headers`, to check it.
  */
 export function httpRefusal(what: string, status: number, body: string, headers: Record<string, string> = {}): string {
   const said = body ? `: ${body.slice(0, 200)}` : "";
@@ -78,6 +79,6 @@ export function httpRefusal(what: string, status: number, body: string, headers:
   const hasToken = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
   const help = hasToken
     ? `check the token in this server's "headers" (it was refused)`
-    : `mcpx does not sign in to servers yet; give it a token in this server's config, e.g. "headers": {"Authorization": "Bearer \${MY_TOKEN}"}`;
+    : `mcpx could not sign in to it with OAuth (it named no authorization server, or the sign-in did not give a token it accepts: mcpx auth login SERVER tries again); or give it a token in this server's config, e.g. "headers": {"Authorization": "Bearer \${MY_TOKEN}"}`;
   return `${what} HTTP 401${said}; it wants a sign-in: ${help}`;
 }

@@ -36,7 +36,7 @@ import { StderrTail } from "./stderr-tail.js";
 import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
 import type { OAuthContext } from "./oauth/context.js";
 import { LOCAL_IDENTITY } from "./oauth/types.js";
-import { signInFor, type SignInHost } from "./sign-in.js";
+import { signInFailed, signInFor, waitingForSignIn, type SignInHost } from "./sign-in.js";
 import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
@@ -112,6 +112,12 @@ export class Upstream {
   /** The start attempt in flight or last made (a restart's too); it never rejects. */
   #attempt: Promise<void> | undefined;
   #stopped: Promise<void> | undefined;
+  /** Ends the start attempt in flight (it turned out to wait for a person's sign-in). */
+  #attemptStop: AbortController | undefined;
+  /** A start waits for a person to sign in: no restart by backoff, the sign-in starts it; calls wait for it. */
+  #signInWait: { promise: Promise<void>; resolve(): void } | undefined;
+  /** Why the sign-in a start attempt still in flight waited for ended without a token. */
+  #signInFailure: string | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -209,6 +215,9 @@ export class Upstream {
   }
 
   #call(method: string, params: JsonObject | undefined, options: CallOptions): Promise<JsonObject> {
+    // Down only until a person signs in: the call waits for that (as long as the sign-in may take), then goes.
+    const signIn = this.state === "down" ? this.#signInWait : undefined;
+    if (signIn) return untilSignedIn(signIn.promise, options.signal).then(() => this.settled().then(() => this.#call(method, params, options)));
     if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
     const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
     if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
@@ -310,7 +319,9 @@ export class Upstream {
         prompts: this.catalog.prompts.length,
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const failure = this.#signInFailure;
+      this.#signInFailure = undefined;
+      const reason = failure !== undefined ? signInFailed(this.name, failure) : error instanceof Error ? error.message : String(error);
       const peer = this.#peer;
       this.#peer = undefined;
       this.#closeListen();
@@ -319,6 +330,12 @@ export class Upstream {
       // A restart that failed is a server that is down: its last catalogue goes with it.
       this.#restarting = false;
       this.catalog = emptyCatalog();
+      if (this.#signInWait) {
+        // Not a failure of the server's: it starts as soon as the person has signed in.
+        this.#setState("down", waitingForSignIn(this.name));
+        this.log.info("upstream waits for a sign-in", { server: this.name });
+        return;
+      }
       this.#setState("down", reason);
       if (this.lane && this.restarts === 0) {
         this.log.info("no legacy connection to this server", { reason });
@@ -330,11 +347,12 @@ export class Upstream {
   }
 
   #open(): Promise<Peer> {
+    this.#attemptStop = new AbortController();
     return openConnection({
       config: this.config,
       log: this.log,
       startupTimeoutMs: this.limits.startupTimeoutMs,
-      signal: this.#stopper.signal,
+      signal: AbortSignal.any([this.#stopper.signal, this.#attemptStop.signal]),
       readLimits: {
         maxMessageBytes: this.limits.maxUpstreamMessageBytes,
         limitName: MESSAGE_LIMIT,
@@ -472,9 +490,30 @@ export class Upstream {
       question: (context, candidates) => this.events.question(this, context, candidates),
       notification: (notification, candidates) => this.events.notification(this, notification, candidates),
       candidates: (arrival) => this.candidates(arrival),
+      // A start waiting for the person ends now, with that as its reason, rather than run into the startup timeout.
+      asking: () => {
+        if (this.state !== "starting") return;
+        this.#signInWait ??= signInWait();
+        this.#attemptStop?.abort(new GatewayError("SIGN_IN_REQUIRED", waitingForSignIn(this.name)));
+      },
       // A server that was down for want of a token starts at once, not at its next backoff.
       signedIn: () => {
+        const wait = this.#signInWait;
+        this.#signInWait = undefined;
         if (this.state === "down" && !this.#stopping) void this.#attemptStart();
+        wait?.resolve();
+      },
+      signInFailed: (why) => {
+        const wait = this.#signInWait;
+        if (!wait) return;
+        this.#signInWait = undefined;
+        if (this.state === "starting")
+          this.#signInFailure = why; // the attempt's end says so
+        else if (this.state === "down" && !this.#stopping) {
+          this.#setState("down", signInFailed(this.name, why));
+          this.#scheduleRestart();
+        }
+        wait.resolve();
       },
     };
   }
@@ -499,4 +538,19 @@ export class Upstream {
     }
     this.events.notification(this, notification, this.candidates(arrival));
   }
+}
+
+/** The sign-in ended (either way), or the caller gave up waiting for it. */
+function untilSignedIn(signIn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return signIn;
+  return Promise.race([
+    signIn,
+    new Promise<never>((_, reject) => (signal.aborted ? reject(signal.reason) : signal.addEventListener("abort", () => reject(signal.reason), { once: true }))),
+  ]);
+}
+
+function signInWait(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }

@@ -1,12 +1,13 @@
 /**
- * A remote server that answers 401 wants a sign-in mcpx does not do yet: the reason `mcpx
- * servers` shows, the log and the error a call gets say so and how to pass a token in `headers`.
+ * A remote server that answers 401 and names no authorization server wants a sign-in mcpx cannot
+ * do: the reason `mcpx servers` shows, the log and the error a call gets say so, how to try again
+ * (`mcpx auth login`) and how to pass a token in `headers`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeConfig } from "../helpers/mcpx.js";
 import { parseServers, runMcpx, startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
 
-const HINT = /HTTP 401.*mcpx does not sign in to servers yet.*"headers": \{"Authorization": "Bearer \$\{[A-Z_]+\}"\}/;
+const HINT = /HTTP 401.*mcpx could not sign in to it with OAuth.*mcpx auth login SERVER.*"headers": \{"Authorization": "Bearer \$\{[A-Z_]+\}"\}/;
 
 describe("a 401 from a remote server", () => {
   let upstream: HttpFixture;

@@ -147,10 +147,17 @@ export class UpstreamAuthorizer {
   }
 
   #refresh(): Promise<void> {
-    return this.#withRedirect(async () => {
+    const refresh = async (): Promise<void> => {
       const result = await this.#auth();
       if (result !== "AUTHORIZED") throw new Error("the refresh needs a sign-in");
-    });
+    };
+    // A refresh sends no redirect: keeping the one the client was registered with keeps that
+    // registration (a new loopback port would register anew, and the refresh token is the old client's),
+    // and opens no listener.
+    const registered = this.deps.store.read({ server: this.deps.server, identity: this.deps.identity })?.redirectUrl;
+    if (registered === undefined || !needsPerson(this.deps.config)) return this.#withRedirect(refresh);
+    this.provider.redirect = registered;
+    return refresh();
   }
 
   /**
@@ -210,7 +217,7 @@ export class UpstreamAuthorizer {
       .then(
         () => this.deps.done(prompt, "signed-in"),
         (error: unknown) => {
-          this.deps.done(prompt, "failed");
+          this.deps.done(prompt, "failed", error);
           throw error;
         },
       )

@@ -8,4 +8,6 @@ export interface OAuthContext {
   pending: PendingSignIns;
   /** How long a sign-in waits for its redirect (the question's lifetime). */
   waitMs: number;
+  /** The process is done with sign-ins: those still waiting end, and any loopback listener closes. */
+  close(): void;
 }

@@ -9,6 +9,7 @@ import type { CallbackParams } from "./types.js";
 interface Waiting {
   server: string;
   resolve(params: CallbackParams): void;
+  reject(reason: Error): void;
 }
 
 export class PendingSignIns {
@@ -32,9 +33,13 @@ export class PendingSignIns {
         signal.removeEventListener("abort", stop);
         resolve(params);
       };
+      const abandon = (reason: Error): void => {
+        signal.removeEventListener("abort", stop);
+        reject(reason);
+      };
       if (signal.aborted) return stop();
       signal.addEventListener("abort", stop, { once: true });
-      this.#byState.set(state, { server, resolve: done });
+      this.#byState.set(state, { server, resolve: done, reject: abandon });
     });
   }
 
@@ -49,6 +54,14 @@ export class PendingSignIns {
     waiting.resolve(params);
     this.#delete(state);
     return waiting.server;
+  }
+
+  /** Every sign-in still waiting ends with `reason` (the process is stopping). */
+  abandonAll(reason: Error): void {
+    const waiting = [...this.#byState.values()];
+    this.#byState.clear();
+    for (const sign of waiting) sign.reject(reason);
+    if (waiting.length > 0) this.onidle?.();
   }
 
   get size(): number {

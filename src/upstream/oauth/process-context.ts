@@ -2,7 +2,8 @@
  * The sign-in context of one mcpx process: the credential store in its state dir (opened on
  * first use, so commands that never meet a 401 never open it), the sign-ins waiting for their
  * redirect, and where redirects come back (mcpx's own `/oauth/callback` when it serves HTTP,
- * else a loopback listener).
+ * given as `callbacks`; else, and for a server with its own `oauth.callbackPort`, a loopback
+ * listener).
  */
 import type { ServerConfig } from "../../config/types.js";
 import type { OAuthContext } from "./context.js";
@@ -22,7 +23,20 @@ export function processOAuth(
     const oauth = servers.find((server) => server.name === name)?.oauth;
     return oauth ? oauth.callbackPort : undefined;
   };
-  return { store: lazyStore(stateDir), pending, waitMs, callbacks: callbacks?.(pending) ?? new LoopbackCallbacks(pending, portOf) };
+  const loopback = new LoopbackCallbacks(pending, portOf);
+  const served = callbacks?.(pending);
+  // A server configured with its own callbackPort (an exact redirect registered beforehand) keeps its loopback listener.
+  const endpoint: CallbackEndpoint = served ? { url: (server) => (portOf(server) === undefined ? served.url(server) : loopback.url(server)) } : loopback;
+  return {
+    store: lazyStore(stateDir),
+    pending,
+    waitMs,
+    callbacks: endpoint,
+    close: () => {
+      pending.abandonAll(new Error("mcpx stopped before the sign-in came back"));
+      loopback.close();
+    },
+  };
 }
 
 function lazyStore(dir: string): CredentialStore {

@@ -84,5 +84,5 @@ export type SignInConsent = "accept" | "decline" | "cancel";
  */
 export type AskSignIn = (prompt: SignInPrompt) => Promise<SignInConsent>;
 
-/** The sign-in finished (tokens saved) or failed: the question about it is complete. */
-export type SignInDone = (prompt: SignInPrompt, outcome: "signed-in" | "failed") => void;
+/** The sign-in finished (tokens saved) or failed (`error`: why): the question about it is complete. */
+export type SignInDone = (prompt: SignInPrompt, outcome: "signed-in" | "failed", error?: unknown) => void;

@@ -1,0 +1,117 @@
+/**
+ * Signing in to a server that requires OAuth, from the command line: `mcpx call` needs a
+ * token, the sign-in waits as a URL question in the store naming the server and scopes with the
+ * full authorization URL; the person consents (`mcpx elicit accept`) and opens the URL at a real
+ * authorization server (oidc-provider), which sends them back to mcpx's loopback callback; the
+ * call completes with the token, and the next call needs no question.
+ */
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
+import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
+import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
+import { runMcpx, type CliRun } from "../helpers/upstreams.js";
+import { elicit, elicitListAll, pendingFrom, storedQuestions, waitForQuestion } from "./support.js";
+
+let as: RunningAuthorizationServer;
+let upstream: ProtectedUpstream;
+let config: TempConfig;
+
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+  upstream = await startProtectedUpstream({ issuer: as.issuer });
+  config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+});
+afterAll(async () => {
+  await upstream?.close();
+  await as?.close();
+});
+
+function callInBackground(args: string[]): Promise<CliRun> {
+  return callIn(config, args);
+}
+
+function callIn(config: TempConfig, args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MCPX_BIN, ...args, "--config", config.file], { env: config.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 40_000);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+describe("sign-in from the command line", () => {
+  it("asks for the sign-in as a URL question, and the call completes once the person signs in", async () => {
+    const call = callInBackground(["call", "crm.whoami", "{}"]);
+    const question = await waitForQuestion(config, pendingFrom("crm"), 30_000);
+    expect(question.mode).toBe("url");
+    expect(question.message).toContain('Sign in to "crm"');
+    expect(question.message).toContain("mcp");
+    const url = new URL(question.url!);
+    expect(url.origin).toBe(as.issuer);
+    expect(url.searchParams.get("resource")).toBe(upstream.url);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+
+    expect((await elicit(config, "accept", question.id)).code).toBe(0);
+    const back = await as.signIn(url);
+    expect(back.status).toBe(200);
+    const done = await call;
+    expect(done.stdout + done.stderr).toContain("alice");
+    expect(done.code).toBe(0);
+
+    const again = await runMcpx(["call", "crm.whoami", "{}", "--config", config.file], config);
+    expect(again.code).toBe(0);
+    expect(storedQuestions(config).filter((view) => view.server === "crm")).toHaveLength(1);
+  }, 60_000);
+
+  it("fails the call at once, saying why, when the person declines the sign-in", async () => {
+    const declining = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const started = Date.now();
+    const call = callIn(declining, ["call", "crm.whoami", "{}"]);
+    const question = await waitForQuestion(declining, pendingFrom("crm"), 30_000);
+    expect((await elicit(declining, "decline", question.id)).code).toBe(0);
+    const done = await call;
+    expect(done.code).not.toBe(0);
+    expect(done.stderr).toContain('the sign-in to "crm" did not complete (declined)');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
+  it("ends the question as completed when the redirect comes back before the consent", async () => {
+    const eager = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const call = callIn(eager, ["call", "crm.whoami", "{}"]);
+    const question = await waitForQuestion(eager, pendingFrom("crm"), 30_000);
+    expect((await as.signIn(question.url!)).status).toBe(200);
+    const done = await call;
+    expect(done.stdout).toContain("alice");
+    expect(done.code).toBe(0);
+    const [ended] = (await elicitListAll(eager)).filter((view) => view.id === question.id);
+    expect(ended).toMatchObject({ state: "answered" });
+    expect(JSON.stringify(ended)).toContain("server:crm");
+    expect(JSON.stringify(ended)).not.toMatch(/stopped waiting|cancelled/);
+  }, 60_000);
+
+  it("fails the call saying why when the authorization server refuses the sign-in", async () => {
+    const refused = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const call = callIn(refused, ["call", "crm.whoami", "{}"]);
+    const question = await waitForQuestion(refused, pendingFrom("crm"), 30_000);
+    expect((await elicit(refused, "accept", question.id)).code).toBe(0);
+    // The person said no at the authorization server: it sends them back with an error.
+    const url = new URL(question.url!);
+    const back = new URL(url.searchParams.get("redirect_uri")!);
+    back.search = new URLSearchParams({ error: "access_denied", state: url.searchParams.get("state")! }).toString();
+    expect((await fetch(back)).status).toBe(200);
+    const done = await call;
+    expect(done.code).not.toBe(0);
+    expect(done.stderr).toContain("(access_denied)");
+    const [ended] = (await elicitListAll(refused)).filter((view) => view.id === question.id);
+    // The person's consent stands as the question's answer; the refusal is the call's error.
+    expect(ended).toMatchObject({ state: "answered" });
+    expect(JSON.stringify(ended)).not.toMatch(/stopped waiting|aborted/);
+  }, 60_000);
+});
