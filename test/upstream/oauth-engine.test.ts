@@ -31,6 +31,9 @@ const DPOP_METADATA = {
   dpop_signing_alg_values_supported: ["RS256", "ES256"],
 };
 
+/** The server's RFC 9728 metadata when it takes DPoP-bound tokens. */
+const DPOP_RESOURCE = { resource: SERVER_URL, authorization_servers: ["https://as.example.com"], dpop_signing_alg_values_supported: ["ES256"] };
+
 let dir: string;
 let store: SqliteCredentialStore;
 
@@ -44,9 +47,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function providerWithDiscovery(metadata: Record<string, unknown>): StoredOAuthProvider {
+function providerWithDiscovery(metadata: Record<string, unknown>, resource: Record<string, unknown> = DPOP_RESOURCE): StoredOAuthProvider {
   const provider = new StoredOAuthProvider(KEY, SERVER_URL, undefined, store);
-  provider.saveDiscoveryState({ authorizationServerUrl: "https://as.example.com", authorizationServerMetadata: metadata as never });
+  provider.saveDiscoveryState({
+    authorizationServerUrl: "https://as.example.com",
+    authorizationServerMetadata: metadata as never,
+    resourceMetadata: resource as never,
+  });
   return provider;
 }
 
@@ -58,6 +65,15 @@ describe("DPoP", () => {
     expect(dpopAlgorithm(["PS256"])).toBe("PS256");
     const { dpop_signing_alg_values_supported: _, ...plain } = DPOP_METADATA;
     expect(providerWithDiscovery(plain).dpop()).toBeUndefined();
+  });
+
+  it("is not used for a server that takes Bearer tokens only, whatever its authorization server offers", async () => {
+    // Authorization servers (oidc-provider, Keycloak, ...) advertise DPoP by default: a bound token would be refused.
+    const bearerOnly = providerWithDiscovery(DPOP_METADATA, { resource: SERVER_URL, authorization_servers: ["https://as.example.com"] });
+    expect(bearerOnly.dpop()).toBeUndefined();
+    // ...until the server challenges with the DPoP scheme (RFC 9449 section 7.1)
+    bearerOnly.dpopChallenged = true;
+    expect((await bearerOnly.dpop())?.thumbprint).toMatch(/^[\w-]{43}$/);
   });
 
   it("keeps its key with the credentials, so a token bound to it still works after a restart", async () => {
@@ -72,7 +88,11 @@ describe("DPoP", () => {
     const provider = providerWithDiscovery(DPOP_METADATA);
     const before = await provider.dpop();
     store.remove(KEY);
-    provider.saveDiscoveryState({ authorizationServerUrl: "https://as.example.com", authorizationServerMetadata: DPOP_METADATA as never });
+    provider.saveDiscoveryState({
+      authorizationServerUrl: "https://as.example.com",
+      authorizationServerMetadata: DPOP_METADATA as never,
+      resourceMetadata: DPOP_RESOURCE as never,
+    });
     const after = await provider.dpop();
     expect(after?.thumbprint).not.toBe(before?.thumbprint);
     expect((await new StoredOAuthProvider(KEY, SERVER_URL, undefined, store).dpop())?.thumbprint).toBe(after?.thumbprint);
@@ -80,7 +100,11 @@ describe("DPoP", () => {
 
   it("presents a DPoP-bound token with the DPoP scheme and a fresh proof of each request's method and URL", async () => {
     const authorizer = new UpstreamAuthorizer(authorizerDeps(new URL(SERVER_URL), undefined));
-    authorizer.provider.saveDiscoveryState({ authorizationServerUrl: "https://as.example.com", authorizationServerMetadata: DPOP_METADATA as never });
+    authorizer.provider.saveDiscoveryState({
+      authorizationServerUrl: "https://as.example.com",
+      authorizationServerMetadata: DPOP_METADATA as never,
+      resourceMetadata: DPOP_RESOURCE as never,
+    });
     authorizer.provider.saveTokens({ access_token: "bound-token", token_type: "DPoP" });
     const url = new URL(`${SERVER_URL}?session=1`);
     const first = await authorizer.headers(url, "POST");
@@ -94,7 +118,11 @@ describe("DPoP", () => {
 
   it("leaves a Bearer token as it is", async () => {
     const authorizer = new UpstreamAuthorizer(authorizerDeps(new URL(SERVER_URL), undefined));
-    authorizer.provider.saveDiscoveryState({ authorizationServerUrl: "https://as.example.com", authorizationServerMetadata: DPOP_METADATA as never });
+    authorizer.provider.saveDiscoveryState({
+      authorizationServerUrl: "https://as.example.com",
+      authorizationServerMetadata: DPOP_METADATA as never,
+      resourceMetadata: DPOP_RESOURCE as never,
+    });
     authorizer.provider.saveTokens({ access_token: "plain", token_type: "Bearer" });
     expect(await authorizer.headers(new URL(SERVER_URL), "GET")).toEqual({ authorization: "Bearer plain" });
   });

@@ -89,6 +89,7 @@ export class UpstreamAuthorizer {
   /** The server answered 401: get a new token (refresh, or a sign-in by a person); throws when none can be had. */
   unauthorized(response: Response, related: RequestId | undefined): Promise<void> {
     const challenge = extractWWWAuthenticateParams(response);
+    if (/^\s*dpop\b/i.test(response.headers.get("www-authenticate") ?? "")) this.provider.dpopChallenged = true;
     if (challenge.resourceMetadataUrl) this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
     if (!this.deps.config?.scopes && challenge.scope) this.#scope = challenge.scope;
     // A token was refused: the server may have moved to another authorization server (SEP-2352),

@@ -178,16 +178,28 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * DPoP when the authorization server advertises it (`dpop_signing_alg_values_supported`): the
-   * SDK then signs a proof into every token request, and authorized-fetch.ts presents the token
-   * with the DPoP scheme and a fresh proof. One session for the life of this provider.
+   * The server asked for DPoP: its challenge used the `DPoP` scheme (RFC 9449 §7.1), set by the
+   * authorizer. Its protected-resource metadata saying so counts too (resourceOffersDpop).
+   */
+  dpopChallenged = false;
+
+  /**
+   * DPoP when both sides take it: the authorization server advertises it
+   * (`dpop_signing_alg_values_supported`) and the server asked for it (a `DPoP` challenge, or its
+   * RFC 9728 metadata), or a key is kept already (a token bound to it). Many authorization servers
+   * advertise DPoP by default in front of servers that take Bearer tokens only: a DPoP-bound
+   * token would be refused there. The SDK then signs a proof into every token request, and
+   * authorized-fetch.ts presents the token with the DPoP scheme and a fresh proof. One session
+   * for the life of this provider.
    */
   dpop(): Promise<DpopSession> | undefined {
-    const metadata = this.discoveryState()?.authorizationServerMetadata as Record<string, unknown> | undefined;
+    const discovery = this.discoveryState();
+    const metadata = discovery?.authorizationServerMetadata as Record<string, unknown> | undefined;
     const alg = dpopAlgorithm(metadata?.dpop_signing_alg_values_supported);
     if (!alg) return undefined;
     // The session follows the stored key: one removed meanwhile (a logout) is not used again.
     const stored = this.#read()?.dpopKey as StoredDpopKey | undefined;
+    if (!stored && !this.dpopChallenged && !resourceOffersDpop(discovery?.resourceMetadata as Record<string, unknown> | undefined)) return undefined;
     const mark = stored ? JSON.stringify(stored.publicJwk) : undefined;
     if (this.#dpop && this.#dpopKey === mark) return this.#dpop;
     this.#dpopKey = mark;
@@ -225,4 +237,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
     return params;
   }
+}
+
+/** The server's RFC 9728 metadata says it takes DPoP-bound tokens. */
+function resourceOffersDpop(metadata: Record<string, unknown> | undefined): boolean {
+  const algorithms = metadata?.dpop_signing_alg_values_supported;
+  return metadata?.dpop_bound_access_tokens_required === true || (Array.isArray(algorithms) && algorithms.length > 0);
 }
