@@ -7,11 +7,14 @@ const ORDER = Symbol("mcpx.keyOrder");
 
 /** Builds a plain object from entries and remembers their order. */
 export function orderedObject(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
-  const list = Array.isArray(entries) ? (entries as readonly (readonly [string, unknown])[]) : [...entries];
-  // fromEntries defines data properties (a "__proto__" key stays data, not a prototype) in one
-  // call: defining each key on its own cost a 70-server config's read most of its time.
-  const obj = Object.fromEntries(list) as Record<string, unknown>;
-  Object.defineProperty(obj, ORDER, { value: list.map(([key]) => key), enumerable: false });
+  const obj: Record<string, unknown> = {};
+  const keys: string[] = [];
+  for (const [key, value] of entries) {
+    // defineProperty, not assignment: a "__proto__" key must stay data, not a prototype.
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+    keys.push(key);
+  }
+  Object.defineProperty(obj, ORDER, { value: keys, enumerable: false });
   return obj;
 }
 
