@@ -20,20 +20,28 @@ const STOP_WORDS = new Set(
 /** Longest word kept: past this a "word" is noise (a hash, a base64 run) that would only bloat the index. */
 const MAX_WORD = 40;
 
-const HAN = /\p{Script=Han}/u;
-
 /**
  * The patterns of `words` and `foldName`, and the same for ASCII text, where \p{L} is [A-Za-z]
  * and \p{N} is [0-9]: the same matches, but compiling the Unicode classes cost a command as much
- * as ranking does, and most queries are ASCII. Either is compiled on its first use.
+ * as ranking does, and most queries are ASCII. The Unicode ones are made on first use (the
+ * bundler writes some of them as `new RegExp`, which would parse them when the module loads).
  */
-const UNICODE = {
-  run: /[\p{L}\p{N}]+/gu,
-  // camelCase and digit boundaries: "getHTTPResponse2" -> get HTTP Response 2
-  part: /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{N}]+/gu,
-  notFolded: /[^\p{L}\p{N}]+/gu,
-};
-const ASCII = {
+interface Patterns {
+  run: RegExp;
+  part: RegExp;
+  notFolded: RegExp;
+  han?: RegExp;
+}
+let unicode: Patterns | undefined;
+const unicodePatterns = (): Patterns =>
+  (unicode ??= {
+    run: /[\p{L}\p{N}]+/gu,
+    // camelCase and digit boundaries: "getHTTPResponse2" -> get HTTP Response 2
+    part: /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{N}]+/gu,
+    notFolded: /[^\p{L}\p{N}]+/gu,
+    han: /\p{Script=Han}/u,
+  });
+const ASCII: Patterns = {
   run: /[A-Za-z0-9]+/g,
   part: /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[A-Za-z0-9]+/g,
   notFolded: /[^a-z0-9]+/g,
@@ -41,8 +49,8 @@ const ASCII = {
 // any UTF-16 code unit past ASCII (surrogates included)
 const NOT_ASCII = /[\u0080-\uffff]/;
 
-function patternsFor(text: string): typeof UNICODE {
-  return NOT_ASCII.test(text) ? UNICODE : ASCII;
+function patternsFor(text: string): Patterns {
+  return NOT_ASCII.test(text) ? unicodePatterns() : ASCII;
 }
 
 /** Lower-case words of `text`: letters and digits, camelCase split, Han runs as overlapping pairs. */
@@ -50,7 +58,7 @@ export function words(text: string): string[] {
   const out: string[] = [];
   const patterns = patternsFor(text);
   for (const run of text.match(patterns.run) ?? []) {
-    if (patterns === UNICODE && HAN.test(run)) {
+    if (patterns.han?.test(run)) {
       out.push(...hanPairs(run));
       continue;
     }
