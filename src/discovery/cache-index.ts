@@ -2,7 +2,7 @@
 import { indexesDir } from "./cache-files.js";
 import { keep, type KeptKind, readKept, wholeView } from "./cache-kept.js";
 import { allTools, type DiscoveryView } from "./cache-read.js";
-import { buildIndex, type SearchIndex } from "./search.js";
+import { buildIndex, INDEX_VERSION, type SearchIndex } from "./search.js";
 
 export { indexKey } from "./cache-kept.js";
 
@@ -20,7 +20,8 @@ const INDEXES: KeptKind = { dir: indexesDir, field: "index", version: 2, max: MA
 /** The view's search index: the stored one when it is current, else built now and stored for the next reader. */
 export function searchIndexFor(view: DiscoveryView): { index: SearchIndex; built: boolean } {
   const stored = readKept<SearchIndex>(view, INDEXES);
-  if (stored) return { index: stored, built: false };
+  // an index of another version is read differently by this query side: built again, never read
+  if (stored?.version === INDEX_VERSION) return { index: stored, built: false };
   const whole = wholeView(view);
   const index = buildIndex({
     tools: allTools(whole),

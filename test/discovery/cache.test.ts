@@ -4,7 +4,7 @@
  * out of the key), a failed read never replaces a good one, the readers apply the config's
  * tool filter (globs), and the search index is rebuilt only when what it is built from changed.
  */
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,7 +15,8 @@ import { serverKey } from "../../src/discovery/cache-key.js";
 import { allTools, readDiscovery } from "../../src/discovery/cache-read.js";
 import type { CatalogueSnapshot } from "../../src/discovery/cache-snapshot.js";
 import { CacheWriter } from "../../src/discovery/cache-writer.js";
-import { entryFile } from "../../src/discovery/cache-files.js";
+import { entryFile, indexesDir } from "../../src/discovery/cache-files.js";
+import { INDEX_VERSION } from "../../src/discovery/search.js";
 import { silentLogger } from "../../src/util/log.js";
 
 const stdio = (extra: object = {}) => ({ command: "node", args: ["server.js"], env: { API_KEY: "secret-1" }, ...extra });
@@ -155,5 +156,24 @@ describe("the cache writer and readers", () => {
     await writer.flush();
     expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(true);
     expect(searchIndexFor(readDiscovery(configOf({ demo: stdio({ tools: { deny: ["beta"] } }) }), dir)).built).toBe(true);
+  });
+
+  it("builds the search index again when the kept one is of another index version", async () => {
+    const dir = fresh();
+    const config = configOf({ demo: stdio() });
+    const writer = new CacheWriter(dir, silentLogger);
+    writer.read(config.servers[0]!, snapshot("alpha"));
+    await writer.flush();
+    expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(true);
+    // What an older mcpx kept for the same catalogue: its index is read by another query side.
+    const [file] = readdirSync(indexesDir(dir)).map((name) => join(indexesDir(dir), name));
+    const text = readFileSync(file!, "utf8");
+    const older = text.replace(`"index":{"version":${INDEX_VERSION},`, `"index":{"version":${INDEX_VERSION - 1},`);
+    expect(older).not.toBe(text);
+    writeFileSync(file!, older);
+    const again = searchIndexFor(readDiscovery(config, dir));
+    expect(again.built).toBe(true);
+    expect(again.index.version).toBe(INDEX_VERSION);
+    expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(false);
   });
 });

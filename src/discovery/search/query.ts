@@ -8,7 +8,7 @@
 import { closeness, type DecodedVectors, decodeVectors, sifWeight, type TextWord, textVector, vectorIdf } from "../vectors/embed.js";
 import type { WordVectors } from "../vectors/table.js";
 import type { SearchIndex } from "./build.js";
-import { NAME_TIER, type NamedTool, nameQuery, namedTool, nameTier } from "./names.js";
+import { NAME_TIER, type NamedTool, nameQuery, nameTier } from "./names.js";
 import { foldName, isStopWord, stem, terms, words } from "./text.js";
 
 export interface SearchHit {
@@ -33,7 +33,8 @@ export function searchIndex(index: SearchIndex, query: string, limit = 10, table
   if (count === 0 || text.trim() === "") return [];
   const scores = textScores(index, text);
   if (table) vectorScores(index, text, table, scores);
-  const names = namesOf(index);
+  // the index holds each tool's folded names (build.ts)
+  const names = index.tools;
   if (index.query.nameTiers) {
     const asName = nameQuery(text);
     names.forEach((tool, i) => {
@@ -51,15 +52,6 @@ export function searchIndex(index: SearchIndex, query: string, limit = 10, table
     const tool = index.tools[i]!;
     return { name: tool.name, server: tool.server, tool: tool.tool, description: tool.description, score: Math.round(score * 1000) / 1000 };
   });
-}
-
-const folded = new WeakMap<SearchIndex, NamedTool[]>();
-
-/** The tools' folded names, made once per index (a server answering many queries keeps its index). */
-function namesOf(index: SearchIndex): NamedTool[] {
-  let names = folded.get(index);
-  if (!names) folded.set(index, (names = index.tools.map(namedTool)));
-  return names;
 }
 
 const lemmaMaps = new WeakMap<SearchIndex, ReadonlyMap<string, string>>();

@@ -20,18 +20,49 @@ const STOP_WORDS = new Set(
 /** Longest word kept: past this a "word" is noise (a hash, a base64 run) that would only bloat the index. */
 const MAX_WORD = 40;
 
-const HAN = /\p{Script=Han}/u;
+/**
+ * The patterns of `words` and `foldName`, and the same for ASCII text, where \p{L} is [A-Za-z]
+ * and \p{N} is [0-9]: the same matches, but compiling the Unicode classes cost a command as much
+ * as ranking does, and most queries are ASCII. The Unicode ones are made on first use (the
+ * bundler writes some of them as `new RegExp`, which would parse them when the module loads).
+ */
+interface Patterns {
+  run: RegExp;
+  part: RegExp;
+  notFolded: RegExp;
+  han?: RegExp;
+}
+let unicode: Patterns | undefined;
+const unicodePatterns = (): Patterns =>
+  (unicode ??= {
+    run: /[\p{L}\p{N}]+/gu,
+    // camelCase and digit boundaries: "getHTTPResponse2" -> get HTTP Response 2
+    part: /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{N}]+/gu,
+    notFolded: /[^\p{L}\p{N}]+/gu,
+    han: /\p{Script=Han}/u,
+  });
+const ASCII: Patterns = {
+  run: /[A-Za-z0-9]+/g,
+  part: /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[A-Za-z0-9]+/g,
+  notFolded: /[^a-z0-9]+/g,
+};
+// any UTF-16 code unit past ASCII (surrogates included)
+const NOT_ASCII = /[\u0080-\uffff]/;
+
+function patternsFor(text: string): Patterns {
+  return NOT_ASCII.test(text) ? unicodePatterns() : ASCII;
+}
 
 /** Lower-case words of `text`: letters and digits, camelCase split, Han runs as overlapping pairs. */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const run of text.match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (HAN.test(run)) {
+  const patterns = patternsFor(text);
+  for (const run of text.match(patterns.run) ?? []) {
+    if (patterns.han?.test(run)) {
       out.push(...hanPairs(run));
       continue;
     }
-    // camelCase and digit boundaries: "getHTTPResponse2" -> get HTTP Response 2
-    const parts = run.match(/\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{N}]+/gu) ?? [run];
+    const parts = run.match(patterns.part) ?? [run];
     for (const part of parts) if (part.length <= MAX_WORD) out.push(part.toLowerCase());
   }
   return out;
@@ -67,5 +98,6 @@ export function terms(text: string, stemming = true, lemmas?: ReadonlyMap<string
 
 /** A name folded for comparison: lower case, nothing but letters and digits ("Get-File info" = "get_file_info" = "getFileInfo"). */
 export function foldName(name: string): string {
-  return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  const lower = name.toLowerCase();
+  return lower.replace(patternsFor(lower).notFolded, "");
 }
