@@ -30,12 +30,13 @@ export function authorizedFetch(fetch: HttpFetch, authorizer: UpstreamAuthorizer
         await whileNotAborted(authorizer.unauthorized(response, init.related), init);
         continue;
       }
-      if (refusal === "insufficient_scope" && stepUps < MAX_STEP_UPS) {
+      if (refusal === "insufficient_scope" && stepUps < MAX_STEP_UPS && authorizer.mayStepUp()) {
         stepUps++;
         await response.body?.cancel().catch(() => {});
         await whileNotAborted(authorizer.insufficientScope(response, init.related), init);
         continue;
       }
+      if (refusal === undefined && response.ok) authorizer.accepted();
       return response;
     }
   };

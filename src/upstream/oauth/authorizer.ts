@@ -47,6 +47,8 @@ export interface AuthorizerDeps {
 export class UpstreamAuthorizer {
   readonly provider: StoredOAuthProvider;
   #scope: string | undefined;
+  /** Step-ups asked for since the server last accepted a request (mayStepUp). */
+  #stepUpsSinceAccepted = 0;
   #resourceMetadataUrl: URL | undefined;
   /** The flow in progress: every request refused meanwhile waits for it instead of starting another. */
   #flight: Promise<void> | undefined;
@@ -103,7 +105,22 @@ export class UpstreamAuthorizer {
   }
 
   /** The server answered 403 insufficient_scope: sign in again for the union of the scopes. */
+  /**
+   * Whether another step-up may be tried: at most MAX_STEP_UPS since the server last accepted a
+   * request. Counted here, not only per request: a start that ends for want of a sign-in is tried
+   * again once signed in, as a new request, and would otherwise step up without end.
+   */
+  mayStepUp(): boolean {
+    return this.#stepUpsSinceAccepted < MAX_STEP_UPS;
+  }
+
+  /** The server accepted a request: step-ups may be tried again when it next asks for more scopes. */
+  accepted(): void {
+    this.#stepUpsSinceAccepted = 0;
+  }
+
   insufficientScope(response: Response, related: RequestId | undefined): Promise<void> {
+    this.#stepUpsSinceAccepted++;
     const challenge = extractWWWAuthenticateParams(response);
     if (challenge.resourceMetadataUrl) this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
     const granted = this.provider.tokens()?.scope;
