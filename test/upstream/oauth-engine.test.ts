@@ -254,3 +254,15 @@ async function refusingAuthorizationServer(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, tokenRequests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
+
+describe("a failed sign-in in words", () => {
+  it("never repeats the issuer a redirect named in a mix-up (attacker-controlled), only what happened", async () => {
+    const { describe: describeFailure } = await import("../../src/upstream/oauth/authorizer.js");
+    const { IssuerMismatchError } = await import("@modelcontextprotocol/client");
+    const mixUp = new IssuerMismatchError("authorization_response", "https://as.example.com", "https://evil.example/<script>");
+    expect(describeFailure(mixUp)).not.toContain("evil.example");
+    expect(describeFailure(mixUp)).toMatch(/another authorization server/);
+    // the metadata check names issuers the operator's own discovery found: kept as the SDK says it
+    expect(describeFailure(new IssuerMismatchError("metadata", "https://a.example", "https://b.example"))).toContain("b.example");
+  });
+});

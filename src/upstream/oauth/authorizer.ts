@@ -8,7 +8,15 @@
  * insufficient_scope` asks again for the union of the scopes, a bounded number of times.
  */
 import { randomUUID } from "node:crypto";
-import { auth, type AuthResult, computeScopeUnion, extractWWWAuthenticateParams, isStrictScopeSuperset, type FetchLike } from "@modelcontextprotocol/client";
+import {
+  auth,
+  type AuthResult,
+  computeScopeUnion,
+  extractWWWAuthenticateParams,
+  IssuerMismatchError,
+  isStrictScopeSuperset,
+  type FetchLike,
+} from "@modelcontextprotocol/client";
 import type { OAuthConfig } from "../../config/types.js";
 import { GatewayError } from "../../protocol/errors.js";
 import type { RequestId } from "../../protocol/jsonrpc.js";
@@ -271,6 +279,11 @@ function safeCode(text: string): string {
   return /^[A-Za-z0-9_.-]{1,64}$/.test(text) ? text : "an unreadable error";
 }
 
-function describe(error: unknown): string {
+/** A failed sign-in in words fit to show (exported for its test). */
+export function describe(error: unknown): string {
+  // The issuer a redirect names is the attacker's in a mix-up: the SDK says never to show it.
+  if (error instanceof IssuerMismatchError && error.kind === "authorization_response") {
+    return "the redirect came back naming another authorization server than the one asked (a mix-up attack, or a misconfigured server)";
+  }
   return error instanceof Error ? error.message : String(error);
 }
