@@ -266,3 +266,19 @@ describe("a failed sign-in in words", () => {
     expect(describeFailure(new IssuerMismatchError("metadata", "https://a.example", "https://b.example"))).toContain("b.example");
   });
 });
+
+describe("the token store read per request", () => {
+  it("is not read again for a server that had no token, until it refuses; a token another process saved meanwhile is then used without a sign-in", async () => {
+    const asked: string[] = [];
+    const authorizer = new UpstreamAuthorizer({ ...authorizerDeps(new URL(SERVER_URL), undefined), ask: async () => (asked.push("asked"), "cancel" as const) });
+    expect(await authorizer.headers(new URL(SERVER_URL), "POST")).toEqual({});
+    // another mcpx process signs in (mcpx auth login): this one does not read the store for it...
+    new StoredOAuthProvider(KEY, SERVER_URL, undefined, store).saveTokens({ access_token: "from-login", token_type: "Bearer" });
+    expect(await authorizer.headers(new URL(SERVER_URL), "POST")).toEqual({});
+    // ...until the server refuses the request sent without it: then it is read and used, nobody asked
+    const refused = new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer resource_metadata="https://mcp.example.com/prm"' } });
+    await authorizer.unauthorized(refused, 1);
+    expect(await authorizer.headers(new URL(SERVER_URL), "POST")).toEqual({ authorization: "Bearer from-login" });
+    expect(asked).toEqual([]);
+  });
+});

@@ -55,6 +55,12 @@ export interface AuthorizerDeps {
 export class UpstreamAuthorizer {
   readonly provider: StoredOAuthProvider;
   #scope: string | undefined;
+  /**
+   * Whether the store may hold a token for this server: true at first (another process may have
+   * signed in), false once a read found none, true again when the server refuses (then the
+   * sign-in, or a token another process saved since, is read).
+   */
+  #mayHaveTokens = true;
   /** Step-ups asked for since the server last accepted a request (mayStepUp). */
   #stepUpsSinceAccepted = 0;
   #resourceMetadataUrl: URL | undefined;
@@ -74,8 +80,13 @@ export class UpstreamAuthorizer {
    * method and URL (RFC 9449 §7.1).
    */
   async headers(url: URL, method: string): Promise<Record<string, string>> {
+    // Most servers never ask for a sign-in: their requests read no store once it has no token for them.
+    if (!this.#mayHaveTokens) return {};
     let tokens = this.provider.tokens();
-    if (!tokens) return {};
+    if (!tokens) {
+      this.#mayHaveTokens = false;
+      return {};
+    }
     const expiresAt = this.provider.expiresAt();
     if (expiresAt !== undefined && expiresAt - Date.now() < REFRESH_AHEAD_MS && tokens.refresh_token) {
       await this.#once(() => this.#refresh()).catch((error: unknown) => {
@@ -98,6 +109,10 @@ export class UpstreamAuthorizer {
 
   /** The server answered 401: get a new token (refresh, or a sign-in by a person); throws when none can be had. */
   unauthorized(response: Response, related: RequestId | undefined): Promise<void> {
+    const looked = this.#mayHaveTokens;
+    this.#mayHaveTokens = true;
+    // Sent without a token because none was kept, and one is now (another process signed in): use it.
+    if (!looked && this.provider.tokens()) return Promise.resolve();
     const challenge = extractWWWAuthenticateParams(response);
     if (/^\s*dpop\b/i.test(response.headers.get("www-authenticate") ?? "")) this.provider.dpopChallenged = true;
     if (challenge.resourceMetadataUrl) this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
@@ -128,6 +143,7 @@ export class UpstreamAuthorizer {
   }
 
   insufficientScope(response: Response, related: RequestId | undefined): Promise<void> {
+    this.#mayHaveTokens = true;
     this.#stepUpsSinceAccepted++;
     const challenge = extractWWWAuthenticateParams(response);
     if (challenge.resourceMetadataUrl) this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
