@@ -270,7 +270,13 @@ describe("a failed sign-in in words", () => {
 describe("the token store read per request", () => {
   it("is not read again for a server that had no token, until it refuses; a token another process saved meanwhile is then used without a sign-in", async () => {
     const asked: string[] = [];
-    const authorizer = new UpstreamAuthorizer({ ...authorizerDeps(new URL(SERVER_URL), undefined), ask: async () => (asked.push("asked"), "cancel" as const) });
+    const authorizer = new UpstreamAuthorizer({
+      ...authorizerDeps(new URL(SERVER_URL), undefined),
+      ask: async () => {
+        asked.push("asked");
+        return "cancel" as const;
+      },
+    });
     expect(await authorizer.headers(new URL(SERVER_URL), "POST")).toEqual({});
     // another mcpx process signs in (mcpx auth login): this one does not read the store for it...
     new StoredOAuthProvider(KEY, SERVER_URL, undefined, store).saveTokens({ access_token: "from-login", token_type: "Bearer" });
