@@ -228,13 +228,13 @@ export class EngineRun {
     const ms = context.typeof(msHandle) === "number" ? context.getNumber(msHandle) : 0;
     const wait = Number.isFinite(ms) ? Math.max(0, ms) : 0;
     this.#sleeps.add(deferred);
-    // A timer set beyond the deadline never fires: the deadline ends the run first.
-    if (this.#held || Date.now() + wait < this.#deadline) {
-      setTimeout(() => {
-        this.#sleeps.delete(deferred);
-        this.#resolve(deferred, "");
-      }, wait);
-    }
+    // Always armed, even past the deadline: a question may hold the deadline before it comes (a
+    // sleep left unarmed then waited for ever, with no code running to notice the time). One
+    // that fires after the run ended does nothing.
+    setTimeout(() => {
+      this.#sleeps.delete(deferred);
+      this.#resolve(deferred, "");
+    }, wait);
     return deferred.handle;
   }
 
