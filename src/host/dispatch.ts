@@ -24,6 +24,7 @@ import { answerGatewayTool } from "./gateway-tools/answers.js";
 import { unwrapCall } from "./gateway-tools/call.js";
 import { EXEC_TOOL } from "./gateway-tools/exec.js";
 import { serveExec } from "./gateway-tools/exec-call.js";
+import { serveSignIn, SIGN_IN_TOOL, signInToolDefinitions } from "./gateway-tools/sign-in.js";
 import type { Upstream } from "../upstream/upstream.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
@@ -33,7 +34,7 @@ const HANDLERS = lookupTable<Handler>({
   initialize,
   ping: async () => ({}),
   "tools/list": async (gateway, session, _context, params) => {
-    const tools = listedTools(gateway.config, gateway.catalogue);
+    const tools = [...listedTools(gateway.config, gateway.catalogue), ...signInToolDefinitions(gateway.serversAwaitingSignIn(session))];
     return list(offersAgentTools(gateway, session) ? [...tools, ...agentTools(gateway.servesPage)] : tools, "tools", params);
   },
   "prompts/list": async (gateway, _session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
@@ -77,6 +78,7 @@ async function callTool(gateway: Gateway, session: HostSession, context: Incomin
   const args = isObject(params.arguments) ? params.arguments : {};
   if (isAgentTool(name)) return callAgentTool(gateway, session, name, args);
   if (name === EXEC_TOOL) return serveExec(gateway, session, context, params, isLegacyHost(session));
+  if (name === SIGN_IN_TOOL) return serveSignIn(gateway, session, context, params);
   if (gateway.config.expose === "discovery" && isGatewayTool(name)) {
     if (name !== CALL_TOOL) return answerGatewayTool(gateway, name, args);
     const unwrapped = await unwrapCall(gateway, params);

@@ -23,9 +23,10 @@ import type { OAuthContext } from "../upstream/oauth/context.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
-import { type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
+import { type CallerContext, type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
+import { askWaitingCaller } from "./sign-in-callers.js";
 import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
@@ -103,9 +104,10 @@ export class Gateway {
       server,
       {
         question: (upstream, context, candidates, inputKey) => relayQuestion(this, upstream, context, candidates, inputKey),
+        signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
-        // The catalogue comes from the shared connection; a host's own one does not change it.
-        changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),
+        // The catalogue comes from the shared connection; a host's own one changes only whether it must sign in.
+        changed: (upstream, what) => (session ? this.#scopedChanged(upstream, session, what) : this.#changed(upstream, what)),
         ...(this.oauth ? { oauth: this.oauth } : {}),
       },
       this.log.child({
@@ -137,6 +139,39 @@ export class Gateway {
     if (!mine) this.#identities.set(session.identity, (mine = { scope: new IdentityScope(session.identity), sessions: new Set() }));
     mine.sessions.add(session);
     return this.#connections.get(mine.scope, shared);
+  }
+
+  /**
+   * The servers `session` cannot reach until someone signs in (mcpx__sign_in lists them): by
+   * its own connection where it has one (per-host, or its identity's), else the shared one.
+   */
+  serversAwaitingSignIn(session: HostSession): string[] {
+    const identity = session.identity === LOCAL_IDENTITY ? undefined : this.#identities.get(session.identity)?.scope;
+    return this.upstreams
+      .filter((shared) => {
+        const own = this.#connections.peek(session.connectionScope, shared.name) ?? (identity ? this.#connections.peek(identity, shared.name) : undefined);
+        return (own ?? shared).signInNeeded !== undefined;
+      })
+      .map((shared) => shared.name);
+  }
+
+  /** Whether each connection needed a sign-in when last looked at: a change lists mcpx__sign_in anew. */
+  readonly #neededSignIn = new WeakMap<Upstream, boolean>();
+
+  #signInChanged(upstream: Upstream): boolean {
+    // A start is news once it is over: the sign-in tool goes as the server's tools come, in one list_changed.
+    if (upstream.state === "starting") return false;
+    const needed = upstream.signInNeeded !== undefined;
+    const before = this.#neededSignIn.get(upstream) ?? false;
+    this.#neededSignIn.set(upstream, needed);
+    return needed !== before;
+  }
+
+  /** A host's or identity's own connection changed state: its sessions hear of it when mcpx__sign_in's list may read differently. */
+  #scopedChanged(upstream: Upstream, scope: ConnectionScope, what: CatalogPart | "state"): void {
+    if (what !== "state" || !this.#signInChanged(upstream)) return;
+    const sessions = scope instanceof IdentityScope ? (this.#identities.get(scope.identity)?.sessions ?? new Set<HostSession>()) : new Set([scope]);
+    for (const session of sessions) session.notify(LIST_CHANGED.tools, {});
   }
 
   /** Start every upstream; resolves when each has come up or failed (bounded by the startup timeout). */
@@ -313,13 +348,20 @@ export class Gateway {
     this.#cacheRead(upstream, what);
     const before = this.catalogue;
     this.#rebuild();
+    const signIn = what === "state" && this.#signInChanged(upstream);
     const parts: CatalogPart[] =
       what === "state"
-        ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter((part) => !sameList(before[part], this.catalogue[part]))
+        ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
+            (part) => (part === "tools" && signIn) || !sameList(before[part], this.catalogue[part]),
+          )
         : [what];
     // In discovery mode hosts list the gateway tools and the pinned ones: news only when those change.
     const news = parts.filter(
-      (part) => part !== "tools" || this.config.expose !== "discovery" || !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
+      (part) =>
+        part !== "tools" ||
+        signIn ||
+        this.config.expose !== "discovery" ||
+        !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
     );
     for (const method of new Set(news.map((part) => LIST_CHANGED[part]))) this.broadcast(method);
   }
