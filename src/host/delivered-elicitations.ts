@@ -26,6 +26,7 @@ export class DeliveredElicitations {
 
   /** A host went away: nothing more can be delivered to it. */
   forget(session: HostSession): void {
+    // The host leaves every list it is on; a list left empty goes.
     this.#asked.deleteWhere((hosts) => {
       const left = hosts.filter((asked) => asked.session !== session);
       hosts.splice(0, hosts.length, ...left);

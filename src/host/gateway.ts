@@ -9,7 +9,8 @@ import type { Config, ServerConfig } from "../config/types.js";
 import { GatewayError } from "../protocol/errors.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { Upstream } from "../upstream/upstream.js";
-import type { CatalogPart } from "../upstream/catalog.js";
+import { type Catalog, type CatalogPart, emptyCatalog } from "../upstream/catalog.js";
+import { lastListedTools } from "../discovery/cache-last-tools.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
@@ -307,12 +308,31 @@ export class Gateway {
     }
   }
 
+  /**
+   * The tools a server waiting for a sign-in listed when last read (the schema cache): hosts
+   * keep seeing them, and a call of one waits for the sign-in, its host asked inline. Read once
+   * per wait.
+   */
+  readonly #toolsBeforeSignIn = new Map<Upstream, JsonObject[]>();
+
+  #catalogOf(upstream: Upstream): Catalog | undefined {
+    // A restarting upstream keeps its items: they answer "unavailable, back in N s" meanwhile.
+    if (upstream.state === "ready" || upstream.restarting) {
+      this.#toolsBeforeSignIn.delete(upstream);
+      return upstream.catalog;
+    }
+    if (upstream.signInNeeded !== "waiting" || !this.#schemaCache) return undefined;
+    let tools = this.#toolsBeforeSignIn.get(upstream);
+    if (!tools) this.#toolsBeforeSignIn.set(upstream, (tools = lastListedTools(this.#schemaCache.stateDir, upstream.config)));
+    return { ...emptyCatalog(), tools };
+  }
+
   #rebuild(): void {
     this.catalogue = new Catalogue(
-      this.upstreams
-        // A restarting upstream keeps its items: they answer "unavailable, back in N s" meanwhile.
-        .filter((upstream) => upstream.state === "ready" || upstream.restarting)
-        .map((upstream) => ({ server: upstream.name, passthrough: upstream.config.passthrough, catalog: upstream.catalog, tools: upstream.config.tools })),
+      this.upstreams.flatMap((upstream) => {
+        const catalog = this.#catalogOf(upstream);
+        return catalog ? [{ server: upstream.name, passthrough: upstream.config.passthrough, catalog, tools: upstream.config.tools }] : [];
+      }),
       { servers: this.config.servers.map((server) => server.name), maxToolsPerServer: this.config.limits.maxToolsPerServer },
     );
     // Every rebuild sees the same conflicts again; the log hears of each one once (`mcpx servers` lists them all).

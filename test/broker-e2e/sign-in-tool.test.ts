@@ -5,7 +5,8 @@
  * elicit`, not another) to that host inline with the full URL; once the person has signed in
  * the server starts, the call ends saying so, the host hears `tools/list_changed`, and the
  * server's tools replace `mcpx__sign_in`. A host that cannot take URL questions is told where
- * the question waits, and its call ends when a person signs in from the CLI.
+ * the question waits, and its call ends when a person signs in from the CLI. Once a server was
+ * read, a later wait for a sign-in keeps its last tools listed: calling one asks on that call.
  */
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/prote
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { stdioHost, type Frame, type RecordingHost } from "../relay/support.js";
 import { elicit, pendingFrom, storedQuestions, waitForQuestion } from "./support.js";
+import { runMcpx } from "../helpers/upstreams.js";
 
 const SIGN_IN = "mcpx__sign_in";
 
@@ -89,7 +91,27 @@ describe("mcpx__sign_in, for a server that needs a sign-in before it lists anyth
     expect(after).toContain("crm__whoami");
     expect(after).not.toContain(SIGN_IN);
     expect(textOf(await host.client.callTool({ name: "crm__whoami", arguments: {} }))).toMatch(/^alice\b/);
-  }, 60_000);
+    await host.close();
+
+    // Signed out, a new mcpx must ask again: the tools crm listed last time are listed meanwhile,
+    // and calling one asks this host inline on that very call, which then completes.
+    expect((await runMcpx(["auth", "logout", "crm"], config)).code).toBe(0);
+    host = await stdioHost(config, {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      setup: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, async (request) => {
+          const params = request.params as { url?: string };
+          if (params.url) setImmediate(() => void as.signIn(String(params.url)));
+          return { action: "accept" };
+        }),
+    });
+    await waitForQuestion(config, (view) => view.server === "crm" && view.state === "pending" && view.id !== waiting.id, 20_000);
+    const remembered = await toolNames();
+    expect(remembered).toEqual(expect.arrayContaining(["crm__whoami", SIGN_IN]));
+    expect(textOf(await host.client.callTool({ name: "crm__whoami", arguments: {} }))).toMatch(/^alice\b/);
+    expect(host.requests("elicitation/create")).toHaveLength(1);
+    expect(await toolNames()).not.toContain(SIGN_IN);
+  }, 90_000);
 
   it("tells a host that cannot take URL questions where it waits; a person signs in from the CLI and the call ends", async () => {
     const config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, limits: { startupTimeoutSeconds: 60 }, elicitation: { ttlSeconds: 60 } });
