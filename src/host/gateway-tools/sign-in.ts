@@ -52,6 +52,8 @@ export async function serveSignIn(gateway: Gateway, session: HostSession, contex
   const call = new ForwardedCall(owner, server, async (signal) => {
     const upstream = await gateway.connectionFor(session, server);
     if (!upstream) return toolError(`no server is named "${server}"`);
+    if (upstream.signInNeeded === undefined && upstream.state === "ready")
+      return { content: [{ type: "text", text: `"${server}" needs no sign-in now: it is ready.` }] };
     gateway.log.info("a host asks to sign in", { session: session.id, server });
     await upstream.askToSignIn(owner, signal);
     if (upstream.state === "ready") {
