@@ -28,6 +28,8 @@ import { type CallerContext, type HostSession, LOG_LEVELS, type LogLevel } from 
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
 import { askWaitingCaller } from "./sign-in-callers.js";
+import { approveCall, SessionAllowances } from "./approvals/gate.js";
+import type { CallOptions } from "../upstream/calls.js";
 import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
@@ -58,6 +60,8 @@ export class Gateway {
   readonly urlQuestions = new UrlQuestions();
   /** Host calls answered -32042 whose work goes on until the host retries them. */
   readonly parked = new ParkedCalls();
+  /** What each host session's person allowed for the rest of it (approvals). */
+  readonly allowances = new SessionAllowances();
   /** Questions each upstream connection has waiting, bounded by `limits.maxPendingQuestionsPerServer`. */
   readonly pendingQuestions: PendingQuestions;
   /** Set by a host that is not reading (stdio); while set, upstreams are not read. */
@@ -106,6 +110,10 @@ export class Gateway {
       {
         question: (upstream, context, candidates, inputKey) => relayQuestion(this, upstream, context, candidates, inputKey),
         signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
+        // Only when the config holds calls for approval: every other call pays nothing for it.
+        ...(this.config.approvals.length > 0
+          ? { approve: (upstream: Upstream, params: JsonObject, options: CallOptions) => approveCall(this, upstream, params, options) }
+          : {}),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
         // The catalogue comes from the shared connection; a host's own one changes only whether it must sign in.
         changed: (upstream, what) => (session ? this.#scopedChanged(upstream, session, what) : this.#changed(upstream, what)),

@@ -94,6 +94,8 @@ export async function askAndWait(
   signal: AbortSignal,
   question: Question,
   attribution: Attribution,
+  /** How long it waits (default: the server's `elicitation.ttlSeconds`, else the config's). */
+  ttlSeconds?: number,
 ): Promise<JsonObject> {
   const log = gateway.log.child({ server: upstream.name, question: question.id, method: question.method });
   const broker = gateway.broker;
@@ -109,7 +111,7 @@ export async function askAndWait(
   }
   const release = gateway.pendingQuestions.take(upstream);
   if (!release) return tooMany(gateway, question, log);
-  const ttl = upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds;
+  const ttl = ttlSeconds ?? upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds;
   try {
     const record = broker.open(question, origin, ttl, decision);
     if (record.state !== "pending") {

@@ -31,6 +31,8 @@ export interface CallOptions {
    * legacy connection, where it may ask the 2025 way (legacy-lane.ts).
    */
   legacyCaller?: boolean;
+  /** A person allowed this call already (approvals): a connection it is passed on to does not ask again. */
+  approved?: boolean;
 }
 
 export class CallsInFlight {

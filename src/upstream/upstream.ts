@@ -63,6 +63,11 @@ export interface UpstreamEvents {
    * came: its host may be asked too, until `signal` aborts.
    */
   signInWaiter?(upstream: Upstream, elicitationId: string, owner: CallOwner, signal: AbortSignal | undefined): void;
+  /**
+   * A tool call about to go to the server: a person may have to allow it first (approvals).
+   * Resolves with the result to give instead when it is refused, else undefined. Absent: none are held.
+   */
+  approve?(upstream: Upstream, params: JsonObject, options: CallOptions): Promise<JsonObject | undefined>;
 }
 
 export interface UpstreamLimits {
@@ -207,6 +212,10 @@ export class Upstream {
    * eras on the legacy connection (legacy-lane.ts), anything else on this one.
    */
   call(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<JsonObject> {
+    const approve = method === "tools/call" && !options.approved ? this.events.approve : undefined;
+    if (approve) {
+      return approve(this, params ?? {}, options).then((refused) => refused ?? this.call(method, params, { ...options, approved: true }));
+    }
     const lane = this.#modern ? this.#legacyLane : undefined;
     if (lane) {
       if (options.legacyCaller && LANE_METHODS.has(method)) {
