@@ -31,6 +31,8 @@ import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
 import { CacheWriter } from "../discovery/cache-writer.js";
 import { SearchIndexes } from "./gateway-tools/search-indexes.js";
+import { TaskRegistry } from "./tasks/registry.js";
+import { taskQuestion } from "./tasks/task-messages.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -54,6 +56,8 @@ export class Gateway {
   readonly delivered = new DeliveredElicitations();
   /** URL questions by connection and elicitationId, for the upstream's completions. */
   readonly urlQuestions = new UrlQuestions();
+  /** The tasks relayed for hosts (host/tasks/): who owns each, and where it runs. */
+  readonly tasks = new TaskRegistry();
   /** Host calls answered -32042 whose work goes on until the host retries them. */
   readonly parked = new ParkedCalls();
   /** Questions each upstream connection has waiting, bounded by `limits.maxPendingQuestionsPerServer`. */
@@ -102,7 +106,11 @@ export class Gateway {
     return new Upstream(
       server,
       {
-        question: (upstream, context, candidates, inputKey) => relayQuestion(this, upstream, context, candidates, inputKey),
+        question: (upstream, context, candidates, inputKey) => {
+          // A question a relayed task raises is its owner's, whatever else is in flight (host/tasks/).
+          const task = taskQuestion(this.tasks, upstream, context);
+          return relayQuestion(this, upstream, task?.context ?? context, task?.candidates ?? candidates, inputKey);
+        },
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
         // The catalogue comes from the shared connection; a host's own one does not change it.
         changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),
