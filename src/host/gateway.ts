@@ -205,6 +205,7 @@ export class Gateway {
     this.sessions.delete(session);
     this.delivered.forget(session);
     this.parked.forget(session);
+    this.tasks.sessionEnded(session);
     try {
       for (const uri of [...session.subscriptions]) await this.unsubscribe(session, uri);
     } catch (error) {

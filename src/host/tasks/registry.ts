@@ -117,6 +117,15 @@ export class TaskRegistry {
     if (mine?.size === 0) this.#byUpstream.delete(task.upstream);
   }
 
+  /**
+   * The session has ended: its own tasks can be asked about by nobody any more (an identity's
+   * stay, for its other sessions). The upstream's tasks run on; only mcpx's ids for them go.
+   */
+  sessionEnded(session: HostSession): void {
+    const owner = `session:${session.id}`;
+    for (const task of this.#byId.values()) if (task.owner === owner) this.forget(task);
+  }
+
   /** Note what the upstream said of the task (a Task object: a poll's answer, a notification). */
   heard(task: RelayedTask, fields: JsonObject): void {
     if (typeof fields.status === "string") {
