@@ -83,7 +83,11 @@ async function throughMcpx(upstream) {
     env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
     urlOnStderr: true,
   });
-  return { ...served, stop: () => (served.stop(), rmSync(dir, { recursive: true, force: true })) };
+  const stop = () => {
+    served.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { ...served, stop };
 }
 
 const fixture = await startServing(process.execPath, [FIXTURE, '--http'], /^LISTENING (\S+)$/);
