@@ -32,6 +32,7 @@ import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
 import { CacheWriter } from "../discovery/cache-writer.js";
 import { SearchIndexes } from "./gateway-tools/search-indexes.js";
 import { TaskRegistry } from "./tasks/registry.js";
+import { storeRecorder } from "./tasks/records.js";
 import { taskQuestion } from "./tasks/task-messages.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
@@ -56,8 +57,8 @@ export class Gateway {
   readonly delivered = new DeliveredElicitations();
   /** URL questions by connection and elicitationId, for the upstream's completions. */
   readonly urlQuestions = new UrlQuestions();
-  /** The tasks relayed for hosts (host/tasks/): who owns each, and where it runs. */
-  readonly tasks = new TaskRegistry();
+  /** The tasks relayed for hosts (host/tasks/): who owns each, and where it runs; recorded in the store when there is one. */
+  readonly tasks: TaskRegistry;
   /** Host calls answered -32042 whose work goes on until the host retries them. */
   readonly parked = new ParkedCalls();
   /** Questions each upstream connection has waiting, bounded by `limits.maxPendingQuestionsPerServer`. */
@@ -84,6 +85,7 @@ export class Gateway {
     options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext } = {},
   ) {
     this.broker = options.broker;
+    this.tasks = new TaskRegistry(this.broker ? storeRecorder(this.broker, log) : undefined);
     this.oauth =
       options.oauth ??
       (options.schemaCache === undefined ? undefined : processOAuth(options.schemaCache, config.servers, config.elicitation.ttlSeconds * 1000));

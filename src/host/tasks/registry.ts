@@ -53,7 +53,15 @@ export function ownerKey(session: HostSession): string {
   return session.identity === LOCAL_IDENTITY ? `session:${session.id}` : `identity:${session.identity}`;
 }
 
+/** Where the registry writes down what it relays and hears (the store: records.ts); optional, as the store is. */
+export interface TaskRecorder {
+  created(task: RelayedTask): void;
+  heard(task: RelayedTask): void;
+}
+
 export class TaskRegistry {
+  constructor(private readonly recorder?: TaskRecorder) {}
+
   readonly #byId = new Map<string, RelayedTask>();
   /** By connection, then the upstream's id: for what the upstream says about a task. */
   readonly #byUpstream = new Map<Upstream, Map<string, RelayedTask>>();
@@ -84,6 +92,7 @@ export class TaskRegistry {
     let mine = this.#byUpstream.get(upstream);
     if (!mine) this.#byUpstream.set(upstream, (mine = new Map()));
     mine.set(upstreamId, relayed);
+    this.recorder?.created(relayed);
     return relayed;
   }
 
@@ -133,6 +142,7 @@ export class TaskRegistry {
       task.last = taskFields(fields, task.id);
     }
     task.lastPolledAt = new Date().toISOString();
+    this.recorder?.heard(task);
   }
 
   #expire(): void {
