@@ -9,7 +9,7 @@ import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/experimental/t
 import { QuestionStore } from "../../src/broker/store.js";
 import type { TaskRecord } from "../../src/broker/task-store.js";
 import { startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
-import { startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
+import { runMcpx, startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
 import { type Frame, httpHost, type RecordingHost } from "../relay/support.js";
 
 let upstream: HttpFixture;
@@ -57,6 +57,10 @@ describe("tasks in the store", () => {
     expect(byId.get(slow)?.upstreamTaskId).not.toBe(slow);
     expect(byId.get(slow)?.hostSession).toMatch(/\S/);
     expect(byId.get(quick)).toMatchObject({ tool: "slow_echo", status: "completed" });
+    // `mcpx tasks list` shows the one still running.
+    const listed = await runMcpx(["tasks", "list", "--json"], config);
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as TaskRecord[]).map((task) => [task.id, task.status])).toEqual([[slow, "working"]]);
   });
 
   it("a task whose mcpx died is marked failed by the next mcpx, saying why; an ended one stays as it ended", async () => {
@@ -70,5 +74,8 @@ describe("tasks in the store", () => {
     expect(byId.get(slow)?.status).toBe("failed");
     expect(byId.get(slow)?.statusMessage).toBe(`the mcpx process that followed this task (process ${pid}) is gone; it can no longer be reached through mcpx`);
     expect(byId.get(quick)?.status).toBe("completed");
+    const listed = await runMcpx(["tasks", "list", "--all"], config);
+    expect(listed.stdout).toMatch(new RegExp(`${slow}\\s+slow_compute\\s+failed .*is gone`));
+    expect((await runMcpx(["tasks", "list"], config)).stdout).toBe("no tasks running (--all shows ended ones)\n");
   });
 });
