@@ -10,6 +10,7 @@ import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol
 import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/experimental/tasks/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
+import { stdioHost } from "../relay/support.js";
 import { startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
 import { post } from "../helpers/raw-http.js";
 import { expectValidToClient, validateDefinition } from "../helpers/spec-validator.js";
@@ -47,7 +48,12 @@ beforeAll(async () => {
   upstreamHttp = await startHttpFixture("tasks-server.mjs", {}, ["--http"]);
   mcpx = await startMcpxHttp(
     writeConfig({
-      mcpServers: { stdio: nodeServer("tasks-server.mjs", ["--stdio"]), http: { url: upstreamHttp.url } },
+      mcpServers: {
+        stdio: nodeServer("tasks-server.mjs", ["--stdio"]),
+        http: { url: upstreamHttp.url },
+        // A request to it times out after a second; a task's result is worth waiting for longer.
+        short: nodeServer("tasks-server.mjs", ["--stdio"], { timeoutSeconds: 1 }),
+      },
       elicitation: { ttlSeconds: 10 },
     }),
   );
@@ -169,6 +175,35 @@ describe.each(SERVERS)("a task on the %s upstream", (server) => {
     const id = await startTask(hosts.A, `${server}__required_job`);
     const result = await hosts.A.client.experimental.tasks.getTaskResult(id, CallToolResultSchema);
     expect(result.content).toEqual([{ type: "text", text: "job done" }]);
+  });
+});
+
+describe("tasks/result", () => {
+  it("waits for the task beyond the server's timeoutSeconds", async () => {
+    const id = await startTask(hosts.A, "short__slow_echo", { text: "worth the wait", ms: 1800 });
+    const result = await hosts.A.client.experimental.tasks.getTaskResult(id, CallToolResultSchema);
+    expect(result.content).toEqual([{ type: "text", text: "worth the wait" }]);
+  });
+});
+
+describe("a host on stdio (mcpx serve)", () => {
+  it("is offered tasks, and the question its task raises reaches it", async () => {
+    const config = writeConfig({ mcpServers: { work: nodeServer("tasks-server.mjs", ["--stdio"]) } });
+    const host = await stdioHost(config, {
+      capabilities: { elicitation: { form: {} }, tasks: {} },
+      setup: (client) => client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Stdio Ada" } })),
+    });
+    try {
+      expect(host.client.getServerCapabilities()?.tasks).toMatchObject({ requests: { tools: { call: {} } } });
+      const created = await host.client.request({ method: "tools/call", params: { name: "work__ask_name", arguments: {}, task: {} } }, CreateTaskResultSchema);
+      const result = await host.client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+      expect(result.content).toEqual([{ type: "text", text: "Hello, Stdio Ada!" }]);
+      const asked = host.requests("elicitation/create");
+      expect(asked).toHaveLength(1);
+      expect(((asked[0]!.params as Frame)._meta as Frame)[RELATED]).toEqual({ taskId: created.task.taskId });
+    } finally {
+      await host.close();
+    }
   });
 });
 
