@@ -180,7 +180,7 @@ describe.each(SERVERS)("a task on the %s upstream", (server) => {
 
 describe("tasks/result", () => {
   it("waits for the task beyond the server's timeoutSeconds", async () => {
-    const id = await startTask(hosts.A, "short__slow_echo", { text: "worth the wait", ms: 1800 });
+    const id = await startTask(hosts.A, "short__slow_echo", { text: "worth the wait", ms: 1300 });
     const result = await hosts.A.client.experimental.tasks.getTaskResult(id, CallToolResultSchema);
     expect(result.content).toEqual([{ type: "text", text: "worth the wait" }]);
   });
@@ -229,7 +229,7 @@ describe("another host", () => {
 
   it("with a call of its own in flight on the same stdio upstream, does not get the task's question", async () => {
     // Two hosts' calls in flight on one stdio connection: only the related-task metadata proves whose the question is.
-    const busy = hosts.B.client.callTool({ name: "stdio__slow_echo", arguments: { text: "B's", ms: 1500 } });
+    const busy = hosts.B.client.callTool({ name: "stdio__slow_echo", arguments: { text: "B's", ms: 800 } });
     const id = await startTask(hosts.A, "stdio__ask_name");
     const result = await hosts.A.client.experimental.tasks.getTaskResult(id, CallToolResultSchema);
     expect(result.content).toEqual([{ type: "text", text: "Hello, Ada of A!" }]);
