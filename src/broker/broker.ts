@@ -237,6 +237,17 @@ export class Broker {
     }
   }
 
+  /**
+   * A pending question nobody owned turns out to be what a `mcpx call` call waits for (a
+   * sign-in raised when mcpx connected): it is that call's from now on, so the command shows it
+   * as its own question instead of waiting without a word.
+   */
+  attachToCall(id: string, callId: string): void {
+    if (!this.store.attachToCall(id, callId)) return;
+    const record = this.store.get(id);
+    if (record) this.#emit(record);
+  }
+
   /** Resolve when the question is settled by anyone, in any process. */
   wait(id: string): Promise<QuestionRecord> {
     const current = this.store.get(id);

@@ -52,6 +52,7 @@ export class QuestionStore {
       all: db.prepare(`${SELECT_QUESTIONS} ORDER BY q.created_ms, q.id`),
       pending: db.prepare(`${SELECT_QUESTIONS} WHERE q.state = 'pending' ORDER BY q.created_ms, q.id`),
       ofCall: db.prepare(`${SELECT_QUESTIONS} WHERE q.call_id = ? ORDER BY q.created_ms, q.id`),
+      attachToCall: db.prepare(`UPDATE questions SET call_id = ? WHERE id = ? AND state = 'pending' AND call_id IS NULL AND host_session IS NULL`),
       setState: db.prepare(`UPDATE questions SET state = @state WHERE id = @id AND state = 'pending'`),
       answer: db.prepare(`INSERT INTO answers (question_id, action, content_json, answered_by, answered_ms) VALUES (?, ?, ?, ?, ?)`),
       overdue: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND expires_ms <= ?`),
@@ -106,6 +107,11 @@ export class QuestionStore {
   /** Every question a `mcpx call` call asked, in order. */
   ofCall(callId: string): QuestionRecord[] {
     return (this.#statements.ofCall.all(callId) as QuestionRow[]).map(fromRow);
+  }
+
+  /** A pending question nobody owned is a `mcpx call` call's from now on (it waits for it); whether it was. */
+  attachToCall(id: string, callId: string): boolean {
+    return this.#statements.attachToCall.run(callId, id).changes > 0;
   }
 
   /** Insert a question that is answered from the start (a policy rule answered it). */

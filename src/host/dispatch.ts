@@ -24,6 +24,7 @@ import { answerGatewayTool } from "./gateway-tools/answers.js";
 import { unwrapCall } from "./gateway-tools/call.js";
 import { EXEC_TOOL } from "./gateway-tools/exec.js";
 import { serveExec } from "./gateway-tools/exec-call.js";
+import { serveSignIn, SIGN_IN_TOOL, signInToolDefinitions } from "./gateway-tools/sign-in.js";
 import type { Upstream } from "../upstream/upstream.js";
 import { TASK_HANDLERS, relayTaskCall } from "./tasks/methods.js";
 import { hostTasksCapability, toolsForHost } from "./tasks/capability.js";
@@ -35,9 +36,11 @@ const HANDLERS = lookupTable<Handler>({
   initialize,
   ping: async () => ({}),
   "tools/list": async (gateway, session, _context, params) => {
-    const tools = toolsForHost(listedTools(gateway.config, gateway.catalogue), session, (tool) =>
-      gateway.upstream(gateway.catalogue.tool(String(tool.name))?.server ?? ""),
-    );
+    const upstreamOf = (tool: JsonObject): Upstream | undefined => gateway.upstream(gateway.catalogue.tool(String(tool.name))?.server ?? "");
+    const tools = [
+      ...toolsForHost(listedTools(gateway.config, gateway.catalogue), session, upstreamOf),
+      ...signInToolDefinitions(gateway.serversAwaitingSignIn(session)),
+    ];
     return list(offersAgentTools(gateway, session) ? [...tools, ...agentTools(gateway.servesPage)] : tools, "tools", params);
   },
   "prompts/list": async (gateway, _session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
@@ -82,6 +85,7 @@ async function callTool(gateway: Gateway, session: HostSession, context: Incomin
   const args = isObject(params.arguments) ? params.arguments : {};
   if (isAgentTool(name)) return callAgentTool(gateway, session, name, args);
   if (name === EXEC_TOOL) return serveExec(gateway, session, context, params, isLegacyHost(session));
+  if (name === SIGN_IN_TOOL) return serveSignIn(gateway, session, context, params);
   if (gateway.config.expose === "discovery" && isGatewayTool(name)) {
     if (name !== CALL_TOOL) return answerGatewayTool(gateway, name, args);
     const unwrapped = await unwrapCall(gateway, params);

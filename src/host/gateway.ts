@@ -9,7 +9,8 @@ import type { Config, ServerConfig } from "../config/types.js";
 import { GatewayError } from "../protocol/errors.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { Upstream } from "../upstream/upstream.js";
-import type { CatalogPart } from "../upstream/catalog.js";
+import { type Catalog, type CatalogPart, emptyCatalog } from "../upstream/catalog.js";
+import { lastListedTools } from "../discovery/cache-last-tools.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
@@ -23,9 +24,10 @@ import type { OAuthContext } from "../upstream/oauth/context.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
-import { type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
+import { type CallerContext, type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
+import { askWaitingCaller } from "./sign-in-callers.js";
 import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
@@ -113,9 +115,10 @@ export class Gateway {
           const task = taskQuestion(this.tasks, upstream, context);
           return relayQuestion(this, upstream, task?.context ?? context, task?.candidates ?? candidates, inputKey);
         },
+        signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
-        // The catalogue comes from the shared connection; a host's own one does not change it.
-        changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),
+        // The catalogue comes from the shared connection; a host's own one changes only whether it must sign in.
+        changed: (upstream, what) => (session ? this.#scopedChanged(upstream, session, what) : this.#changed(upstream, what)),
         ...(this.oauth ? { oauth: this.oauth } : {}),
       },
       this.log.child({
@@ -147,6 +150,39 @@ export class Gateway {
     if (!mine) this.#identities.set(session.identity, (mine = { scope: new IdentityScope(session.identity), sessions: new Set() }));
     mine.sessions.add(session);
     return this.#connections.get(mine.scope, shared);
+  }
+
+  /**
+   * The servers `session` cannot reach until someone signs in (mcpx__sign_in lists them): by
+   * its own connection where it has one (per-host, or its identity's), else the shared one.
+   */
+  serversAwaitingSignIn(session: HostSession): string[] {
+    const identity = session.identity === LOCAL_IDENTITY ? undefined : this.#identities.get(session.identity)?.scope;
+    return this.upstreams
+      .filter((shared) => {
+        const own = this.#connections.peek(session.connectionScope, shared.name) ?? (identity ? this.#connections.peek(identity, shared.name) : undefined);
+        return (own ?? shared).signInNeeded !== undefined;
+      })
+      .map((shared) => shared.name);
+  }
+
+  /** Whether each connection needed a sign-in when last looked at: a change lists mcpx__sign_in anew. */
+  readonly #neededSignIn = new WeakMap<Upstream, boolean>();
+
+  #signInChanged(upstream: Upstream): boolean {
+    // A start is news once it is over: the sign-in tool goes as the server's tools come, in one list_changed.
+    if (upstream.state === "starting") return false;
+    const needed = upstream.signInNeeded !== undefined;
+    const before = this.#neededSignIn.get(upstream) ?? false;
+    this.#neededSignIn.set(upstream, needed);
+    return needed !== before;
+  }
+
+  /** A host's or identity's own connection changed state: its sessions hear of it when mcpx__sign_in's list may read differently. */
+  #scopedChanged(upstream: Upstream, scope: ConnectionScope, what: CatalogPart | "state"): void {
+    if (what !== "state" || !this.#signInChanged(upstream)) return;
+    const sessions = scope instanceof IdentityScope ? (this.#identities.get(scope.identity)?.sessions ?? new Set<HostSession>()) : new Set([scope]);
+    for (const session of sessions) session.notify(LIST_CHANGED.tools, {});
   }
 
   /** Start every upstream; resolves when each has come up or failed (bounded by the startup timeout). */
@@ -283,12 +319,31 @@ export class Gateway {
     }
   }
 
+  /**
+   * The tools a server waiting for a sign-in listed when last read (the schema cache): hosts
+   * keep seeing them, and a call of one waits for the sign-in, its host asked inline. Read once
+   * per wait.
+   */
+  readonly #toolsBeforeSignIn = new Map<Upstream, JsonObject[]>();
+
+  #catalogOf(upstream: Upstream): Catalog | undefined {
+    // A restarting upstream keeps its items: they answer "unavailable, back in N s" meanwhile.
+    if (upstream.state === "ready" || upstream.restarting) {
+      this.#toolsBeforeSignIn.delete(upstream);
+      return upstream.catalog;
+    }
+    if (upstream.signInNeeded !== "waiting" || !this.#schemaCache) return undefined;
+    let tools = this.#toolsBeforeSignIn.get(upstream);
+    if (!tools) this.#toolsBeforeSignIn.set(upstream, (tools = lastListedTools(this.#schemaCache.stateDir, upstream.config)));
+    return { ...emptyCatalog(), tools };
+  }
+
   #rebuild(): void {
     this.catalogue = new Catalogue(
-      this.upstreams
-        // A restarting upstream keeps its items: they answer "unavailable, back in N s" meanwhile.
-        .filter((upstream) => upstream.state === "ready" || upstream.restarting)
-        .map((upstream) => ({ server: upstream.name, passthrough: upstream.config.passthrough, catalog: upstream.catalog, tools: upstream.config.tools })),
+      this.upstreams.flatMap((upstream) => {
+        const catalog = this.#catalogOf(upstream);
+        return catalog ? [{ server: upstream.name, passthrough: upstream.config.passthrough, catalog, tools: upstream.config.tools }] : [];
+      }),
       { servers: this.config.servers.map((server) => server.name), maxToolsPerServer: this.config.limits.maxToolsPerServer },
     );
     // Every rebuild sees the same conflicts again; the log hears of each one once (`mcpx servers` lists them all).
@@ -324,13 +379,20 @@ export class Gateway {
     this.#cacheRead(upstream, what);
     const before = this.catalogue;
     this.#rebuild();
+    const signIn = what === "state" && this.#signInChanged(upstream);
     const parts: CatalogPart[] =
       what === "state"
-        ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter((part) => !sameList(before[part], this.catalogue[part]))
+        ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
+            (part) => (part === "tools" && signIn) || !sameList(before[part], this.catalogue[part]),
+          )
         : [what];
     // In discovery mode hosts list the gateway tools and the pinned ones: news only when those change.
     const news = parts.filter(
-      (part) => part !== "tools" || this.config.expose !== "discovery" || !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
+      (part) =>
+        part !== "tools" ||
+        signIn ||
+        this.config.expose !== "discovery" ||
+        !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
     );
     for (const method of new Set(news.map((part) => LIST_CHANGED[part]))) this.broadcast(method);
   }

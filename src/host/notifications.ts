@@ -14,6 +14,7 @@ import { attribute, hostOf, routeOf } from "./attribution.js";
 import type { Catalogue } from "./catalogue.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { UrlQuestions } from "./url-questions.js";
+import { tellAskedHost } from "./completion.js";
 import type { Broker } from "../broker/broker.js";
 import { BrokerError } from "../broker/errors.js";
 import type { HostSession } from "./session.js";
@@ -66,8 +67,7 @@ export function relayNotification(gateway: NotificationRelay, upstream: Upstream
       const question = gateway.urlQuestions.take(upstream, id);
       if (question !== undefined) recordCompletion(gateway, upstream, question);
       // Only the host that was asked may hear that it is done.
-      const asked = gateway.delivered.take(upstream, id);
-      asked?.session.notify(notification.method, params, asked.requestId !== undefined ? { relatedRequestId: asked.requestId } : undefined);
+      tellAskedHost(gateway.delivered, upstream, id, params);
       return;
     }
     case "notifications/cancelled":
