@@ -21,6 +21,7 @@ import { Retention } from "./retention.js";
 import type { QuestionStore } from "./store.js";
 import { Waiters, watchDelivery, watchFinish } from "./store-watch.js";
 import type { Origin, QuestionRecord } from "./types.js";
+import type { NewTask } from "./task-store.js";
 
 const SWEEP_MS = 5_000;
 /** How often settled questions and finished calls past retention are pruned. */
@@ -98,6 +99,11 @@ export class Broker {
     this.#expiry.clear();
     try {
       for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, CLOSED_BECAUSE.processStopped);
+      // Only this process could reach the tasks it relayed (it holds their connections).
+      this.store.tasks.unfollowable(
+        this.instance,
+        `mcpx stopped while it followed this task (process ${process.pid}); it can no longer be reached through mcpx`,
+      );
       // Answered but never handed over: nobody here will deliver them now.
       this.#retention.forgetHeldSecrets((owner) => owner === this.instance);
     } catch (error) {
@@ -269,6 +275,22 @@ export class Broker {
       for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, CLOSED_BECAUSE.processGone);
     }
     this.#retention.forgetHeldSecrets((instance, pid) => instance !== this.instance && !processAlive(pid));
+    for (const follower of this.store.tasks.followers()) {
+      if (follower.instance === this.instance || processAlive(follower.pid)) continue;
+      const why = `the mcpx process that followed this task (process ${follower.pid}) is gone; it can no longer be reached through mcpx`;
+      const ended = this.store.tasks.unfollowable(follower.instance, why);
+      this.log.info("tasks whose mcpx process is gone were marked failed", { pid: follower.pid, tasks: ended });
+    }
+  }
+
+  /** A task this process relayed for a host (host/tasks/): recorded as followed by this process. */
+  recordTask(task: NewTask): void {
+    this.store.tasks.record(task, { pid: process.pid, instance: this.instance });
+  }
+
+  /** How a task this process follows stands now. */
+  taskHeard(id: string, status: string, statusMessage?: string): void {
+    this.store.tasks.heard(id, status, statusMessage);
   }
 
   /** The record, after expiring or closing it when it is pending past its deadline or its waiting process is gone. */

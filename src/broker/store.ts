@@ -12,6 +12,7 @@ import { closeSync, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
 import { CallStore } from "./call-store.js";
+import { TaskStore } from "./task-store.js";
 import { UsedPageCodes } from "./used-page-codes.js";
 import { nativeModuleProblem } from "./native-module.js";
 import { openDatabase } from "./open-database.js";
@@ -29,6 +30,8 @@ export class QuestionStore {
   readonly calls: CallStore;
   /** The web page's one-time codes already used, in the same file. */
   readonly usedPageCodes: UsedPageCodes;
+  /** The tasks relayed for hosts, in the same file. */
+  readonly tasks: TaskStore;
 
   private constructor(
     readonly path: string,
@@ -37,6 +40,7 @@ export class QuestionStore {
     this.#db = db;
     this.calls = new CallStore(db);
     this.usedPageCodes = new UsedPageCodes(db);
+    this.tasks = new TaskStore(db);
     this.#statements = {
       insert: db.prepare(
         `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session, call_id, identity,

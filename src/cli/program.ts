@@ -164,6 +164,18 @@ program
   });
 
 program
+  .command("tasks")
+  .description("the tasks mcpx relayed for hosts, from the store")
+  .command("list")
+  .description("tasks not yet ended: id, tool, status, when created and last heard of")
+  .option("--all", "ended tasks too")
+  .option("--json", "print a JSON array")
+  .action(async (options: { all?: boolean; json?: boolean }) => {
+    const { tasksList } = await import("./tasks.js");
+    tasksList(options);
+  });
+
+program
   .command("link")
   .description("print a fresh one-time link to the question page of the mcpx serve --http or mcpx ui running on --port")
   .option("--host <host>", "the address the browser should use (default: 127.0.0.1)")

@@ -35,6 +35,9 @@ import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
 import { CacheWriter } from "../discovery/cache-writer.js";
 import { SearchIndexes } from "./gateway-tools/search-indexes.js";
+import { TaskRegistry } from "./tasks/registry.js";
+import { storeRecorder } from "./tasks/records.js";
+import { taskQuestion } from "./tasks/task-messages.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -58,6 +61,8 @@ export class Gateway {
   readonly delivered = new DeliveredElicitations();
   /** URL questions by connection and elicitationId, for the upstream's completions. */
   readonly urlQuestions = new UrlQuestions();
+  /** The tasks relayed for hosts (host/tasks/): who owns each, and where it runs; recorded in the store when there is one. */
+  readonly tasks: TaskRegistry;
   /** Host calls answered -32042 whose work goes on until the host retries them. */
   readonly parked = new ParkedCalls();
   /** What each host session's person allowed for the rest of it (approvals). */
@@ -86,6 +91,7 @@ export class Gateway {
     options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext } = {},
   ) {
     this.broker = options.broker;
+    this.tasks = new TaskRegistry(this.broker ? storeRecorder(this.broker, log) : undefined);
     this.oauth =
       options.oauth ??
       (options.schemaCache === undefined ? undefined : processOAuth(options.schemaCache, config.servers, config.elicitation.ttlSeconds * 1000));
@@ -108,7 +114,11 @@ export class Gateway {
     return new Upstream(
       server,
       {
-        question: (upstream, context, candidates, inputKey) => relayQuestion(this, upstream, context, candidates, inputKey),
+        question: (upstream, context, candidates, inputKey) => {
+          // A question a relayed task raises is its owner's, whatever else is in flight (host/tasks/).
+          const task = taskQuestion(this.tasks, upstream, context);
+          return relayQuestion(this, upstream, task?.context ?? context, task?.candidates ?? candidates, inputKey);
+        },
         signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
         // Only when the config holds calls for approval: every other call pays nothing for it.
         ...(this.config.approvals.length > 0
@@ -241,6 +251,7 @@ export class Gateway {
     this.sessions.delete(session);
     this.delivered.forget(session);
     this.parked.forget(session);
+    this.tasks.sessionEnded(session);
     try {
       for (const uri of [...session.subscriptions]) await this.unsubscribe(session, uri);
     } catch (error) {

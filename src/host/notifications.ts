@@ -18,6 +18,8 @@ import { tellAskedHost } from "./completion.js";
 import type { Broker } from "../broker/broker.js";
 import { BrokerError } from "../broker/errors.js";
 import type { HostSession } from "./session.js";
+import type { TaskRegistry } from "./tasks/registry.js";
+import { relayTaskStatus } from "./tasks/task-messages.js";
 
 /** What relaying a notification needs of the gateway. */
 export interface NotificationRelay {
@@ -26,6 +28,8 @@ export interface NotificationRelay {
   readonly delivered: DeliveredElicitations;
   readonly urlQuestions: UrlQuestions;
   readonly broker: Broker | undefined;
+  /** The tasks relayed for hosts: a task's status goes to its owner alone. */
+  readonly tasks: TaskRegistry;
   broadcast(method: string, params: JsonObject, only?: (session: HostSession) => boolean): void;
   connectionOwner(upstream: Upstream): HostSession | undefined;
 }
@@ -68,6 +72,10 @@ export function relayNotification(gateway: NotificationRelay, upstream: Upstream
     }
     case "notifications/cancelled":
       return; // the peer already cancelled the matching question
+    case "notifications/tasks/status":
+      // A task mcpx relayed is one host's (host/tasks/); any other is nobody's here.
+      if (!relayTaskStatus(gateway.tasks, upstream, params)) gateway.log.debug("dropped the status of a task mcpx did not relay", { server: upstream.name });
+      return;
     default:
       gateway.log.debug("dropped a notification no host can use", { server: upstream.name, method: notification.method });
   }

@@ -33,6 +33,11 @@ export interface CallOptions {
   legacyCaller?: boolean;
   /** A person allowed this call already (approvals): a connection it is passed on to does not ask again. */
   approved?: boolean;
+  /**
+   * No timeout: the request waits as long as the server's work does (`tasks/result` answers
+   * when the task ends, which has a lifetime of its own). The caller may still cancel it.
+   */
+  untimed?: boolean;
 }
 
 export class CallsInFlight {
@@ -45,7 +50,7 @@ export class CallsInFlight {
       if (id !== undefined) this.#owners.delete(id);
     };
     const result = peer.request(method, params, {
-      timeoutMs,
+      ...(options.untimed ? {} : { timeoutMs }),
       resetTimeoutOnProgress: true,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(progressToken !== undefined && options.onProgress ? { progressToken, onProgress: options.onProgress } : {}),
