@@ -22,6 +22,9 @@ import type { Answer, QuestionRecord, QuestionState } from "./types.js";
 
 export const STORE_FILE = "mcpx.db";
 
+/** How long a readiness probe waits for another process's write lock. */
+const PROBE_BUSY_MS = 1_000;
+
 export class QuestionStore {
   readonly #db: Database.Database;
   readonly #statements;
@@ -98,6 +101,23 @@ export class QuestionStore {
 
   close(): void {
     this.#db.close();
+  }
+
+  /** Why the store cannot take a write now (read-only, locked past the busy timeout, gone), or undefined when it can. */
+  unwritable(): string | undefined {
+    // A probe answers within its own timeout: a second of waiting for another writer, not the usual five.
+    const usual = this.#db.pragma("busy_timeout", { simple: true }) as number;
+    this.#db.pragma(`busy_timeout = ${PROBE_BUSY_MS}`);
+    try {
+      // The write lock is taken and given back: nothing is written.
+      this.#db.exec("BEGIN IMMEDIATE");
+      this.#db.exec("ROLLBACK");
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    } finally {
+      this.#db.pragma(`busy_timeout = ${usual}`);
+    }
   }
 
   insert(record: QuestionRecord): void {

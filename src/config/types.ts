@@ -122,6 +122,8 @@ export interface ServerConfig {
   sharing: Sharing;
   timeoutSeconds: number;
   disabled: boolean;
+  /** `/readyz` says mcpx is ready only while this server is (absent: false). */
+  required?: boolean;
   /** Overrides of the top-level elicitation settings for this server. */
   elicitation: { ttlSeconds?: number };
   /** What mcpx answers this server's `roots/list` with; absent: the top-level `roots`. */
