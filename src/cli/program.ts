@@ -148,6 +148,16 @@ program
     process.exitCode = await tools(await discoveryConfig(options.config), server, options);
   });
 
+program
+  .command("doctor")
+  .description("what is installed and configured, what is broken and what to do about it (starts no server)")
+  .option("-c, --config <file>", "config file")
+  .option("--json", "print JSON")
+  .action(async (options: { config?: string; json?: boolean }) => {
+    const { doctor } = await import("./doctor.js");
+    process.exitCode = await doctor(() => configFor(options.config), options);
+  });
+
 registerDaemon(program);
 registerRun(program);
 registerAuth(program);
