@@ -20,6 +20,7 @@ import { alreadySettled, CLOSED_BECAUSE, CLOSED_PREFIX } from "./settled-why.js"
 import { Retention } from "./retention.js";
 import type { QuestionStore } from "./store.js";
 import { Waiters, watchDelivery, watchFinish } from "./store-watch.js";
+import { identityOf } from "./identity.js";
 import type { Origin, QuestionRecord } from "./types.js";
 import type { NewTask } from "./task-store.js";
 
@@ -121,6 +122,30 @@ export class Broker {
   delivered(id: string): void {
     this.store.markDelivered(id);
     this.#retention.forgetDelivered(id);
+    // The waiting process hands each question's outcome on once: that is when the audit trail hears of it.
+    const record = this.store.get(id);
+    if (record) this.#audit(record);
+  }
+
+  #audit(record: QuestionRecord): void {
+    try {
+      this.store.audit.append({
+        kind: "question",
+        identity: identityOf(record),
+        ...(record.hostSession ? { hostSession: record.hostSession } : {}),
+        ...(record.callId ? { callId: record.callId } : {}),
+        server: record.server,
+        ...(record.tool ? { tool: record.tool } : {}),
+        outcome: record.state === "answered" ? (record.answer?.action ?? "answered") : record.state,
+        questionId: record.id,
+        method: record.method,
+        ...(record.answer ? { answeredBy: record.answer.by } : {}),
+        durationMs: Date.parse(record.answer?.answeredAt ?? new Date().toISOString()) - Date.parse(record.createdAt),
+        detail: record.audience === "person" ? `person-only: ${record.audienceReason}` : record.audienceReason,
+      });
+    } catch (error) {
+      this.log.warn("could not add the question to the audit trail", { question: record.id, error });
+    }
   }
 
   /**

@@ -81,4 +81,24 @@ export const MIGRATIONS: readonly string[] = [
      owner_instance TEXT NOT NULL
    );
    CREATE INDEX tasks_by_follower ON tasks (owner_instance, status);`,
+  // 8: the audit trail (issue 18): every tool call and every question, append-only (broker/audit-store.ts).
+  `CREATE TABLE audit (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     at_ms INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     identity TEXT NOT NULL,
+     host_session TEXT,
+     client TEXT,
+     call_id TEXT,
+     server TEXT NOT NULL,
+     tool TEXT,
+     arguments_json TEXT,
+     outcome TEXT NOT NULL,
+     duration_ms INTEGER,
+     question_id TEXT,
+     method TEXT,
+     answered_by TEXT,
+     detail TEXT
+   );
+   CREATE INDEX audit_by_time ON audit (at_ms);`,
 ];

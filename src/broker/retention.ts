@@ -26,6 +26,7 @@ export class Retention {
     const pruned = this.store.prune(before);
     const calls = this.store.calls.prune(before);
     this.store.tasks.prune(before);
+    this.store.audit.prune(before);
     for (const id of calls) rmSync(join(dirname(this.store.path), "calls", `${id}.log`), { force: true });
     if (pruned + calls.length === 0) return;
     this.log.info("pruned old questions and calls", { questions: pruned, calls: calls.length, retentionDays });

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
 import { CallStore } from "./call-store.js";
 import { TaskStore } from "./task-store.js";
+import { AuditStore } from "./audit-store.js";
 import { UsedPageCodes } from "./used-page-codes.js";
 import { nativeModuleProblem } from "./native-module.js";
 import { openDatabase } from "./open-database.js";
@@ -35,6 +36,8 @@ export class QuestionStore {
   readonly usedPageCodes: UsedPageCodes;
   /** The tasks relayed for hosts, in the same file. */
   readonly tasks: TaskStore;
+  /** The audit trail of calls and questions, in the same file. */
+  readonly audit: AuditStore;
 
   private constructor(
     readonly path: string,
@@ -44,6 +47,7 @@ export class QuestionStore {
     this.calls = new CallStore(db);
     this.usedPageCodes = new UsedPageCodes(db);
     this.tasks = new TaskStore(db);
+    this.audit = new AuditStore(db);
     this.#statements = {
       insert: db.prepare(
         `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session, call_id, identity,

@@ -149,6 +149,19 @@ program
   });
 
 program
+  .command("audit")
+  .description("the audit trail, oldest first: tool calls (whose, arguments with secrets redacted, outcome) and questions (who answered, the decision)")
+  .option("--since <when>", "only entries since then: a duration back (30m, 12h, 7d) or an ISO 8601 time")
+  .option("--server <name>", "only this server's")
+  .option("--tool <name>", "only this tool's (the server's own name)")
+  .option("--session <id>", "only this host session's")
+  .option("--json", "JSON Lines, one entry a line (the export)")
+  .action(async (options: { since?: string; server?: string; tool?: string; session?: string; json?: boolean }) => {
+    const { audit } = await import("./audit.js");
+    process.exitCode = audit(options);
+  });
+
+program
   .command("doctor")
   .description("what is installed and configured, what is broken and what to do about it (starts no server)")
   .option("-c, --config <file>", "config file")

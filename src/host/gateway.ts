@@ -29,7 +29,9 @@ import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
 import { askWaitingCaller } from "./sign-in-callers.js";
 import { approveCall, SessionAllowances } from "./approvals/gate.js";
+import { recordCall } from "./audit.js";
 import type { CallOptions } from "../upstream/calls.js";
+import type { CallEnd } from "../upstream/upstream.js";
 import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
@@ -123,6 +125,13 @@ export class Gateway {
         // Only when the config holds calls for approval: every other call pays nothing for it.
         ...(this.config.approvals.length > 0
           ? { approve: (upstream: Upstream, params: JsonObject, options: CallOptions) => approveCall(this, upstream, params, options) }
+          : {}),
+        // Every tool call goes into the audit trail where there is a store to keep it.
+        ...(this.broker
+          ? {
+              called: (upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd) =>
+                recordCall(this.broker!, this.log, upstream, params, options, ended),
+            }
           : {}),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
         // The catalogue comes from the shared connection; a host's own one changes only whether it must sign in.

@@ -31,8 +31,8 @@ export interface CallOptions {
    * legacy connection, where it may ask the 2025 way (legacy-lane.ts).
    */
   legacyCaller?: boolean;
-  /** A person allowed this call already (approvals): a connection it is passed on to does not ask again. */
-  approved?: boolean;
+  /** Through the gateway's checks already (approvals, the audit trail): a connection it is passed on to does not check again. */
+  gated?: boolean;
   /**
    * No timeout: the request waits as long as the server's work does (`tasks/result` answers
    * when the task ends, which has a lifetime of its own). The caller may still cancel it.

@@ -68,6 +68,15 @@ export interface UpstreamEvents {
    * Resolves with the result to give instead when it is refused, else undefined. Absent: none are held.
    */
   approve?(upstream: Upstream, params: JsonObject, options: CallOptions): Promise<JsonObject | undefined>;
+  /** A tool call ended (for the audit trail). */
+  called?(upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd): void;
+}
+
+/** How a tool call ended: ok, an isError result, an error, or refused before it went (approvals). */
+export interface CallEnd {
+  outcome: "ok" | "error" | "failed" | "refused";
+  durationMs: number;
+  detail?: string;
 }
 
 export interface UpstreamLimits {
@@ -212,10 +221,7 @@ export class Upstream {
    * eras on the legacy connection (legacy-lane.ts), anything else on this one.
    */
   call(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<JsonObject> {
-    const approve = method === "tools/call" && !options.approved ? this.events.approve : undefined;
-    if (approve) {
-      return approve(this, params ?? {}, options).then((refused) => refused ?? this.call(method, params, { ...options, approved: true }));
-    }
+    if (method === "tools/call" && !options.gated && (this.events.approve || this.events.called)) return this.#gatedCall(params ?? {}, options);
     const lane = this.#modern ? this.#legacyLane : undefined;
     if (lane) {
       if (options.legacyCaller && LANE_METHODS.has(method)) {
@@ -225,6 +231,28 @@ export class Upstream {
       if (method === "logging/setLevel") void lane.ready?.call(method, params).catch(() => {});
     }
     return this.#call(method, params, options);
+  }
+
+  /** A tool call through the gateway's checks, once whatever connection it ends on: a person's approval first (when one is needed), the audit trail after. */
+  async #gatedCall(params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    const started = performance.now();
+    const ended: CallEnd = { outcome: "failed", durationMs: 0 };
+    try {
+      const refused = await this.events.approve?.(this, params, options);
+      if (refused) {
+        ended.outcome = "refused";
+        return refused;
+      }
+      const result = await this.call("tools/call", params, { ...options, gated: true });
+      ended.outcome = result.isError === true ? "error" : "ok";
+      return result;
+    } catch (error) {
+      ended.detail = error instanceof Error ? error.message : String(error);
+      throw error;
+    } finally {
+      ended.durationMs = Math.round(performance.now() - started);
+      this.events.called?.(this, params, options, ended);
+    }
   }
 
   #call(method: string, params: JsonObject | undefined, options: CallOptions): Promise<JsonObject> {

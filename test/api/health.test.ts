@@ -2,7 +2,8 @@
  * `/healthz` and `/readyz` of `mcpx serve --http`: reachable without the credential, saying no
  * more than a status and the names of required servers that are not ready; `/readyz` is 503
  * while a server marked `"required": true` is down, and while the store cannot take a write
- * (another process holding its write lock longer than the probe waits).
+ * (another process holding its write lock longer than the probe waits). `/v1/audit` beside them
+ * needs the credential.
  */
 import Database from "better-sqlite3";
 import { join } from "node:path";
@@ -58,6 +59,17 @@ describe("health probes", () => {
     } finally {
       await ready.close();
     }
+  });
+
+  it("GET /v1/audit needs the credential, checks its filter, and answers the trail", async () => {
+    const auth = { authorization: "Bearer operator-0123456789abcdef0123456789" };
+    expect((await fetch(new URL("/v1/audit", mcpx.url))).status).toBe(401);
+    const bad = await fetch(new URL("/v1/audit?since=yesterday", mcpx.url), { headers: auth });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("INVALID_FILTER");
+    const trail = await fetch(new URL("/v1/audit?since=1h&server=echo", mcpx.url), { headers: auth });
+    expect(trail.status).toBe(200);
+    expect(Array.isArray(await trail.json())).toBe(true);
   });
 
   it("/readyz is not ready while the store cannot take a write, and ready again after", async () => {
