@@ -149,6 +149,15 @@ program
   });
 
 program
+  .command("reload")
+  .description("ask the mcpx serve --http or daemon serving this config to read it again now (it also does when the file changes)")
+  .option("-c, --config <file>", "config file")
+  .action(async (options: { config?: string }) => {
+    const { reload } = await import("./reload.js");
+    process.exitCode = reload(await configFor(options.config));
+  });
+
+program
   .command("audit")
   .description("the audit trail, oldest first: tool calls (whose, arguments with secrets redacted, outcome) and questions (who answered, the decision)")
   .option("--since <when>", "only entries since then: a duration back (30m, 12h, 7d) or an ISO 8601 time")

@@ -24,6 +24,8 @@ import { DaemonSide } from "./daemon-serve.js";
 import { ServedCallbacks } from "../api/oauth-callback.js";
 import { healthRoute } from "../api/health.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
+import { watchConfig } from "./config-watch.js";
+import { configFor } from "./context.js";
 
 export interface ServeOptions {
   http?: boolean;
@@ -61,7 +63,21 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     ? processOAuth(dir, config.servers, config.elicitation.ttlSeconds * 1000, (pending) => (callbacks = new ServedCallbacks(pending)))
     : undefined;
   const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir, ...(oauth ? { oauth } : {}) });
+  // The config file is watched: editing it applies at once (hot reload; a config of defaults has no file).
+  const watching =
+    config.file === DEFAULTS_FILE
+      ? undefined
+      : watchConfig(
+          config.file,
+          async () => {
+            const reread = await configFor(config.file);
+            return options.expose ? { ...reread, expose: options.expose } : reread;
+          },
+          (next) => gateway.reload(next),
+          log,
+        );
   const shutdown = async (): Promise<void> => {
+    watching?.close();
     await gateway.stop();
     broker.stop();
     store.close();

@@ -49,7 +49,8 @@ const LIST_CHANGED: Record<CatalogPart, string> = {
 };
 
 export class Gateway {
-  readonly upstreams: Upstream[];
+  /** One connection per configured server, in config order (a reload replaces the list). */
+  upstreams: Upstream[];
   readonly sessions = new Set<HostSession>();
   catalogue = new Catalogue([]);
   /** Where questions wait for an answer; without one (`mcpx servers`), questions are answered cancel. */
@@ -58,7 +59,7 @@ export class Gateway {
   readonly oauth: OAuthContext | undefined;
   /** This process serves the web page and REST API (`serve --http`): messages may point people at them. */
   readonly servesPage: boolean;
-  readonly rules: Rule[];
+  #rules: Rule[];
   /** URL questions delivered to hosts, awaiting the upstream's completion notification. */
   readonly delivered = new DeliveredElicitations();
   /** URL questions by connection and elicitationId, for the upstream's completions. */
@@ -83,8 +84,10 @@ export class Gateway {
   /** Per identity (but the operator's): its connections' scope, and the sessions using them (identity-scope.ts). */
   readonly #identities = new Map<string, { scope: IdentityScope; sessions: Set<HostSession> }>();
 
+  #config: Config;
+
   constructor(
-    readonly config: Config,
+    config: Config,
     readonly log: Logger,
     /**
      * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to;
@@ -92,6 +95,7 @@ export class Gateway {
      */
     options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext } = {},
   ) {
+    this.#config = config;
     this.broker = options.broker;
     this.tasks = new TaskRegistry(this.broker ? storeRecorder(this.broker, log) : undefined);
     this.oauth =
@@ -100,9 +104,67 @@ export class Gateway {
     this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log);
     this.servesPage = options.servesPage ?? false;
     this.searchIndexes = new SearchIndexes({ onFallback: (reason) => log.warn(reason) });
-    this.rules = parseRules(config.elicitation.rules, config.file);
+    this.#rules = parseRules(config.elicitation.rules, config.file);
     this.pendingQuestions = new PendingQuestions(config.limits.maxPendingQuestionsPerServer);
     this.upstreams = config.servers.map((server) => this.#open(server));
+  }
+
+  /** The config in force (a reload replaces it). */
+  get config(): Config {
+    return this.#config;
+  }
+
+  /** `elicitation.rules`, parsed. */
+  get rules(): Rule[] {
+    return this.#rules;
+  }
+
+  /**
+   * Apply a changed config without a restart: a server whose entry is the same keeps its
+   * connection (and its hosts their sessions); a new one starts; a changed one starts afresh
+   * and its old connection, like a removed server's, stops once its calls are done (at most
+   * `drainMs`). Pending questions live in the store and are not touched. Hosts hear
+   * `list_changed` for the lists that now read differently. The config is checked before
+   * (a broken file never gets here).
+   */
+  reload(next: Config, drainMs = 30_000): { added: string[]; changed: string[]; removed: string[] } {
+    const before = new Map(this.upstreams.map((upstream) => [upstream.name, upstream]));
+    const added: string[] = [];
+    const changed: string[] = [];
+    const fresh: Upstream[] = [];
+    const upstreams = next.servers.map((server) => {
+      const old = before.get(server.name);
+      if (old && JSON.stringify(old.config) === JSON.stringify(server)) {
+        before.delete(server.name);
+        return old;
+      }
+      (old ? changed : added).push(server.name);
+      const upstream = this.#open(server);
+      fresh.push(upstream);
+      return upstream;
+    });
+    const removed = [...before.keys()].filter((name) => !changed.includes(name));
+    this.#config = next;
+    this.#rules = parseRules(next.elicitation.rules, next.file);
+    this.upstreams = upstreams;
+    const catalogue = this.catalogue;
+    this.#rebuild();
+    this.#announce(catalogue, true);
+    for (const upstream of fresh) void upstream.start();
+    for (const old of before.values()) void this.#retire(old, drainMs);
+    this.log.info("config reloaded", { added, changed, removed });
+    return { added, changed, removed };
+  }
+
+  /** A server the config no longer has (or has otherwise): its connections stop once their calls are done. */
+  async #retire(shared: Upstream, drainMs: number): Promise<void> {
+    const connections = [shared, ...this.#connections.takeServer(shared.name)];
+    await Promise.all(
+      connections.map(async (upstream) => {
+        await upstream.drained(drainMs);
+        await upstream.stop().catch((error: unknown) => this.#failedTeardown("a retired upstream", error));
+      }),
+    );
   }
 
   /** A connection to one server: the gateway's shared one, or (with `session`) a host's or an identity's own. */
@@ -122,10 +184,7 @@ export class Gateway {
           return relayQuestion(this, upstream, task?.context ?? context, task?.candidates ?? candidates, inputKey);
         },
         signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
-        // Only when the config holds calls for approval: every other call pays nothing for it.
-        ...(this.config.approvals.length > 0
-          ? { approve: (upstream: Upstream, params: JsonObject, options: CallOptions) => approveCall(this, upstream, params, options) }
-          : {}),
+        approve: (upstream: Upstream, params: JsonObject, options: CallOptions) => approveCall(this, upstream, params, options),
         // Every tool call goes into the audit trail where there is a store to keep it.
         ...(this.broker
           ? {
@@ -397,14 +456,22 @@ export class Gateway {
     const before = this.catalogue;
     this.#rebuild();
     const signIn = what === "state" && this.#signInChanged(upstream);
-    const parts: CatalogPart[] =
-      what === "state"
-        ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
-            (part) => (part === "tools" && signIn) || !sameList(before[part], this.catalogue[part]),
-          )
-        : [what];
-    // In discovery mode hosts list the gateway tools and the pinned ones: news only when those change.
-    const news = parts.filter(
+    this.#announce(before, signIn, what === "state" ? undefined : [what]);
+  }
+
+  /**
+   * Tell hosts of the lists that read differently from `before` (or of `parts`, an upstream's
+   * own list_changed, relayed as a direct connection would have it). In discovery mode hosts
+   * list the gateway tools and the pinned ones: tools are news only when those change, or the
+   * servers waiting for a sign-in (`signIn`).
+   */
+  #announce(before: Catalogue, signIn: boolean, parts?: CatalogPart[]): void {
+    const differing =
+      parts ??
+      (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
+        (part) => (part === "tools" && signIn) || !sameList(before[part], this.catalogue[part]),
+      );
+    const news = differing.filter(
       (part) =>
         part !== "tools" ||
         signIn ||

@@ -37,6 +37,18 @@ export class HostConnections {
     return this.#bySession.get(session)?.get(server);
   }
 
+  /** Every host's and identity's own connection to `server`, taken out (a reload retires that server). */
+  takeServer(server: string): Upstream[] {
+    const taken: Upstream[] = [];
+    for (const mine of this.#bySession.values()) {
+      const upstream = mine.get(server);
+      if (!upstream) continue;
+      mine.delete(server);
+      taken.push(upstream);
+    }
+    return taken;
+  }
+
   /** Every host's own connection, live now. */
   all(): Upstream[] {
     return [...this.#bySession.values()].flatMap((mine) => [...mine.values()]);

@@ -71,6 +71,11 @@ export class CallsInFlight {
     );
   }
 
+  /** How many calls are in flight. */
+  get size(): number {
+    return this.#owners.size;
+  }
+
   clear(): void {
     this.#owners.clear();
   }

@@ -354,6 +354,12 @@ export class Upstream {
     await this.settled();
   }
 
+  /** Resolves once no call is in flight on this connection, or after `maxMs` whatever is left (a config reload retiring it). */
+  async drained(maxMs: number): Promise<void> {
+    const until = Date.now() + maxMs;
+    while (this.#calls.size > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
   /** Why a call cannot go to this server now, and when to try again (upstream-errors.ts). */
   unavailable(): GatewayError {
     return unavailableError({ server: this.name, state: this.state, restarting: this.#restarting, reason: this.reason, retryAt: this.#backoff.retryAt });

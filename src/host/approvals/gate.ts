@@ -40,6 +40,7 @@ export interface ApprovalRelay extends QuestionRelay {
 }
 
 export async function approveCall(gateway: ApprovalRelay, upstream: Upstream, params: JsonObject, options: CallOptions): Promise<JsonObject | undefined> {
+  if (gateway.config.approvals.length === 0) return undefined;
   const tool = typeof params.name === "string" ? params.name : "";
   const args = isObject(params.arguments) ? params.arguments : {};
   const listed = upstream.catalog.tools.find((entry) => entry.name === tool);
