@@ -5,21 +5,11 @@
  * one (scripts/bundle-hot.mjs): one module to load instead of about fifty. Nothing else loads it,
  * so `--version` and the commands commander runs never pay for it.
  */
-import { setFlagsFromString } from "node:v8";
 import type { HotLine } from "./hot-args.js";
-
-/**
- * No optimising compiler for these commands: they run for a few tens of milliseconds, and V8
- * compiling a loop that got hot (the word-vector closeness, the edit distances over every name,
- * Node's own path joining) cost more instructions than the rest of the ranking (about 55M of a
- * search's 740M under callgrind; issue 14). The baseline compiler stays (tier 1): it costs little
- * and speeds up what loops. Only this process's tiering changes, and only from here on: the
- * commands commander runs, the daemon among them, never load this file.
- */
-const BASELINE_ONLY = "--max-opt=1";
+import { baselineTiersOnly } from "./hot-tiers.js";
 
 export async function runHot(line: HotLine): Promise<void> {
-  setFlagsFromString(BASELINE_ONLY);
+  baselineTiersOnly();
   // A discovery command never asks a question: the policy rules are not checked.
   const config = async () => (await import("./context.js")).configFor(line.options.config, { rules: false });
   if (line.command === "ls") {
