@@ -6,8 +6,10 @@
  * so `--version` and the commands commander runs never pay for it.
  */
 import type { HotLine } from "./hot-args.js";
+import { baselineTiersOnly } from "./hot-tiers.js";
 
 export async function runHot(line: HotLine): Promise<void> {
+  baselineTiersOnly();
   // A discovery command never asks a question: the policy rules are not checked.
   const config = async () => (await import("./context.js")).configFor(line.options.config, { rules: false });
   if (line.command === "ls") {

@@ -16,7 +16,7 @@ import { allTools, readDiscovery } from "../../src/discovery/cache-read.js";
 import type { CatalogueSnapshot } from "../../src/discovery/cache-snapshot.js";
 import { CacheWriter } from "../../src/discovery/cache-writer.js";
 import { entryFile, indexesDir } from "../../src/discovery/cache-files.js";
-import { INDEX_VERSION } from "../../src/discovery/search.js";
+import { INDEX_VERSION, search } from "../../src/discovery/search.js";
 import { silentLogger } from "../../src/util/log.js";
 
 const stdio = (extra: object = {}) => ({ command: "node", args: ["server.js"], env: { API_KEY: "secret-1" }, ...extra });
@@ -156,6 +156,27 @@ describe("the cache writer and readers", () => {
     await writer.flush();
     expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(true);
     expect(searchIndexFor(readDiscovery(configOf({ demo: stdio({ tools: { deny: ["beta"] } }) }), dir)).built).toBe(true);
+  });
+
+  it("keeps the tools' descriptions out of the index's first line, and a search read from the file still gives its hits theirs", async () => {
+    const dir = fresh();
+    const config = configOf({ demo: stdio() });
+    const writer = new CacheWriter(dir, silentLogger);
+    writer.read(config.servers[0]!, snapshot("alpha", "beta", "gamma"));
+    await writer.flush();
+    const built = searchIndexFor(readDiscovery(config, dir));
+    expect(built.built).toBe(true);
+    const [file] = readdirSync(indexesDir(dir)).map((name) => join(indexesDir(dir), name));
+    const firstLine = readFileSync(file!, "utf8").split("\n")[0]!;
+    expect(firstLine).toContain('"tool":"beta"');
+    expect(firstLine).not.toContain("Does beta");
+    const kept = searchIndexFor(readDiscovery(config, dir));
+    expect(kept.built).toBe(false);
+    for (const name of ["alpha", "beta", "gamma"]) {
+      const [hit] = search(kept.index, name, 1);
+      expect(hit).toMatchObject({ tool: name, description: `Does ${name}` });
+      expect(hit).toEqual(search(built.index, name, 1)[0]);
+    }
   });
 
   it("builds the search index again when the kept one is of another index version", async () => {

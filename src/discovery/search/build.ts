@@ -17,7 +17,8 @@ export const INDEX_VERSION = 4;
 
 export interface IndexedTool extends NamedTool {
   server: string;
-  description: string;
+  /** Absent in an index read from the cache: there the descriptions are in `descriptions` (cache-index.ts). */
+  description?: string;
 }
 
 export interface SearchIndex {
@@ -40,6 +41,11 @@ export interface SearchIndex {
   lemmas: Record<string, string>;
   /** The tools' word vectors (search/../vectors/), when the word-vector table could be read at build time. */
   vectors?: IndexVectors;
+  /**
+   * The tools' descriptions by their place in `tools` ("0", "1", …), when they are not in `tools`:
+   * an index kept on disk stores them as a table a query looks up for its hits alone (cache-index.ts).
+   */
+  descriptions?: Record<string, string>;
 }
 
 type Field = keyof FieldWeights;

@@ -50,7 +50,8 @@ export function searchIndex(index: SearchIndex, query: string, limit = 10, table
   ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return ranked.slice(0, count).map(([i, score]) => {
     const tool = index.tools[i]!;
-    return { name: tool.name, server: tool.server, tool: tool.tool, description: tool.description, score: Math.round(score * 1000) / 1000 };
+    const description = tool.description ?? index.descriptions?.[String(i)] ?? "";
+    return { name: tool.name, server: tool.server, tool: tool.tool, description, score: Math.round(score * 1000) / 1000 };
   });
 }
 

@@ -6,6 +6,7 @@
  * (what all its tools share says nothing about which one is meant). No I/O: word vectors come in
  * through a `WordVectors`, and the index keeps the tools' vectors as base64 int8.
  */
+import { dotProducts } from "./dots.js";
 import type { WordVector } from "./table.js";
 
 export interface IndexVectors {
@@ -125,13 +126,12 @@ export function closeness(vectors: DecodedVectors, query: Float64Array | undefin
   const { dims, tools, common } = vectors;
   add(query, Float64Array.from(common), -dot(query, Float64Array.from(common)));
   if (!unit(query)) return undefined;
-  const count = tools.length / dims;
-  const scores = new Float64Array(count);
+  // every tool's dot product with the query, at once (dots.ts: in JavaScript this loop cost a search more than the rest of its ranking)
+  const scores = dotProducts(tools, dims, query);
+  const count = scores.length;
   let mean = 0;
   for (let i = 0; i < count; i++) {
-    let total = 0;
-    for (let d = 0; d < dims; d++) total += tools[i * dims + d]! * query[d]!;
-    scores[i] = total / 127;
+    scores[i] = scores[i]! / 127;
     mean += scores[i]!;
   }
   mean /= count;
