@@ -86,5 +86,9 @@ function finished(server: string, taskId: string, task: JsonObject): JsonObject 
     const { code, message, data } = task.error;
     throw new RpcError(typeof code === "number" ? code : -32603, typeof message === "string" ? message : `upstream "${server}" task ${taskId} failed`, data);
   }
-  throw new GatewayError("UPSTREAM_PROTOCOL", `upstream "${server}" task ${taskId} ended ${String(task.status)} without a result`, { server, taskId, status: task.status });
+  throw new GatewayError("UPSTREAM_PROTOCOL", `upstream "${server}" task ${taskId} ended ${String(task.status)} without a result`, {
+    server,
+    taskId,
+    status: task.status,
+  });
 }

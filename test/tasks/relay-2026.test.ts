@@ -49,8 +49,12 @@ type Reply = { result?: Record<string, unknown>; error?: { code: number; message
 let nextId = 1;
 
 /** One modern request; `tasks` says whether its client capabilities declare the extension. */
-async function modern(method: string, params: Record<string, unknown>, tasks = true): Promise<Reply> {
+function envelope(tasks: boolean): Record<string, unknown> {
   const capabilities = { elicitation: {}, ...(tasks ? { extensions: { [TASKS]: {} } } : {}) };
+  return { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": capabilities };
+}
+
+async function modern(method: string, params: Record<string, unknown>, tasks = true): Promise<Reply> {
   const name = method === "tools/call" ? String(params.name) : typeof params.taskId === "string" ? params.taskId : undefined;
   const reply = await post(
     mcpx.url,
@@ -58,7 +62,7 @@ async function modern(method: string, params: Record<string, unknown>, tasks = t
       jsonrpc: "2.0",
       id: nextId++,
       method,
-      params: { _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": capabilities }, ...params },
+      params: { _meta: envelope(tasks), ...params },
     },
     { "mcp-protocol-version": V, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) },
   );
@@ -69,7 +73,10 @@ async function modern(method: string, params: Record<string, unknown>, tasks = t
 /** The core schema for what it defines; the extension's results (a task, tasks/*) as results, with what they inline checked too. */
 function expectValid(method: string, frame: Reply): void {
   const result = frame.result;
-  if (!result || !(result.resultType === "task" || method.startsWith("tasks/"))) return expectValidToClient(V, frame, method);
+  if (!result || !(result.resultType === "task" || method.startsWith("tasks/"))) {
+    expectValidToClient(V, frame, method);
+    return;
+  }
   expect(validateDefinition(V, "Result", result).errors).toEqual([]);
   if (result.result !== undefined) expect(validateDefinition(V, "CallToolResult", result.result).errors).toEqual([]);
 }
@@ -126,6 +133,14 @@ describe.each(SERVERS)("a 2026-07-28 host's task on the %s upstream", (server) =
     expect(refused.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
     const upstreamId = String(created.taskId).slice(server.length + 1);
     expect((await modern("tasks/get", { taskId: upstreamId })).error?.code).toBe(-32602);
+    // SEP-2663: Mcp-Name carries the taskId of tasks/* requests; one that does not match is -32020 (HTTP 400).
+    const mismatched = await post(
+      mcpx.url,
+      { jsonrpc: "2.0", id: nextId++, method: "tasks/get", params: { _meta: envelope(true), taskId: created.taskId } },
+      { "mcp-protocol-version": V, "mcp-method": "tasks/get", "mcp-name": "someone-else/task" },
+    );
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.messages[0]).toMatchObject({ error: { code: -32020 } });
     await modern("tasks/cancel", { taskId: created.taskId });
   });
 });
