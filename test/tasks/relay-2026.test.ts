@@ -29,7 +29,12 @@ let legacyHost: RecordingHost;
 beforeAll(async () => {
   upstreamHttp = await startHttpFixture("tasks-modern-server.mjs", {}, ["--http"]);
   config = writeConfig({
-    mcpServers: { stdio: nodeServer("tasks-modern-server.mjs", ["--stdio"]), http: { url: upstreamHttp.url } },
+    mcpServers: {
+      stdio: nodeServer("tasks-modern-server.mjs", ["--stdio"]),
+      http: { url: upstreamHttp.url },
+      // Its calls time out after a second: so does waiting for one of its tasks.
+      short: nodeServer("tasks-modern-server.mjs", ["--stdio"], { timeoutSeconds: 1 }),
+    },
     elicitation: { ttlSeconds: 10 },
   });
   mcpx = await startMcpxHttp(config);
@@ -162,6 +167,11 @@ describe("a host that cannot take a task gets the task's result (mcpx waits for 
       if ("method" in frame) expectValidToClient("2025-11-25", frame);
       else if (typeof frame.result === "object" && frame.result !== null && "content" in frame.result) expectValidToClient("2025-11-25", frame, "tools/call");
     }
+  });
+
+  it("a task that outlasts the call's timeout is cancelled, and the call fails saying so", async () => {
+    const reply = await modern("tools/call", { name: "short__slow_compute", arguments: { seconds: 5, label: "late" } }, false);
+    expect(reply.error?.message).toMatch(/task \S+ did not finish within the call's timeout; mcpx cancelled it/);
   });
 
   it("a protocol error of the task is the host's error", async () => {
