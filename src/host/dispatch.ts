@@ -28,6 +28,7 @@ import { serveSignIn, SIGN_IN_TOOL, signInToolDefinitions } from "./gateway-tool
 import type { Upstream } from "../upstream/upstream.js";
 import { TASK_HANDLERS, relayTaskCall } from "./tasks/methods.js";
 import { hostTasksCapability, toolsForHost } from "./tasks/capability.js";
+import { MODERN_TASK_HANDLERS, offersModernTasks, relayModernTask, takesModernTasks } from "./tasks/modern-methods.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
 
@@ -56,7 +57,19 @@ const HANDLERS = lookupTable<Handler>({
   "completion/complete": complete,
   "logging/setLevel": setLevel,
   ...TASK_HANDLERS,
+  // The same names in the 2026 tasks extension, for a modern host (tasks/modern-methods.ts).
+  "tasks/get": byEra(TASK_HANDLERS["tasks/get"]!, MODERN_TASK_HANDLERS["tasks/get"]!),
+  "tasks/cancel": byEra(TASK_HANDLERS["tasks/cancel"]!, MODERN_TASK_HANDLERS["tasks/cancel"]!),
+  "tasks/update": byEra(undefined, MODERN_TASK_HANDLERS["tasks/update"]!),
 });
+
+/** A method both eras name, served each its own way (a legacy one without a handler of its own is unknown). */
+function byEra(legacy: Handler | undefined, modern: Handler): Handler {
+  return (gateway, session, context, params) => {
+    if (session.revision && MODERN_REVISIONS.includes(session.revision)) return modern(gateway, session, context, params);
+    return legacy ? legacy(gateway, session, context, params) : Promise.reject(methodNotFound(context.request.method));
+  };
+}
 
 /** Answer one host request. Errors thrown here become JSON-RPC error responses. */
 export async function dispatch(gateway: Gateway, session: HostSession, context: IncomingContext): Promise<JsonObject> {
@@ -103,7 +116,11 @@ async function forwardCall(
   params: JsonObject,
   owned: Owned | undefined,
 ): Promise<JsonObject> {
-  const send = (): Promise<JsonObject> => forward(gateway, session, context, "name", params, owned, "tool");
+  const send = (relayTask = false): Promise<JsonObject> => forward(gateway, session, context, "name", params, owned, "tool", relayTask);
+  if (owned && takesModernTasks(session)) {
+    const upstream = await gateway.connectionFor(session, owned.server);
+    if (upstream && offersModernTasks(upstream)) return relayModernTask(gateway, session, upstream, owned.original, await send(true));
+  }
   if (!isObject(params.task) || !owned) return send();
   return relayTaskCall(gateway, session, await gateway.connectionFor(session, owned.server), owned.original, send);
 }
@@ -158,6 +175,7 @@ async function forward(
   params: JsonObject,
   owned: Owned | undefined,
   kind: string,
+  relayTask = false,
 ): Promise<JsonObject> {
   if (!owned) {
     if (kind === "resource") throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${String(params[key])}`, { uri: params[key] });
@@ -199,6 +217,7 @@ async function forward(
         owner,
         signal,
         legacyCaller: isLegacyHost(session),
+        ...(relayTask ? { relayTask } : {}),
         ...(onProgress ? { onProgress } : {}),
         ...(clientCapabilities ? { clientCapabilities } : {}),
       }),

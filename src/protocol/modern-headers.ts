@@ -1,14 +1,23 @@
 /**
  * The HTTP headers a 2026-07-28 request carries beside its body (Streamable HTTP 2026-07-28,
  * "request metadata headers"): `MCP-Protocol-Version` (the envelope's version), `Mcp-Method`,
- * `Mcp-Name` (the `name` or `uri` of `tools/call`, `prompts/get`, `resources/read`), and
+ * `Mcp-Name` (the `name` or `uri` of `tools/call`, `prompts/get`, `resources/read`, the `taskId`
+ * of the tasks extension's methods), and
  * `Mcp-Param-{Name}` for the arguments a tool's input schema marks with `x-mcp-header`.
  * Values that are not plain visible ASCII travel as `=?base64?…?=`. Pure: no I/O.
  */
 import { isObject, type JsonObject, type JsonRpcRequest } from "./jsonrpc.js";
 import { META } from "./modern.js";
 
-const NAME_SOURCE: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+/** The params field `Mcp-Name` mirrors, per method (the tasks extension's methods: SEP-2663, "Routing Headers"). */
+export const NAME_SOURCE: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 const SENTINEL_START = "=?base64?";
 const SENTINEL_END = "?=";

@@ -58,6 +58,8 @@ export const INPUT_REQUIRED_METHODS: readonly string[] = ["tools/call", "prompts
 export type Outcome =
   | { kind: "complete"; result: JsonObject }
   | { kind: "input_required"; inputRequests: Record<string, JsonObject>; requestState?: string }
+  /** A `tools/call` answered with a task (the tasks extension, modern-tasks.ts): the CreateTaskResult as it came. */
+  | { kind: "task"; created: JsonObject }
   | { kind: "invalid"; why: string };
 
 /**
@@ -69,6 +71,7 @@ export type Outcome =
 export function readOutcome(method: string, result: JsonObject): Outcome {
   const type = result.resultType ?? "complete";
   if (type === "complete") return { kind: "complete", result: contentOf(result) };
+  if (type === "task" && method === "tools/call" && typeof result.taskId === "string") return { kind: "task", created: result };
   if (type !== "input_required") return { kind: "invalid", why: `an unknown resultType ${JSON.stringify(type)}` };
   if (!INPUT_REQUIRED_METHODS.includes(method)) return { kind: "invalid", why: `input_required, which ${method} may not answer` };
   const requests = result.inputRequests;

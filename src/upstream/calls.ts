@@ -38,6 +38,8 @@ export interface CallOptions {
    * when the task ends, which has a lifetime of its own). The caller may still cancel it.
    */
   untimed?: boolean;
+  /** The caller takes a 2026-07-28 task itself (host/tasks/): a CreateTaskResult is given back as it came, not waited for. */
+  relayTask?: boolean;
 }
 
 export class CallsInFlight {

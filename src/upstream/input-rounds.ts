@@ -27,6 +27,8 @@ export interface InputRounds {
   send(params: JsonObject): Promise<JsonObject>;
   /** Ask one input request (`{method, params}`) and give back the answer; stop asking when `signal` aborts. */
   ask(key: string, request: JsonObject, signal: AbortSignal): Promise<JsonObject>;
+  /** The server answered with a task (it may, as the request declared the tasks extension): what the call gives back for it. */
+  task(created: JsonObject): Promise<JsonObject>;
 }
 
 export async function withInputRounds(rounds: InputRounds): Promise<JsonObject> {
@@ -38,6 +40,7 @@ export async function withInputRounds(rounds: InputRounds): Promise<JsonObject> 
   for (let round = 0; ; round++) {
     const outcome = readOutcome(method, await rounds.send(params));
     if (outcome.kind === "complete") return outcome.result;
+    if (outcome.kind === "task") return rounds.task(outcome.created);
     if (outcome.kind === "invalid") throw new GatewayError("UPSTREAM_PROTOCOL", `upstream "${server}" answered ${method} with ${outcome.why}`, { server });
     if (round >= rounds.maxRounds) {
       throw new GatewayError(
@@ -97,7 +100,7 @@ function refuseMalformed(rounds: InputRounds, requests: Record<string, JsonObjec
 export function completeWithoutRounds(server: string, method: string, result: JsonObject): JsonObject {
   const outcome = readOutcome(method, result);
   if (outcome.kind === "complete") return outcome.result;
-  const why = outcome.kind === "invalid" ? outcome.why : `input_required, which ${method} may not answer`;
+  const why = outcome.kind === "invalid" ? outcome.why : `${outcome.kind}, which ${method} may not answer`;
   throw new GatewayError("UPSTREAM_PROTOCOL", `upstream "${server}" answered ${method} with ${why}`, { server });
 }
 

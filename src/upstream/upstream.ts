@@ -20,7 +20,9 @@ import { INPUT_REQUIRED_METHODS } from "../protocol/modern.js";
 import type { Logger } from "../util/log.js";
 import { emptyCatalog, fetchPart, offeredParts, readCatalog, REFRESHED_BY, type Catalog, type CatalogPart } from "./catalog.js";
 import { CallsInFlight, withProgressToken, type CallOptions, type CallOwner, type Candidates } from "./calls.js";
-import { modernEnvelope } from "./client-capabilities.js";
+import { MODERN_CAPABILITIES, modernEnvelope } from "./client-capabilities.js";
+import { declaresTasksExtension, withTasksExtension } from "../protocol/modern-tasks.js";
+import { waitForTask } from "./task-wait.js";
 import type { ServerHello } from "./era-probe.js";
 import { openConnection, type Transport } from "./handshake.js";
 import { BadHeaderTools } from "./header-declarations.js";
@@ -280,12 +282,30 @@ export class Upstream {
         const stop = AbortSignal.any([signal, ...(options.signal ? [options.signal] : []), this.#stopper.signal]);
         return this.events.question(this, inputQuestion(key, request, stop), candidates, key);
       },
+      // The tasks extension (task-wait.ts): relayed to a caller that takes tasks, else waited for.
+      task: (created) => (options.relayTask ? Promise.resolve(created) : this.#waitForTask(created, options, candidates)),
+    });
+  }
+
+  #waitForTask(created: JsonObject, options: CallOptions, candidates: CallOwner[]): Promise<JsonObject> {
+    return waitForTask({
+      server: this.name,
+      created,
+      timeoutMs: this.config.timeoutSeconds * 1000,
+      signal: options.signal,
+      send: (method, params) => this.#send(method, params, { ...options, onProgress: undefined }, undefined),
+      ask: (key, request, signal) => {
+        const stop = AbortSignal.any([signal, this.#stopper.signal]);
+        return this.events.question(this, inputQuestion(key, request, stop), candidates, key);
+      },
     });
   }
 
   /** The 2026-07-28 `_meta` envelope on a request's params. */
   #envelope(params: JsonObject | undefined, clientCapabilities?: JsonObject): JsonObject {
-    return modernEnvelope(params, this.revision ?? MODERN_REVISIONS[0]!, clientCapabilities, this.#removed.logLevel);
+    // mcpx takes the tasks of a server that offers them: it relays them or waits for them (task-wait.ts).
+    const declared = declaresTasksExtension(this.capabilities) ? withTasksExtension(clientCapabilities ?? MODERN_CAPABILITIES) : clientCapabilities;
+    return modernEnvelope(params, this.revision ?? MODERN_REVISIONS[0]!, declared, this.#removed.logLevel);
   }
 
   /** One request to the server, as the host's call (its owner, cancellation, progress). */

@@ -22,8 +22,11 @@ const DIRECT = { passed: 205, failed: 27 };
  * that stream itself, so the host's stream is never broken and the answer arrives on it, which the
  * suite reports as information ("server did not disconnect mid-call"), not as a failure. Closing
  * the host's stream only so it reconnects would add a round trip and a way to lose the answer.
+ * And two passes more, of the tasks extension, which mcpx answers itself though the fixture does
+ * not serve it (host/tasks/modern-methods.ts): tasks/get, tasks/update and tasks/cancel without the
+ * extension declared are -32021, and tasks/get of an unknown task is -32602.
  */
-const THROUGH = { passed: 204, failed: 27 };
+const THROUGH = { passed: 206, failed: 25 };
 const NOT_PASSED_THROUGH_MCPX = ["server-sse-polling server-sse-disconnect-resume SUCCESS"];
 /** The 2025 scenarios that need a legacy connection to a server that asks the 2025 way, or a legacy subscribe. */
 const FOLLOWING_THE_CALLER = [

@@ -8,6 +8,7 @@ import { IMPLEMENTATION } from "../../version.js";
 import type { Gateway } from "../gateway.js";
 import { META } from "../../protocol/modern.js";
 import { hostInstructions } from "../instructions.js";
+import { modernTasksCapability } from "../tasks/modern-methods.js";
 
 /** The same offer `initialize` makes, as 2026-07-28 states it (`resources.subscribe`: via subscriptions/listen). */
 export function modernCapabilities(): JsonObject {
@@ -26,7 +27,7 @@ export async function discover(gateway: Gateway): Promise<JsonObject> {
   return {
     // Newest first: the one a client should pick.
     supportedVersions: [...REVISIONS].reverse().filter((revision) => SERVED_REVISIONS.includes(revision)),
-    capabilities: modernCapabilities(),
+    capabilities: { ...modernCapabilities(), ...modernTasksCapability(gateway.upstreams) },
     ...(instructions ? { instructions } : {}),
     _meta: { [META.serverInfo]: { ...IMPLEMENTATION } },
   };

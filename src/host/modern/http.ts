@@ -26,14 +26,13 @@ import { HostSession } from "../session.js";
 import { Exchange, HttpSessionChannel } from "../http-session-channel.js";
 import { hostNotification } from "../host-notifications.js";
 import { isModernErrorCode, META } from "../../protocol/modern.js";
-import { paramValues, readHeaderValue } from "../../protocol/modern-headers.js";
+import { NAME_SOURCE, paramValues, readHeaderValue } from "../../protocol/modern-headers.js";
 import { isModernRequest, readEnvelope } from "./envelope.js";
 import { HEADER_MISMATCH } from "./errors.js";
 import { rememberPeer } from "./host-identity.js";
 import { MODERN_METHODS, serveRequest } from "./serve.js";
 
 /** Requests whose target is mirrored in `Mcp-Name`, and the param it mirrors. */
-const NAMED: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
 /** Is this session-less POST one of the modern era (its header or its body says so)? */
 export function isModernPost(request: IncomingMessage, messages: JsonRpcMessage[]): boolean {
@@ -85,7 +84,7 @@ function refusal(gateway: Gateway, request: IncomingMessage, messages: JsonRpcMe
       `Header mismatch: Mcp-Method ${method === undefined ? "is missing" : `${JSON.stringify(method)} is not the body's ${JSON.stringify(message.method)}`}`,
     );
   }
-  const key = NAMED[message.method];
+  const key = Object.hasOwn(NAME_SOURCE, message.method) ? NAME_SOURCE[message.method] : undefined;
   if (key) {
     const name = decodeHeader(request.headers["mcp-name"]);
     if (name === undefined || name !== params?.[key]) {

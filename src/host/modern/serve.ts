@@ -32,6 +32,10 @@ export const MODERN_METHODS = new Set([
   "resources/templates/list",
   "resources/read",
   "completion/complete",
+  // The tasks extension (tasks/modern-methods.ts).
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
 ]);
 
 /** A legacy connection that has not chosen its era yet may still be served a modern request. */

@@ -8,6 +8,13 @@ import type { Broker } from "../../broker/broker.js";
 import type { Logger } from "../../util/log.js";
 import type { RelayedTask, TaskRecorder } from "./registry.js";
 
+const SESSION_OWNER = "session:";
+
+/** The owning session, when a session owns the task (a 2026 request over HTTP has none: its identity owns it). */
+function hostSessionOf(task: RelayedTask): string | undefined {
+  return task.owner.startsWith(SESSION_OWNER) ? task.owner.slice(SESSION_OWNER.length) : undefined;
+}
+
 export function storeRecorder(broker: Broker, log: Logger): TaskRecorder {
   const safely = (what: string, task: RelayedTask, write: () => void): void => {
     try {
@@ -22,7 +29,7 @@ export function storeRecorder(broker: Broker, log: Logger): TaskRecorder {
         broker.recordTask({
           id: task.id,
           identity: task.session.identity,
-          hostSession: task.session.id,
+          hostSession: hostSessionOf(task),
           server: task.server,
           tool: task.tool,
           upstreamTaskId: task.upstreamId,

@@ -48,8 +48,17 @@ export interface RelayedTask {
   readonly waiting: Set<CallerContext>;
 }
 
-/** Who owns what a session creates: its identity when it signed in as one, else the session itself. */
+/**
+ * Who owns what a session creates: its identity when it signed in as one, else the session
+ * itself. A 2026-07-28 host has no session: on stdio the process is the one host (the
+ * connection's session owns), over HTTP each request stands alone, so its identity owns (the
+ * operator's `local` for a host without a token, as everything else of `local`'s).
+ */
 export function ownerKey(session: HostSession): string {
+  if (session.servesOneRequest) {
+    if (session.transport === "stdio" && session.connectionScope !== session) return ownerKey(session.connectionScope);
+    return `identity:${session.identity}`;
+  }
   return session.identity === LOCAL_IDENTITY ? `session:${session.id}` : `identity:${session.identity}`;
 }
 
@@ -71,7 +80,8 @@ export class TaskRegistry {
     const upstreamId = String(task.taskId);
     const now = new Date().toISOString();
     const createdAt = typeof task.createdAt === "string" ? task.createdAt : now;
-    const ttl = typeof task.ttl === "number" ? task.ttl : undefined;
+    // 2025-11-25 says `ttl`, the 2026 extension `ttlMs`; both in milliseconds.
+    const ttl = typeof task.ttl === "number" ? task.ttl : typeof task.ttlMs === "number" ? task.ttlMs : undefined;
     const id = `${upstream.name}/${randomUUID()}`;
     const relayed: RelayedTask = {
       id,
@@ -158,7 +168,7 @@ export function asHostsTask(task: RelayedTask, fields: JsonObject): JsonObject {
 
 /** The Task in a result or notification (its own fields, not the message's `_meta`), under `id`. */
 function taskFields(fields: JsonObject, id: string): JsonObject {
-  const { _meta: _dropped, ...task } = fields;
+  const { _meta: _dropped, resultType: _type, ...task } = fields;
   return { ...task, taskId: id };
 }
 
