@@ -6,29 +6,16 @@
  * call completes with the token, and the next call needs no question.
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
-import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
-import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
+import { describe, expect, it } from "vitest";
+import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
+import { signInFixture } from "../helpers/sign-in-fixture.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
 import { elicit, elicitListAll, pendingFrom, storedQuestions, waitForQuestion } from "./support.js";
 
-let as: RunningAuthorizationServer;
-let upstream: ProtectedUpstream;
-let config: TempConfig;
-
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  upstream = await startProtectedUpstream({ issuer: as.issuer });
-  config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
-});
-afterAll(async () => {
-  await upstream?.close();
-  await as?.close();
-});
+const fixture = signInFixture();
 
 function callInBackground(args: string[]): Promise<CliRun> {
-  return callIn(config, args);
+  return callIn(fixture.config, args);
 }
 
 function callIn(config: TempConfig, args: string[]): Promise<CliRun> {
@@ -49,29 +36,29 @@ function callIn(config: TempConfig, args: string[]): Promise<CliRun> {
 describe("sign-in from the command line", () => {
   it("asks for the sign-in as a URL question, and the call completes once the person signs in", async () => {
     const call = callInBackground(["call", "crm.whoami", "{}"]);
-    const question = await waitForQuestion(config, pendingFrom("crm"), 30_000);
+    const question = await waitForQuestion(fixture.config, pendingFrom("crm"), 30_000);
     expect(question.mode).toBe("url");
     expect(question.message).toContain('Sign in to "crm"');
     expect(question.message).toContain("mcp");
     const url = new URL(question.url!);
-    expect(url.origin).toBe(as.issuer);
-    expect(url.searchParams.get("resource")).toBe(upstream.url);
+    expect(url.origin).toBe(fixture.as.issuer);
+    expect(url.searchParams.get("resource")).toBe(fixture.upstream.url);
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
 
-    expect((await elicit(config, "accept", question.id)).code).toBe(0);
-    const back = await as.signIn(url);
+    expect((await elicit(fixture.config, "accept", question.id)).code).toBe(0);
+    const back = await fixture.as.signIn(url);
     expect(back.status).toBe(200);
     const done = await call;
     expect(done.stdout + done.stderr).toContain("alice");
     expect(done.code).toBe(0);
 
-    const again = await runMcpx(["call", "crm.whoami", "{}", "--config", config.file], config);
+    const again = await runMcpx(["call", "crm.whoami", "{}", "--config", fixture.config.file], fixture.config);
     expect(again.code).toBe(0);
-    expect(storedQuestions(config).filter((view) => view.server === "crm")).toHaveLength(1);
+    expect(storedQuestions(fixture.config).filter((view) => view.server === "crm")).toHaveLength(1);
   }, 60_000);
 
   it("fails the call at once, saying why, when the person declines the sign-in", async () => {
-    const declining = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const declining = fixture.freshConfig();
     const started = Date.now();
     const call = callIn(declining, ["call", "crm.whoami", "{}"]);
     const question = await waitForQuestion(declining, pendingFrom("crm"), 30_000);
@@ -83,10 +70,10 @@ describe("sign-in from the command line", () => {
   }, 60_000);
 
   it("ends the question as completed when the redirect comes back before the consent", async () => {
-    const eager = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const eager = fixture.freshConfig();
     const call = callIn(eager, ["call", "crm.whoami", "{}"]);
     const question = await waitForQuestion(eager, pendingFrom("crm"), 30_000);
-    expect((await as.signIn(question.url!)).status).toBe(200);
+    expect((await fixture.as.signIn(question.url!)).status).toBe(200);
     const done = await call;
     expect(done.stdout).toContain("alice");
     expect(done.code).toBe(0);
@@ -97,7 +84,7 @@ describe("sign-in from the command line", () => {
   }, 60_000);
 
   it("fails the call saying why when the authorization server refuses the sign-in", async () => {
-    const refused = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const refused = fixture.freshConfig();
     const call = callIn(refused, ["call", "crm.whoami", "{}"]);
     const question = await waitForQuestion(refused, pendingFrom("crm"), 30_000);
     expect((await elicit(refused, "accept", question.id)).code).toBe(0);
