@@ -21,6 +21,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import type { Broker } from "../broker/broker.js";
+import { auditFilter } from "../broker/audit-filter.js";
 import { BrokerError } from "../broker/errors.js";
 import { TOKEN_FILE } from "../broker/token.js";
 import { viewOf } from "../broker/view.js";
@@ -30,7 +31,7 @@ import { isObject } from "../protocol/jsonrpc.js";
 import type { Logger } from "../util/log.js";
 import type { HostCredential } from "../host/host-credential.js";
 import type { IdentityIssuer } from "../host/identity-issuer.js";
-import { visibleTo } from "../broker/identity.js";
+import { LOCAL_IDENTITY, visibleTo } from "../broker/identity.js";
 import type { QuestionRecord } from "../broker/types.js";
 import { callerOf, type ApiAuth, type Caller } from "./auth.js";
 import { QuestionEvents } from "./events.js";
@@ -134,6 +135,17 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     if (parts.length === 1 && parts[0] === "page-link") {
       if (method !== "POST") return notAllowed(response, "POST");
       return pageLinkFor(request, response, caller);
+    }
+    if (parts.length === 1 && parts[0] === "audit") {
+      if (method !== "GET") return notAllowed(response, "GET");
+      const given = Object.fromEntries(
+        ["since", "server", "tool", "session"].flatMap((key) => (url.searchParams.has(key) ? [[key, url.searchParams.get(key)!]] : [])),
+      );
+      const filter = auditFilter(given, Date.now());
+      if ("problem" in filter) return sendApiError(response, 400, "INVALID_FILTER", filter.problem);
+      // A signed-in identity reads its own entries; the operator reads them all.
+      const own = caller.identity === LOCAL_IDENTITY ? filter : { ...filter, identity: caller.identity };
+      return sendJson(response, 200, broker.store.audit.list(own));
     }
     if (parts.length === 1 && parts[0] === "events") {
       if (method !== "GET") return notAllowed(response, "GET");

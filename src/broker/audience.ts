@@ -35,6 +35,8 @@ export function decideAudience(question: Question): AudienceDecision {
 }
 
 function decide(question: Question): AudienceDecision {
+  // No field to name: no rule can answer it (policy.ts), and a script or an agent tool answers agent questions only.
+  if (question.personOnly !== undefined) return { audience: "person", reason: question.personOnly, sensitiveFields: [] };
   if (question.kind === "elicitation" && question.mode === "url") {
     return { audience: "person", reason: "a URL question needs a person's consent and a browser", sensitiveFields: [] };
   }

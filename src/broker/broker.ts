@@ -20,7 +20,9 @@ import { alreadySettled, CLOSED_BECAUSE, CLOSED_PREFIX } from "./settled-why.js"
 import { Retention } from "./retention.js";
 import type { QuestionStore } from "./store.js";
 import { Waiters, watchDelivery, watchFinish } from "./store-watch.js";
+import { identityOf } from "./identity.js";
 import type { Origin, QuestionRecord } from "./types.js";
+import type { NewTask } from "./task-store.js";
 
 const SWEEP_MS = 5_000;
 /** How often settled questions and finished calls past retention are pruned. */
@@ -98,6 +100,11 @@ export class Broker {
     this.#expiry.clear();
     try {
       for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, CLOSED_BECAUSE.processStopped);
+      // Only this process could reach the tasks it relayed (it holds their connections).
+      this.store.tasks.unfollowable(
+        this.instance,
+        `mcpx stopped while it followed this task (process ${process.pid}); it can no longer be reached through mcpx`,
+      );
       // Answered but never handed over: nobody here will deliver them now.
       this.#retention.forgetHeldSecrets((owner) => owner === this.instance);
     } catch (error) {
@@ -115,6 +122,30 @@ export class Broker {
   delivered(id: string): void {
     this.store.markDelivered(id);
     this.#retention.forgetDelivered(id);
+    // The waiting process hands each question's outcome on once: that is when the audit trail hears of it.
+    const record = this.store.get(id);
+    if (record) this.#audit(record);
+  }
+
+  #audit(record: QuestionRecord): void {
+    try {
+      this.store.audit.append({
+        kind: "question",
+        identity: identityOf(record),
+        ...(record.hostSession ? { hostSession: record.hostSession } : {}),
+        ...(record.callId ? { callId: record.callId } : {}),
+        server: record.server,
+        ...(record.tool ? { tool: record.tool } : {}),
+        outcome: record.state === "answered" ? (record.answer?.action ?? "answered") : record.state,
+        questionId: record.id,
+        method: record.method,
+        ...(record.answer ? { answeredBy: record.answer.by } : {}),
+        durationMs: Date.parse(record.answer?.answeredAt ?? new Date().toISOString()) - Date.parse(record.createdAt),
+        detail: record.audience === "person" ? `person-only: ${record.audienceReason}` : record.audienceReason,
+      });
+    } catch (error) {
+      this.log.warn("could not add the question to the audit trail", { question: record.id, error });
+    }
   }
 
   /**
@@ -231,6 +262,17 @@ export class Broker {
     }
   }
 
+  /**
+   * A pending question nobody owned turns out to be what a `mcpx call` call waits for (a
+   * sign-in raised when mcpx connected): it is that call's from now on, so the command shows it
+   * as its own question instead of waiting without a word.
+   */
+  attachToCall(id: string, callId: string): void {
+    if (!this.store.attachToCall(id, callId)) return;
+    const record = this.store.get(id);
+    if (record) this.#emit(record);
+  }
+
   /** Resolve when the question is settled by anyone, in any process. */
   wait(id: string): Promise<QuestionRecord> {
     const current = this.store.get(id);
@@ -258,6 +300,22 @@ export class Broker {
       for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, CLOSED_BECAUSE.processGone);
     }
     this.#retention.forgetHeldSecrets((instance, pid) => instance !== this.instance && !processAlive(pid));
+    for (const follower of this.store.tasks.followers()) {
+      if (follower.instance === this.instance || processAlive(follower.pid)) continue;
+      const why = `the mcpx process that followed this task (process ${follower.pid}) is gone; it can no longer be reached through mcpx`;
+      const ended = this.store.tasks.unfollowable(follower.instance, why);
+      this.log.info("tasks whose mcpx process is gone were marked failed", { pid: follower.pid, tasks: ended });
+    }
+  }
+
+  /** A task this process relayed for a host (host/tasks/): recorded as followed by this process. */
+  recordTask(task: NewTask): void {
+    this.store.tasks.record(task, { pid: process.pid, instance: this.instance });
+  }
+
+  /** How a task this process follows stands now. */
+  taskHeard(id: string, status: string, statusMessage?: string): void {
+    this.store.tasks.heard(id, status, statusMessage);
   }
 
   /** The record, after expiring or closing it when it is pending past its deadline or its waiting process is gone. */

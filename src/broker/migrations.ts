@@ -63,4 +63,42 @@ export const MIGRATIONS: readonly string[] = [
   // 6: whose a question is (issue 16: identities for hosts). NULL, as every question stored
   // before, is the operator's ("local").
   `ALTER TABLE questions ADD COLUMN identity TEXT;`,
+  // 7: the tasks mcpx relayed for hosts (issue 17): whose, on which upstream under which id, how
+  // it stood when last heard of, and which process follows it (one that is gone can no longer).
+  `CREATE TABLE tasks (
+     id TEXT PRIMARY KEY,
+     identity TEXT NOT NULL,
+     host_session TEXT,
+     server TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     upstream_task_id TEXT NOT NULL,
+     status TEXT NOT NULL,
+     status_message TEXT,
+     created_ms INTEGER NOT NULL,
+     last_poll_ms INTEGER NOT NULL,
+     expires_ms INTEGER,
+     owner_pid INTEGER NOT NULL,
+     owner_instance TEXT NOT NULL
+   );
+   CREATE INDEX tasks_by_follower ON tasks (owner_instance, status);`,
+  // 8: the audit trail (issue 18): every tool call and every question, append-only (broker/audit-store.ts).
+  `CREATE TABLE audit (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     at_ms INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     identity TEXT NOT NULL,
+     host_session TEXT,
+     client TEXT,
+     call_id TEXT,
+     server TEXT NOT NULL,
+     tool TEXT,
+     arguments_json TEXT,
+     outcome TEXT NOT NULL,
+     duration_ms INTEGER,
+     question_id TEXT,
+     method TEXT,
+     answered_by TEXT,
+     detail TEXT
+   );
+   CREATE INDEX audit_by_time ON audit (at_ms);`,
 ];

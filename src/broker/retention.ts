@@ -25,6 +25,8 @@ export class Retention {
     const before = this.clock.now() - retentionDays * 86_400_000;
     const pruned = this.store.prune(before);
     const calls = this.store.calls.prune(before);
+    this.store.tasks.prune(before);
+    this.store.audit.prune(before);
     for (const id of calls) rmSync(join(dirname(this.store.path), "calls", `${id}.log`), { force: true });
     if (pruned + calls.length === 0) return;
     this.log.info("pruned old questions and calls", { questions: pruned, calls: calls.length, retentionDays });

@@ -12,6 +12,8 @@ import { closeSync, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { GatewayError } from "../protocol/errors.js";
 import { CallStore } from "./call-store.js";
+import { TaskStore } from "./task-store.js";
+import { AuditStore } from "./audit-store.js";
 import { UsedPageCodes } from "./used-page-codes.js";
 import { nativeModuleProblem } from "./native-module.js";
 import { openDatabase } from "./open-database.js";
@@ -21,6 +23,9 @@ import type { Answer, QuestionRecord, QuestionState } from "./types.js";
 
 export const STORE_FILE = "mcpx.db";
 
+/** How long a readiness probe waits for another process's write lock. */
+const PROBE_BUSY_MS = 1_000;
+
 export class QuestionStore {
   readonly #db: Database.Database;
   readonly #statements;
@@ -29,6 +34,10 @@ export class QuestionStore {
   readonly calls: CallStore;
   /** The web page's one-time codes already used, in the same file. */
   readonly usedPageCodes: UsedPageCodes;
+  /** The tasks relayed for hosts, in the same file. */
+  readonly tasks: TaskStore;
+  /** The audit trail of calls and questions, in the same file. */
+  readonly audit: AuditStore;
 
   private constructor(
     readonly path: string,
@@ -37,6 +46,8 @@ export class QuestionStore {
     this.#db = db;
     this.calls = new CallStore(db);
     this.usedPageCodes = new UsedPageCodes(db);
+    this.tasks = new TaskStore(db);
+    this.audit = new AuditStore(db);
     this.#statements = {
       insert: db.prepare(
         `INSERT INTO questions (id, server, kind, method, mode, message, params_json, url, tool, host_session, call_id, identity,
@@ -48,6 +59,7 @@ export class QuestionStore {
       all: db.prepare(`${SELECT_QUESTIONS} ORDER BY q.created_ms, q.id`),
       pending: db.prepare(`${SELECT_QUESTIONS} WHERE q.state = 'pending' ORDER BY q.created_ms, q.id`),
       ofCall: db.prepare(`${SELECT_QUESTIONS} WHERE q.call_id = ? ORDER BY q.created_ms, q.id`),
+      attachToCall: db.prepare(`UPDATE questions SET call_id = ? WHERE id = ? AND state = 'pending' AND call_id IS NULL AND host_session IS NULL`),
       setState: db.prepare(`UPDATE questions SET state = @state WHERE id = @id AND state = 'pending'`),
       answer: db.prepare(`INSERT INTO answers (question_id, action, content_json, answered_by, answered_ms) VALUES (?, ?, ?, ?, ?)`),
       overdue: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND expires_ms <= ?`),
@@ -95,6 +107,23 @@ export class QuestionStore {
     this.#db.close();
   }
 
+  /** Why the store cannot take a write now (read-only, locked past the busy timeout, gone), or undefined when it can. */
+  unwritable(): string | undefined {
+    // A probe answers within its own timeout: a second of waiting for another writer, not the usual five.
+    const usual = this.#db.pragma("busy_timeout", { simple: true }) as number;
+    this.#db.pragma(`busy_timeout = ${PROBE_BUSY_MS}`);
+    try {
+      // The write lock is taken and given back: nothing is written.
+      this.#db.exec("BEGIN IMMEDIATE");
+      this.#db.exec("ROLLBACK");
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    } finally {
+      this.#db.pragma(`busy_timeout = ${usual}`);
+    }
+  }
+
   insert(record: QuestionRecord): void {
     this.#statements.insert.run(insertParams(record));
   }
@@ -102,6 +131,11 @@ export class QuestionStore {
   /** Every question a `mcpx call` call asked, in order. */
   ofCall(callId: string): QuestionRecord[] {
     return (this.#statements.ofCall.all(callId) as QuestionRow[]).map(fromRow);
+  }
+
+  /** A pending question nobody owned is a `mcpx call` call's from now on (it waits for it); whether it was. */
+  attachToCall(id: string, callId: string): boolean {
+    return this.#statements.attachToCall.run(callId, id).changes > 0;
   }
 
   /** Insert a question that is answered from the start (a policy rule answered it). */

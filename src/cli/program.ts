@@ -148,6 +148,29 @@ program
     process.exitCode = await tools(await discoveryConfig(options.config), server, options);
   });
 
+program
+  .command("audit")
+  .description("the audit trail, oldest first: tool calls (whose, arguments with secrets redacted, outcome) and questions (who answered, the decision)")
+  .option("--since <when>", "only entries since then: a duration back (30m, 12h, 7d) or an ISO 8601 time")
+  .option("--server <name>", "only this server's")
+  .option("--tool <name>", "only this tool's (the server's own name)")
+  .option("--session <id>", "only this host session's")
+  .option("--json", "JSON Lines, one entry a line (the export)")
+  .action(async (options: { since?: string; server?: string; tool?: string; session?: string; json?: boolean }) => {
+    const { audit } = await import("./audit.js");
+    process.exitCode = audit(options);
+  });
+
+program
+  .command("doctor")
+  .description("what is installed and configured, what is broken and what to do about it (starts no server)")
+  .option("-c, --config <file>", "config file")
+  .option("--json", "print JSON")
+  .action(async (options: { config?: string; json?: boolean }) => {
+    const { doctor } = await import("./doctor.js");
+    process.exitCode = await doctor(() => configFor(options.config), options);
+  });
+
 registerDaemon(program);
 registerRun(program);
 registerAuth(program);
@@ -161,6 +184,18 @@ program
   .action(async (options: { host?: string; port?: number; tokenFile?: string }) => {
     const { ui } = await import("./ui.js");
     await ui(options);
+  });
+
+program
+  .command("tasks")
+  .description("the tasks mcpx relayed for hosts, from the store")
+  .command("list")
+  .description("tasks not yet ended: id, tool, status, when created and last heard of")
+  .option("--all", "ended tasks too")
+  .option("--json", "print a JSON array")
+  .action(async (options: { all?: boolean; json?: boolean }) => {
+    const { tasksList } = await import("./tasks.js");
+    tasksList(options);
   });
 
 program

@@ -22,6 +22,7 @@ import { cleartextWarning } from "./cleartext.js";
 import { settled } from "./settled.js";
 import { DaemonSide } from "./daemon-serve.js";
 import { ServedCallbacks } from "../api/oauth-callback.js";
+import { healthRoute } from "../api/health.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
 
 export interface ServeOptions {
@@ -77,6 +78,10 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   }
   const token = apiToken(dir);
   const api = createApiRoutes({ broker, token, log, ...(credential ? { hostCredential: credential } : {}), ...(issuer ? { issuer } : {}) });
+  const health = healthRoute({
+    storeProblem: () => store.unwritable(),
+    requiredNotReady: () => gateway.upstreams.filter((upstream) => upstream.config.required && upstream.state !== "ready").map((upstream) => upstream.name),
+  });
   const bind = options.host ?? config.http.host;
   // Commands use this process for their calls when they can reach it (a daemon always can).
   let stopping: ((why: string) => void) | undefined;
@@ -97,7 +102,10 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     ...(credential ? { credential } : {}),
     ...(issuer ? { issuer } : {}),
     extraRoutes: async (request, response, url) =>
-      (await callbacks?.route(request, response, url)) || (side && (await side.routes(request, response, url))) || api(request, response, url),
+      health(request, response, url) ||
+      (await callbacks?.route(request, response, url)) ||
+      (side && (await side.routes(request, response, url))) ||
+      api(request, response, url),
   });
   const url = await host.listen().catch(async (error: NodeJS.ErrnoException) => {
     await shutdown();

@@ -79,6 +79,7 @@ export function readServer(
     sharing: f.oneOf("sharing", SHARING) ?? "shared",
     timeoutSeconds: f.number("timeoutSeconds", POSITIVE) ?? hostTimeout(f, host) ?? defaultTimeout,
     disabled: f.boolean("disabled") ?? false,
+    ...(f.boolean("required") ? { required: true } : {}),
     elicitation: elicitation ?? {},
     ...(roots ? { roots } : {}),
     ...(tools ? { tools } : {}),

@@ -13,6 +13,7 @@ export const SERVER_KEYS: readonly string[] = [
   "sharing",
   "timeoutSeconds",
   "disabled",
+  "required",
   "elicitation",
   "roots",
   "tools",

@@ -44,8 +44,8 @@ export function readToolFilter(check: Checker, f: Fields): ToolFilter | undefine
  * name holds glob characters can still be named.
  */
 export function hiddenBy(filter: ToolFilter | undefined, tool: string): "allow" | "deny" | undefined {
-  if (filter?.allow && !filter.allow.some((pattern) => matches(pattern, tool))) return "allow";
-  if (filter?.deny?.some((pattern) => matches(pattern, tool))) return "deny";
+  if (filter?.allow && !filter.allow.some((pattern) => globMatches(pattern, tool))) return "allow";
+  if (filter?.deny?.some((pattern) => globMatches(pattern, tool))) return "deny";
   return undefined;
 }
 
@@ -58,8 +58,9 @@ const compiled = new Map<string, Matcher>();
 /** picomatch is loaded when a config first uses a glob: commands with plain lists never pay for it. */
 let picomatch: ((pattern: string, options: { dot: boolean; nobrace?: boolean }) => Matcher) | undefined;
 
-function matches(pattern: string, tool: string): boolean {
-  if (pattern === tool) return true;
+/** Whether `name` is `pattern`, or matches it as a glob (`*`, `?`, `[…]`, `{a,b}`). */
+export function globMatches(pattern: string, name: string): boolean {
+  if (pattern === name) return true;
   if (!GLOB.test(pattern)) return false;
   let matcher = compiled.get(pattern);
   if (!matcher) {
@@ -67,5 +68,5 @@ function matches(pattern: string, tool: string): boolean {
     matcher = picomatch!(pattern, { dot: true });
     compiled.set(pattern, matcher);
   }
-  return matcher(tool);
+  return matcher(name);
 }

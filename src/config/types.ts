@@ -122,6 +122,8 @@ export interface ServerConfig {
   sharing: Sharing;
   timeoutSeconds: number;
   disabled: boolean;
+  /** `/readyz` says mcpx is ready only while this server is (absent: false). */
+  required?: boolean;
   /** Overrides of the top-level elicitation settings for this server. */
   elicitation: { ttlSeconds?: number };
   /** What mcpx answers this server's `roots/list` with; absent: the top-level `roots`. */
@@ -161,6 +163,8 @@ export interface Config {
   expose: Expose;
   /** With `expose` "discovery": upstream tools still listed, by `SERVER__TOOL` (the server's own tool name), in this order. */
   pinned: string[];
+  /** Calls a person must allow before they run (`approvals`), in order: the first that matches holds the call. */
+  approvals: ApprovalRule[];
   http: {
     host: string;
     port: number;
@@ -211,4 +215,23 @@ export interface Config {
     /** How long mcpx holds a 2026-07-28 host's call for its retry after input_required (at most elicitation.ttlSeconds). */
     inputRoundSeconds: number;
   };
+}
+
+/** One `approvals` rule (config/approvals.ts). */
+export interface ApprovalRule {
+  index: number;
+  match: {
+    /** Globs. */
+    server?: string;
+    tool?: string;
+    /** Tool annotation hints, read with the spec's defaults for the ones a tool leaves out. */
+    annotations?: Record<string, boolean>;
+    /** Argument name to value: a string is a glob for a string argument, anything else compared as JSON. */
+    arguments?: Record<string, unknown>;
+  };
+  /** How long the person has (default: the question ttl). */
+  ttlSeconds?: number;
+  /** The person may allow this tool for the rest of the host's session. */
+  allowForSession: boolean;
+  reason?: string;
 }

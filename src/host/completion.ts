@@ -5,6 +5,7 @@
  * that never notifies: mcpx then tells the asked host itself, once.
  */
 import type { Broker } from "../broker/broker.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { QuestionRecord } from "../broker/types.js";
 import type { Upstream } from "../upstream/upstream.js";
 import type { Logger } from "../util/log.js";
@@ -34,8 +35,9 @@ export function relayCompletionByPerson(gateway: CompletionRelay, upstream: Upst
   );
 }
 
-/** The host that was asked hears `notifications/elicitation/complete`, once; nobody else does. */
-export function tellAskedHost(delivered: DeliveredElicitations, upstream: Upstream, elicitationId: string): void {
-  const asked = delivered.take(upstream, elicitationId);
-  asked?.session.notify(COMPLETE, { elicitationId }, asked.requestId !== undefined ? { relatedRequestId: asked.requestId } : undefined);
+/** The hosts that were asked hear `notifications/elicitation/complete` (`params`: the upstream's, else just the id), once; nobody else does. */
+export function tellAskedHost(delivered: DeliveredElicitations, upstream: Upstream, elicitationId: string, params: JsonObject = { elicitationId }): void {
+  for (const asked of delivered.take(upstream, elicitationId)) {
+    asked.session.notify(COMPLETE, params, asked.requestId !== undefined ? { relatedRequestId: asked.requestId } : undefined);
+  }
 }

@@ -7,21 +7,30 @@ import type { Upstream } from "../upstream/upstream.js";
 import { ByConnection } from "./by-connection.js";
 import type { AskedHost, HostSession } from "./session.js";
 
-/** Keyed by the connection that asked (see ByConnection): a completion reaches only its own host. */
+/**
+ * Keyed by the connection that asked (see ByConnection): a completion reaches only its own
+ * hosts. Mostly one; a sign-in raised before any call is put to each host whose call waits for it.
+ */
 export class DeliveredElicitations {
-  readonly #asked = new ByConnection<AskedHost>();
+  readonly #asked = new ByConnection<AskedHost[]>();
 
   remember(upstream: Upstream, elicitationId: string, asked: AskedHost): void {
-    this.#asked.set(upstream, elicitationId, asked);
+    const hosts = this.#asked.get(upstream, elicitationId) ?? [];
+    this.#asked.set(upstream, elicitationId, [...hosts.filter((host) => host.session !== asked.session), asked]);
   }
 
-  /** The host that was asked, once; unknown or already-completed ids give undefined. */
-  take(upstream: Upstream, elicitationId: string): AskedHost | undefined {
-    return this.#asked.take(upstream, elicitationId);
+  /** The hosts that were asked, once; unknown or already-completed ids give none. */
+  take(upstream: Upstream, elicitationId: string): AskedHost[] {
+    return this.#asked.take(upstream, elicitationId) ?? [];
   }
 
   /** A host went away: nothing more can be delivered to it. */
   forget(session: HostSession): void {
-    this.#asked.deleteWhere((asked) => asked.session === session);
+    // The host leaves every list it is on; a list left empty goes.
+    this.#asked.deleteWhere((hosts) => {
+      const left = hosts.filter((asked) => asked.session !== session);
+      hosts.splice(0, hosts.length, ...left);
+      return left.length === 0;
+    });
   }
 }

@@ -24,7 +24,10 @@ import { answerGatewayTool } from "./gateway-tools/answers.js";
 import { unwrapCall } from "./gateway-tools/call.js";
 import { EXEC_TOOL } from "./gateway-tools/exec.js";
 import { serveExec } from "./gateway-tools/exec-call.js";
+import { serveSignIn, SIGN_IN_TOOL, signInToolDefinitions } from "./gateway-tools/sign-in.js";
 import type { Upstream } from "../upstream/upstream.js";
+import { TASK_HANDLERS, relayTaskCall } from "./tasks/methods.js";
+import { hostTasksCapability, toolsForHost } from "./tasks/capability.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
 
@@ -33,7 +36,11 @@ const HANDLERS = lookupTable<Handler>({
   initialize,
   ping: async () => ({}),
   "tools/list": async (gateway, session, _context, params) => {
-    const tools = listedTools(gateway.config, gateway.catalogue);
+    const upstreamOf = (tool: JsonObject): Upstream | undefined => gateway.upstream(gateway.catalogue.tool(String(tool.name))?.server ?? "");
+    const tools = [
+      ...toolsForHost(listedTools(gateway.config, gateway.catalogue), session, upstreamOf),
+      ...signInToolDefinitions(gateway.serversAwaitingSignIn(session)),
+    ];
     return list(offersAgentTools(gateway, session) ? [...tools, ...agentTools(gateway.servesPage)] : tools, "tools", params);
   },
   "prompts/list": async (gateway, _session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
@@ -48,6 +55,7 @@ const HANDLERS = lookupTable<Handler>({
   "resources/unsubscribe": unsubscribe,
   "completion/complete": complete,
   "logging/setLevel": setLevel,
+  ...TASK_HANDLERS,
 });
 
 /** Answer one host request. Errors thrown here become JSON-RPC error responses. */
@@ -77,13 +85,27 @@ async function callTool(gateway: Gateway, session: HostSession, context: Incomin
   const args = isObject(params.arguments) ? params.arguments : {};
   if (isAgentTool(name)) return callAgentTool(gateway, session, name, args);
   if (name === EXEC_TOOL) return serveExec(gateway, session, context, params, isLegacyHost(session));
+  if (name === SIGN_IN_TOOL) return serveSignIn(gateway, session, context, params);
   if (gateway.config.expose === "discovery" && isGatewayTool(name)) {
     if (name !== CALL_TOOL) return answerGatewayTool(gateway, name, args);
     const unwrapped = await unwrapCall(gateway, params);
     if ("refusal" in unwrapped) return unwrapped.refusal;
-    return forward(gateway, session, context, "name", unwrapped.params, unwrapped.owned, "tool");
+    return forwardCall(gateway, session, context, unwrapped.params, unwrapped.owned);
   }
-  return forward(gateway, session, context, "name", params, gateway.catalogue.tool(name), "tool");
+  return forwardCall(gateway, session, context, params, gateway.catalogue.tool(name));
+}
+
+/** A tool call on its way upstream; one that asks for a task may come back as a task relayed for the host (host/tasks/). */
+async function forwardCall(
+  gateway: Gateway,
+  session: HostSession,
+  context: IncomingContext,
+  params: JsonObject,
+  owned: Owned | undefined,
+): Promise<JsonObject> {
+  const send = (): Promise<JsonObject> => forward(gateway, session, context, "name", params, owned, "tool");
+  if (!isObject(params.task) || !owned) return send();
+  return relayTaskCall(gateway, session, await gateway.connectionFor(session, owned.server), owned.original, send);
 }
 
 async function initialize(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {
@@ -102,6 +124,12 @@ async function initialize(gateway: Gateway, session: HostSession, _context: Inco
     logging: {},
   };
   if (defines(revision, "completions")) capabilities.completions = {};
+  // Declared to the extent the upstreams can honour it, as they are now (host/tasks/capability.ts).
+  const tasks = hostTasksCapability(revision, gateway.upstreams);
+  if (tasks) {
+    capabilities.tasks = tasks;
+    session.tasksOffered = true;
+  }
   const instructions = hostInstructions(gateway);
   return {
     protocolVersion: revision,

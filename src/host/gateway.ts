@@ -9,7 +9,8 @@ import type { Config, ServerConfig } from "../config/types.js";
 import { GatewayError } from "../protocol/errors.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { Upstream } from "../upstream/upstream.js";
-import type { CatalogPart } from "../upstream/catalog.js";
+import { type Catalog, type CatalogPart, emptyCatalog } from "../upstream/catalog.js";
+import { lastListedTools } from "../discovery/cache-last-tools.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
 import { Catalogue } from "./catalogue.js";
@@ -23,14 +24,22 @@ import type { OAuthContext } from "../upstream/oauth/context.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
-import { type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
+import { type CallerContext, type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
 import { relayNotification } from "./notifications.js";
 import { relayQuestion } from "./questions.js";
+import { askWaitingCaller } from "./sign-in-callers.js";
+import { approveCall, SessionAllowances } from "./approvals/gate.js";
+import { recordCall } from "./audit.js";
+import type { CallOptions } from "../upstream/calls.js";
+import type { CallEnd } from "../upstream/upstream.js";
 import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
 import { CacheWriter } from "../discovery/cache-writer.js";
 import { SearchIndexes } from "./gateway-tools/search-indexes.js";
+import { TaskRegistry } from "./tasks/registry.js";
+import { storeRecorder } from "./tasks/records.js";
+import { taskQuestion } from "./tasks/task-messages.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -54,8 +63,12 @@ export class Gateway {
   readonly delivered = new DeliveredElicitations();
   /** URL questions by connection and elicitationId, for the upstream's completions. */
   readonly urlQuestions = new UrlQuestions();
+  /** The tasks relayed for hosts (host/tasks/): who owns each, and where it runs; recorded in the store when there is one. */
+  readonly tasks: TaskRegistry;
   /** Host calls answered -32042 whose work goes on until the host retries them. */
   readonly parked = new ParkedCalls();
+  /** What each host session's person allowed for the rest of it (approvals). */
+  readonly allowances = new SessionAllowances();
   /** Questions each upstream connection has waiting, bounded by `limits.maxPendingQuestionsPerServer`. */
   readonly pendingQuestions: PendingQuestions;
   /** Set by a host that is not reading (stdio); while set, upstreams are not read. */
@@ -80,6 +93,7 @@ export class Gateway {
     options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext } = {},
   ) {
     this.broker = options.broker;
+    this.tasks = new TaskRegistry(this.broker ? storeRecorder(this.broker, log) : undefined);
     this.oauth =
       options.oauth ??
       (options.schemaCache === undefined ? undefined : processOAuth(options.schemaCache, config.servers, config.elicitation.ttlSeconds * 1000));
@@ -102,10 +116,26 @@ export class Gateway {
     return new Upstream(
       server,
       {
-        question: (upstream, context, candidates, inputKey) => relayQuestion(this, upstream, context, candidates, inputKey),
+        question: (upstream, context, candidates, inputKey) => {
+          // A question a relayed task raises is its owner's, whatever else is in flight (host/tasks/).
+          const task = taskQuestion(this.tasks, upstream, context);
+          return relayQuestion(this, upstream, task?.context ?? context, task?.candidates ?? candidates, inputKey);
+        },
+        signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
+        // Only when the config holds calls for approval: every other call pays nothing for it.
+        ...(this.config.approvals.length > 0
+          ? { approve: (upstream: Upstream, params: JsonObject, options: CallOptions) => approveCall(this, upstream, params, options) }
+          : {}),
+        // Every tool call goes into the audit trail where there is a store to keep it.
+        ...(this.broker
+          ? {
+              called: (upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd) =>
+                recordCall(this.broker!, this.log, upstream, params, options, ended),
+            }
+          : {}),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
-        // The catalogue comes from the shared connection; a host's own one does not change it.
-        changed: (upstream, what) => (session ? undefined : this.#changed(upstream, what)),
+        // The catalogue comes from the shared connection; a host's own one changes only whether it must sign in.
+        changed: (upstream, what) => (session ? this.#scopedChanged(upstream, session, what) : this.#changed(upstream, what)),
         ...(this.oauth ? { oauth: this.oauth } : {}),
       },
       this.log.child({
@@ -137,6 +167,39 @@ export class Gateway {
     if (!mine) this.#identities.set(session.identity, (mine = { scope: new IdentityScope(session.identity), sessions: new Set() }));
     mine.sessions.add(session);
     return this.#connections.get(mine.scope, shared);
+  }
+
+  /**
+   * The servers `session` cannot reach until someone signs in (mcpx__sign_in lists them): by
+   * its own connection where it has one (per-host, or its identity's), else the shared one.
+   */
+  serversAwaitingSignIn(session: HostSession): string[] {
+    const identity = session.identity === LOCAL_IDENTITY ? undefined : this.#identities.get(session.identity)?.scope;
+    return this.upstreams
+      .filter((shared) => {
+        const own = this.#connections.peek(session.connectionScope, shared.name) ?? (identity ? this.#connections.peek(identity, shared.name) : undefined);
+        return (own ?? shared).signInNeeded !== undefined;
+      })
+      .map((shared) => shared.name);
+  }
+
+  /** Whether each connection needed a sign-in when last looked at: a change lists mcpx__sign_in anew. */
+  readonly #neededSignIn = new WeakMap<Upstream, boolean>();
+
+  #signInChanged(upstream: Upstream): boolean {
+    // A start is news once it is over: the sign-in tool goes as the server's tools come, in one list_changed.
+    if (upstream.state === "starting") return false;
+    const needed = upstream.signInNeeded !== undefined;
+    const before = this.#neededSignIn.get(upstream) ?? false;
+    this.#neededSignIn.set(upstream, needed);
+    return needed !== before;
+  }
+
+  /** A host's or identity's own connection changed state: its sessions hear of it when mcpx__sign_in's list may read differently. */
+  #scopedChanged(upstream: Upstream, scope: ConnectionScope, what: CatalogPart | "state"): void {
+    if (what !== "state" || !this.#signInChanged(upstream)) return;
+    const sessions = scope instanceof IdentityScope ? (this.#identities.get(scope.identity)?.sessions ?? new Set<HostSession>()) : new Set([scope]);
+    for (const session of sessions) session.notify(LIST_CHANGED.tools, {});
   }
 
   /** Start every upstream; resolves when each has come up or failed (bounded by the startup timeout). */
@@ -197,6 +260,7 @@ export class Gateway {
     this.sessions.delete(session);
     this.delivered.forget(session);
     this.parked.forget(session);
+    this.tasks.sessionEnded(session);
     try {
       for (const uri of [...session.subscriptions]) await this.unsubscribe(session, uri);
     } catch (error) {
@@ -272,12 +336,31 @@ export class Gateway {
     }
   }
 
+  /**
+   * The tools a server waiting for a sign-in listed when last read (the schema cache): hosts
+   * keep seeing them, and a call of one waits for the sign-in, its host asked inline. Read once
+   * per wait.
+   */
+  readonly #toolsBeforeSignIn = new Map<Upstream, JsonObject[]>();
+
+  #catalogOf(upstream: Upstream): Catalog | undefined {
+    // A restarting upstream keeps its items: they answer "unavailable, back in N s" meanwhile.
+    if (upstream.state === "ready" || upstream.restarting) {
+      this.#toolsBeforeSignIn.delete(upstream);
+      return upstream.catalog;
+    }
+    if (upstream.signInNeeded !== "waiting" || !this.#schemaCache) return undefined;
+    let tools = this.#toolsBeforeSignIn.get(upstream);
+    if (!tools) this.#toolsBeforeSignIn.set(upstream, (tools = lastListedTools(this.#schemaCache.stateDir, upstream.config)));
+    return { ...emptyCatalog(), tools };
+  }
+
   #rebuild(): void {
     this.catalogue = new Catalogue(
-      this.upstreams
-        // A restarting upstream keeps its items: they answer "unavailable, back in N s" meanwhile.
-        .filter((upstream) => upstream.state === "ready" || upstream.restarting)
-        .map((upstream) => ({ server: upstream.name, passthrough: upstream.config.passthrough, catalog: upstream.catalog, tools: upstream.config.tools })),
+      this.upstreams.flatMap((upstream) => {
+        const catalog = this.#catalogOf(upstream);
+        return catalog ? [{ server: upstream.name, passthrough: upstream.config.passthrough, catalog, tools: upstream.config.tools }] : [];
+      }),
       { servers: this.config.servers.map((server) => server.name), maxToolsPerServer: this.config.limits.maxToolsPerServer },
     );
     // Every rebuild sees the same conflicts again; the log hears of each one once (`mcpx servers` lists them all).
@@ -313,13 +396,20 @@ export class Gateway {
     this.#cacheRead(upstream, what);
     const before = this.catalogue;
     this.#rebuild();
+    const signIn = what === "state" && this.#signInChanged(upstream);
     const parts: CatalogPart[] =
       what === "state"
-        ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter((part) => !sameList(before[part], this.catalogue[part]))
+        ? (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
+            (part) => (part === "tools" && signIn) || !sameList(before[part], this.catalogue[part]),
+          )
         : [what];
     // In discovery mode hosts list the gateway tools and the pinned ones: news only when those change.
     const news = parts.filter(
-      (part) => part !== "tools" || this.config.expose !== "discovery" || !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
+      (part) =>
+        part !== "tools" ||
+        signIn ||
+        this.config.expose !== "discovery" ||
+        !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
     );
     for (const method of new Set(news.map((part) => LIST_CHANGED[part]))) this.broadcast(method);
   }

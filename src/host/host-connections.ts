@@ -32,6 +32,11 @@ export class HostConnections {
     return upstream;
   }
 
+  /** `session`'s (or an identity's) own connection to `server`, if it has one: none is started. */
+  peek(session: ConnectionScope, server: string): Upstream | undefined {
+    return this.#bySession.get(session)?.get(server);
+  }
+
   /** Every host's own connection, live now. */
   all(): Upstream[] {
     return [...this.#bySession.values()].flatMap((mine) => [...mine.values()]);

@@ -19,6 +19,8 @@ import type { Upstream } from "../upstream/upstream.js";
 import type { AskedHost, HostSession } from "./session.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
 import { otherSurfaces } from "./where-it-waits.js";
+import { routeOf, type Attribution } from "./attribution.js";
+import { defines } from "../protocol/revisions.js";
 
 export interface InlineRequest {
   question: Question;
@@ -141,4 +143,76 @@ export function settleFromHost(broker: Broker, record: QuestionRecord, host: Hos
 /** What a failed inline request means: the host refused (an error it sent) or went away. */
 export function hostFailure(error: unknown): "refused" | "gone" {
   return error instanceof RpcError ? "refused" : "gone";
+}
+
+/** What asking the host inline needs of the gateway. */
+export interface InlineRelay {
+  readonly broker: Broker | undefined;
+  readonly delivered: DeliveredElicitations;
+  readonly servesPage: boolean;
+}
+
+/** What the asker does when the host is not asked, or its answer does not settle the question. */
+export interface InlineFallbacks {
+  /** The host cannot be sent it (`required`: the capabilities it lacked), on any request or on this call. */
+  notAsked(why: string, required?: JsonObject): void;
+  /** The host was asked, but its answer did not count (it was told why), or another surface's came first. */
+  didNotCount(why: string): void;
+  /** The host went away while asked. */
+  gone(): void;
+}
+
+/**
+ * Ask the host the question belongs to (`attribution`), inline on its call (on stdio, without
+ * one), and settle `record` with its answer; a URL question it can take but not on this request
+ * goes to it by `-32042` on its call where design rule 7 allows. Runs in the background until
+ * the host answers or `signal` aborts.
+ */
+export function askInlineAndSettle(
+  gateway: InlineRelay,
+  upstream: Upstream,
+  asked: { question: Question; record: QuestionRecord; host: HostSession; attribution: Attribution; signal: AbortSignal; log: Logger },
+  fallbacks: InlineFallbacks,
+): void {
+  const { question, record, host, attribution, signal, log } = asked;
+  const route = routeOf(attribution);
+  const broker = gateway.broker!;
+  askHost({
+    question,
+    owner: { session: host, ...(route?.requestId !== undefined ? { requestId: route.requestId } : {}) },
+    nameServer: !upstream.config.passthrough,
+    signal,
+    log,
+    delivered: gateway.delivered,
+    upstream,
+    servesPage: gateway.servesPage,
+  }).then(
+    (answer) => {
+      if (typeof answer === "string") fallbacks.didNotCount(answer);
+      else if ("cannotTake" in answer) fallbacks.notAsked(answer.cannotTake, answer.requiredCapabilities);
+      else if ("undeliverable" in answer) {
+        // A URL question may still reach the host, by -32042 on its call (design rule 7).
+        if (!blockedUrl(question, record, host, attribution, answer.params)) fallbacks.notAsked(answer.undeliverable);
+      } else settleFromHost(broker, record, host, answer, log);
+    },
+    (error: unknown) => {
+      if (signal.aborted) return;
+      if (hostFailure(error) === "gone") fallbacks.gone();
+      else log.warn("the host refused the question; it stays open for other answerers", { error });
+    },
+  );
+}
+
+/**
+ * Design rule 7, as a server: a URL question of this very call that a url-capable 2025-11-25
+ * host could not be sent inline is handed to the call's forwarding, which answers the host's
+ * request with -32042 (`forwarded-call.ts`). Never for form questions or other revisions.
+ * Whether it was handed on.
+ */
+function blockedUrl(question: Question, record: QuestionRecord, host: HostSession, attribution: Attribution, params: JsonObject): boolean {
+  if (question.mode !== "url" || attribution.level !== "call" || !attribution.call.urlBlocked) return false;
+  if (!host.revision || !defines(host.revision, "urlElicitationRequiredError")) return false;
+  const { mode, elicitationId, url, message } = params;
+  attribution.call.urlBlocked({ questionId: record.id, elicitation: { mode, elicitationId, url, message } as JsonObject });
+  return true;
 }

@@ -14,9 +14,12 @@ import { attribute, hostOf, routeOf } from "./attribution.js";
 import type { Catalogue } from "./catalogue.js";
 import type { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { UrlQuestions } from "./url-questions.js";
+import { tellAskedHost } from "./completion.js";
 import type { Broker } from "../broker/broker.js";
 import { BrokerError } from "../broker/errors.js";
 import type { HostSession } from "./session.js";
+import type { TaskRegistry } from "./tasks/registry.js";
+import { relayTaskStatus } from "./tasks/task-messages.js";
 
 /** What relaying a notification needs of the gateway. */
 export interface NotificationRelay {
@@ -25,6 +28,8 @@ export interface NotificationRelay {
   readonly delivered: DeliveredElicitations;
   readonly urlQuestions: UrlQuestions;
   readonly broker: Broker | undefined;
+  /** The tasks relayed for hosts: a task's status goes to its owner alone. */
+  readonly tasks: TaskRegistry;
   broadcast(method: string, params: JsonObject, only?: (session: HostSession) => boolean): void;
   connectionOwner(upstream: Upstream): HostSession | undefined;
 }
@@ -62,12 +67,15 @@ export function relayNotification(gateway: NotificationRelay, upstream: Upstream
       const question = gateway.urlQuestions.take(upstream, id);
       if (question !== undefined) recordCompletion(gateway, upstream, question);
       // Only the host that was asked may hear that it is done.
-      const asked = gateway.delivered.take(upstream, id);
-      asked?.session.notify(notification.method, params, asked.requestId !== undefined ? { relatedRequestId: asked.requestId } : undefined);
+      tellAskedHost(gateway.delivered, upstream, id, params);
       return;
     }
     case "notifications/cancelled":
       return; // the peer already cancelled the matching question
+    case "notifications/tasks/status":
+      // A task mcpx relayed is one host's (host/tasks/); any other is nobody's here.
+      if (!relayTaskStatus(gateway.tasks, upstream, params)) gateway.log.debug("dropped the status of a task mcpx did not relay", { server: upstream.name });
+      return;
     default:
       gateway.log.debug("dropped a notification no host can use", { server: upstream.name, method: notification.method });
   }

@@ -24,7 +24,7 @@ import type { Logger } from "../util/log.js";
 import type { Config } from "../config/types.js";
 import type { Broker } from "../broker/broker.js";
 import type { Rule } from "../broker/policy.js";
-import { askHost, hostFailure, settleFromHost } from "./inline.js";
+import { askInlineAndSettle } from "./inline.js";
 import { attribute, callOf, hostOf, routeOf, type Attribution } from "./attribution.js";
 import { answerRoots } from "./roots.js";
 import { questionIdentity } from "./question-identity.js";
@@ -34,7 +34,6 @@ import type { DeliveredElicitations } from "./delivered-elicitations.js";
 import type { UrlQuestions } from "./url-questions.js";
 import { relayCompletionByPerson } from "./completion.js";
 import { scriptDecision, scriptOf } from "./script-questions.js";
-import { defines } from "../protocol/revisions.js";
 import type { PendingQuestions } from "./pending-questions.js";
 import type { HostSession } from "./session.js";
 
@@ -95,6 +94,8 @@ export async function askAndWait(
   signal: AbortSignal,
   question: Question,
   attribution: Attribution,
+  /** How long it waits (default: the server's `elicitation.ttlSeconds`, else the config's). */
+  ttlSeconds?: number,
 ): Promise<JsonObject> {
   const log = gateway.log.child({ server: upstream.name, question: question.id, method: question.method });
   const broker = gateway.broker;
@@ -110,7 +111,7 @@ export async function askAndWait(
   }
   const release = gateway.pendingQuestions.take(upstream);
   if (!release) return tooMany(gateway, question, log);
-  const ttl = upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds;
+  const ttl = ttlSeconds ?? upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds;
   try {
     const record = broker.open(question, origin, ttl, decision);
     if (record.state !== "pending") {
@@ -167,32 +168,15 @@ async function waitForAnswer(
   };
   try {
     if (host && (route || host.transport === "stdio")) {
-      const owner = { session: host, ...(route?.requestId !== undefined ? { requestId: route.requestId } : {}) };
-      askHost({
-        question,
-        owner,
-        nameServer: !upstream.config.passthrough,
-        signal: done.signal,
-        log,
-        delivered: gateway.delivered,
+      askInlineAndSettle(
+        gateway,
         upstream,
-        servesPage: gateway.servesPage,
-      }).then(
-        (answer) => {
-          if (typeof answer === "string") {
-            // Its answer did not count (the host was told why) or another surface's came first.
-            if (hostOnly) hostNotAsked(answer);
-            else notAsked = answer;
-          } else if ("cannotTake" in answer) hostNotAsked(answer.cannotTake, answer.requiredCapabilities);
-          else if ("undeliverable" in answer) {
-            // A URL question may still reach the host, by -32042 on its call (design rule 7).
-            if (!blockedUrl(question, record, host, attribution, answer.params)) hostNotAsked(answer.undeliverable);
-          } else settleFromHost(broker, record, host, answer, log);
-        },
-        (error: unknown) => {
-          if (done.signal.aborted) return;
-          if (hostFailure(error) === "gone") broker.close(record.id, CLOSED_BECAUSE.hostGone);
-          else log.warn("the host refused the question; it stays open for other answerers", { error });
+        { question, record, host, attribution, signal: done.signal, log },
+        {
+          notAsked: hostNotAsked,
+          // Its answer did not count (the host was told why) or another surface's came first.
+          didNotCount: (why) => (hostOnly ? hostNotAsked(why) : (notAsked = why)),
+          gone: () => broker.close(record.id, CLOSED_BECAUSE.hostGone),
         },
       );
     } else if (host) {
@@ -218,20 +202,6 @@ async function waitForAnswer(
     stopFollowing();
     stopWatching();
   }
-}
-
-/**
- * Design rule 7, as a server: a URL question of this very call that a url-capable 2025-11-25
- * host could not be sent inline is handed to the call's forwarding, which answers the host's
- * request with -32042 (`forwarded-call.ts`). Never for form questions or other revisions.
- * Whether it was handed on.
- */
-function blockedUrl(question: Question, record: QuestionRecord, host: HostSession, attribution: Attribution, params: JsonObject): boolean {
-  if (question.mode !== "url" || attribution.level !== "call" || !attribution.call.urlBlocked) return false;
-  if (!host.revision || !defines(host.revision, "urlElicitationRequiredError")) return false;
-  const { mode, elicitationId, url, message } = params;
-  attribution.call.urlBlocked({ questionId: record.id, elicitation: { mode, elicitationId, url, message } as JsonObject });
-  return true;
 }
 
 /** Where the question came from, and whose it is, as far as it is proven. */

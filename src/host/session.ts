@@ -22,6 +22,8 @@ export class HostSession {
   capabilities: JsonObject = {};
   clientInfo: JsonObject | undefined;
   logLevel: LogLevel | undefined;
+  /** mcpx declared the `tasks` capability to it (host/tasks/): it may relay tasks, and call tools that require one. */
+  tasksOffered = false;
   readonly subscriptions = new Set<string>();
   /**
    * Who the host is (broker/identity.ts): an issuer's subject when it signed in with a token,

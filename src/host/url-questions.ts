@@ -14,6 +14,11 @@ export class UrlQuestions {
     this.#questions.set(upstream, elicitationId, questionId);
   }
 
+  /** The question an upstream's URL question is, while it waits for its completion. */
+  get(upstream: Upstream, elicitationId: string): string | undefined {
+    return this.#questions.get(upstream, elicitationId);
+  }
+
   /** The question an upstream's completion is about, once; unknown ids give undefined (spec: ignored). */
   take(upstream: Upstream, elicitationId: string): string | undefined {
     return this.#questions.take(upstream, elicitationId);

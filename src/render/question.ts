@@ -29,6 +29,11 @@ export interface Question {
    * asked it sees the same key, so what it knows of the server's questions holds through mcpx.
    */
   inputKey?: string;
+  /**
+   * mcpx itself asks this of a person (an approval of a call): why. Such a question is for a
+   * person alone: no policy rule, script or agent tool can answer it.
+   */
+  personOnly?: string;
 }
 
 const KINDS: Record<QuestionMethod, QuestionKind> = {

@@ -31,6 +31,13 @@ export interface CallOptions {
    * legacy connection, where it may ask the 2025 way (legacy-lane.ts).
    */
   legacyCaller?: boolean;
+  /** Through the gateway's checks already (approvals, the audit trail): a connection it is passed on to does not check again. */
+  gated?: boolean;
+  /**
+   * No timeout: the request waits as long as the server's work does (`tasks/result` answers
+   * when the task ends, which has a lifetime of its own). The caller may still cancel it.
+   */
+  untimed?: boolean;
 }
 
 export class CallsInFlight {
@@ -43,7 +50,7 @@ export class CallsInFlight {
       if (id !== undefined) this.#owners.delete(id);
     };
     const result = peer.request(method, params, {
-      timeoutMs,
+      ...(options.untimed ? {} : { timeoutMs }),
       resetTimeoutOnProgress: true,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(progressToken !== undefined && options.onProgress ? { progressToken, onProgress: options.onProgress } : {}),

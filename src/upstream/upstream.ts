@@ -19,7 +19,7 @@ import { defines, LATEST_LEGACY, MODERN_REVISIONS, type Revision } from "../prot
 import { INPUT_REQUIRED_METHODS } from "../protocol/modern.js";
 import type { Logger } from "../util/log.js";
 import { emptyCatalog, fetchPart, offeredParts, readCatalog, REFRESHED_BY, type Catalog, type CatalogPart } from "./catalog.js";
-import { CallsInFlight, withProgressToken, type CallOptions, type Candidates } from "./calls.js";
+import { CallsInFlight, withProgressToken, type CallOptions, type CallOwner, type Candidates } from "./calls.js";
 import { modernEnvelope } from "./client-capabilities.js";
 import type { ServerHello } from "./era-probe.js";
 import { openConnection, type Transport } from "./handshake.js";
@@ -37,6 +37,7 @@ import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
 import type { OAuthContext } from "./oauth/context.js";
 import { LOCAL_IDENTITY } from "./oauth/types.js";
 import { signInFailed, signInFor, waitingForSignIn, type SignInHost } from "./sign-in.js";
+import { SignInWait } from "./sign-in-wait.js";
 import { explainCallError, unavailableError } from "./upstream-errors.js";
 
 const MESSAGE_LIMIT = "limits.maxUpstreamMessageBytes";
@@ -57,6 +58,25 @@ export interface UpstreamEvents {
   changed(upstream: Upstream, what: CatalogPart | "state"): void;
   /** How this process signs in to servers that require OAuth (absent: a 401 is an error). */
   oauth?: OAuthContext;
+  /**
+   * A call (`owner`) waits for the sign-in whose question (`elicitationId`) was raised before it
+   * came: its host may be asked too, until `signal` aborts.
+   */
+  signInWaiter?(upstream: Upstream, elicitationId: string, owner: CallOwner, signal: AbortSignal | undefined): void;
+  /**
+   * A tool call about to go to the server: a person may have to allow it first (approvals).
+   * Resolves with the result to give instead when it is refused, else undefined. Absent: none are held.
+   */
+  approve?(upstream: Upstream, params: JsonObject, options: CallOptions): Promise<JsonObject | undefined>;
+  /** A tool call ended (for the audit trail). */
+  called?(upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd): void;
+}
+
+/** How a tool call ended: ok, an isError result, an error, or refused before it went (approvals). */
+export interface CallEnd {
+  outcome: "ok" | "error" | "failed" | "refused";
+  durationMs: number;
+  detail?: string;
 }
 
 export interface UpstreamLimits {
@@ -114,10 +134,8 @@ export class Upstream {
   #stopped: Promise<void> | undefined;
   /** Ends the start attempt in flight (it turned out to wait for a person's sign-in). */
   #attemptStop: AbortController | undefined;
-  /** A start waits for a person to sign in: no restart by backoff, the sign-in starts it; calls wait for it. */
-  #signInWait: { promise: Promise<void>; resolve(): void } | undefined;
-  /** Why the sign-in a start attempt still in flight waited for ended without a token. */
-  #signInFailure: string | undefined;
+  /** The sign-in a start waits for (sign-in-wait.ts): no restart by backoff, the sign-in starts it; calls wait for it. */
+  readonly #signIn = new SignInWait();
 
   constructor(
     readonly config: ServerConfig,
@@ -203,6 +221,7 @@ export class Upstream {
    * eras on the legacy connection (legacy-lane.ts), anything else on this one.
    */
   call(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<JsonObject> {
+    if (method === "tools/call" && !options.gated && (this.events.approve || this.events.called)) return this.#gatedCall(params ?? {}, options);
     const lane = this.#modern ? this.#legacyLane : undefined;
     if (lane) {
       if (options.legacyCaller && LANE_METHODS.has(method)) {
@@ -214,10 +233,31 @@ export class Upstream {
     return this.#call(method, params, options);
   }
 
+  /** A tool call through the gateway's checks, once whatever connection it ends on: a person's approval first (when one is needed), the audit trail after. */
+  async #gatedCall(params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    const started = performance.now();
+    const ended: CallEnd = { outcome: "failed", durationMs: 0 };
+    try {
+      const refused = await this.events.approve?.(this, params, options);
+      if (refused) {
+        ended.outcome = "refused";
+        return refused;
+      }
+      const result = await this.call("tools/call", params, { ...options, gated: true });
+      ended.outcome = result.isError === true ? "error" : "ok";
+      return result;
+    } catch (error) {
+      ended.detail = error instanceof Error ? error.message : String(error);
+      throw error;
+    } finally {
+      ended.durationMs = Math.round(performance.now() - started);
+      this.events.called?.(this, params, options, ended);
+    }
+  }
+
   #call(method: string, params: JsonObject | undefined, options: CallOptions): Promise<JsonObject> {
     // Down only until a person signs in: the call waits for that (as long as the sign-in may take), then goes.
-    const signIn = this.state === "down" ? this.#signInWait : undefined;
-    if (signIn) return untilSignedIn(signIn.promise, options.signal).then(() => this.settled().then(() => this.#call(method, params, options)));
+    if (this.state === "down" && this.#signIn.waiting) return this.#untilSignedIn(options).then(() => this.#call(method, params, options));
     if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
     const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
     if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
@@ -285,6 +325,35 @@ export class Upstream {
     return this.#calls.holdTimeout(peer, owners);
   }
 
+  /**
+   * Down for want of a sign-in (`waiting`: a person is being asked; `failed`: the last one ended
+   * without a token), or undefined: no sign-in stands between hosts and this server.
+   */
+  get signInNeeded(): "waiting" | "failed" | undefined {
+    if (this.state !== "down" || !this.#authorizer) return undefined;
+    if (this.#signIn.waiting) return "waiting";
+    return this.#signIn.failed ? "failed" : undefined;
+  }
+
+  /**
+   * A host asks to sign in (mcpx__sign_in, as `owner`): a server down after a sign-in that
+   * failed is started again now (which asks again, the server still refusing); the question
+   * goes to that host too; resolves once the sign-in and the start after it are over.
+   */
+  async askToSignIn(owner: CallOwner, signal?: AbortSignal): Promise<void> {
+    if (!this.signInNeeded) return this.settled();
+    if (!this.#signIn.waiting) await this.#attemptStart();
+    if (this.state === "down" && this.#signIn.waiting) await this.#untilSignedIn({ owner, ...(signal ? { signal } : {}) });
+  }
+
+  /** A call waits for the sign-in the start waits for (its host asked too), then for the start after it. */
+  async #untilSignedIn(options: Pick<CallOptions, "owner" | "signal">): Promise<void> {
+    const asked = this.#signIn.asked;
+    if (asked !== undefined && options.owner) this.events.signInWaiter?.(this, asked, options.owner, options.signal);
+    await this.#signIn.until(options.signal);
+    await this.settled();
+  }
+
   /** Why a call cannot go to this server now, and when to try again (upstream-errors.ts). */
   unavailable(): GatewayError {
     return unavailableError({ server: this.name, state: this.state, restarting: this.#restarting, reason: this.reason, retryAt: this.#backoff.retryAt });
@@ -308,6 +377,7 @@ export class Upstream {
       if (this.#modern) await this.#startListening(peer);
       this.catalog = await readCatalog(this.#lister(peer), this.capabilities, this.log);
       this.#backoff.ready();
+      this.#signIn.failed = false;
       this.#restarting = false;
       this.#setState("ready", undefined);
       this.log.info("upstream ready", {
@@ -319,8 +389,8 @@ export class Upstream {
         prompts: this.catalog.prompts.length,
       });
     } catch (error) {
-      const failure = this.#signInFailure;
-      this.#signInFailure = undefined;
+      const failure = this.#signIn.failure;
+      this.#signIn.failure = undefined;
       const reason = failure !== undefined ? signInFailed(this.name, failure) : error instanceof Error ? error.message : String(error);
       const peer = this.#peer;
       this.#peer = undefined;
@@ -330,12 +400,13 @@ export class Upstream {
       // A restart that failed is a server that is down: its last catalogue goes with it.
       this.#restarting = false;
       this.catalog = emptyCatalog();
-      if (this.#signInWait) {
+      if (this.#signIn.waiting) {
         // Not a failure of the server's: it starts as soon as the person has signed in.
         this.#setState("down", waitingForSignIn(this.name));
         this.log.info("upstream waits for a sign-in", { server: this.name });
         return;
       }
+      this.#signIn.failed = failure !== undefined;
       this.#setState("down", reason);
       if (this.lane && this.restarts === 0) {
         this.log.info("no legacy connection to this server", { reason });
@@ -479,7 +550,8 @@ export class Upstream {
 
   #scheduleRestart(): void {
     this.#backoff.schedule(this.#stopper.signal, this.log, () => {
-      if (this.#stopping) return undefined;
+      // Started meanwhile (a sign-in, a host asking to sign in), or waiting for a person: not again.
+      if (this.#stopping || this.state !== "down" || this.#signIn.waiting) return undefined;
       this.restarts++;
       return this.#attemptStart();
     });
@@ -491,29 +563,26 @@ export class Upstream {
       notification: (notification, candidates) => this.events.notification(this, notification, candidates),
       candidates: (arrival) => this.candidates(arrival),
       // A start waiting for the person ends now, with that as its reason, rather than run into the startup timeout.
-      asking: () => {
+      asking: (prompt) => {
         if (this.state !== "starting") return;
-        this.#signInWait ??= signInWait();
+        this.#signIn.begin();
+        this.#signIn.asked = prompt.id;
         this.#attemptStop?.abort(new GatewayError("SIGN_IN_REQUIRED", waitingForSignIn(this.name)));
       },
-      // A server that was down for want of a token starts at once, not at its next backoff.
+      // A server that was down for want of a token starts at once, not at its next backoff (before the waiting calls go on).
       signedIn: () => {
-        const wait = this.#signInWait;
-        this.#signInWait = undefined;
         if (this.state === "down" && !this.#stopping) void this.#attemptStart();
-        wait?.resolve();
+        this.#signIn.end();
       },
       signInFailed: (why) => {
-        const wait = this.#signInWait;
-        if (!wait) return;
-        this.#signInWait = undefined;
-        if (this.state === "starting")
-          this.#signInFailure = why; // the attempt's end says so
+        if (!this.#signIn.waiting) return;
+        if (this.state === "starting") this.#signIn.failure = why;
         else if (this.state === "down" && !this.#stopping) {
+          this.#signIn.failed = true;
           this.#setState("down", signInFailed(this.name, why));
           this.#scheduleRestart();
         }
-        wait.resolve();
+        this.#signIn.end();
       },
     };
   }
@@ -538,19 +607,4 @@ export class Upstream {
     }
     this.events.notification(this, notification, this.candidates(arrival));
   }
-}
-
-/** The sign-in ended (either way), or the caller gave up waiting for it. */
-function untilSignedIn(signIn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return signIn;
-  return Promise.race([
-    signIn,
-    new Promise<never>((_, reject) => (signal.aborted ? reject(signal.reason) : signal.addEventListener("abort", () => reject(signal.reason), { once: true }))),
-  ]);
-}
-
-function signInWait(): { promise: Promise<void>; resolve(): void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
 }

@@ -1,22 +1,18 @@
 /**
  * Signing in to a server that requires OAuth, from the command line: `mcpx call` needs a
- * token, the sign-in waits as a URL question in the store naming the server and scopes with the
- * full authorization URL; the person consents (`mcpx elicit accept`) and opens the URL at a real
- * authorization server (oidc-provider), which sends them back to mcpx's loopback callback; the
- * call completes with the token, and the next call needs no question.
+ * token, and stops on the sign-in as its own URL question (exit 75) naming the server and scopes
+ * with the full authorization URL; the person consents (`mcpx elicit accept`) and opens the URL
+ * at a real authorization server (oidc-provider), which sends them back to mcpx's loopback
+ * callback; `mcpx result` gets the call's answer, and the next call needs no question.
  */
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
 import { signInFixture } from "../helpers/sign-in-fixture.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
-import { elicit, elicitListAll, pendingFrom, storedQuestions, waitForQuestion } from "./support.js";
+import { elicit, elicitListAll, storedQuestions } from "./support.js";
 
 const fixture = signInFixture();
-
-function callInBackground(args: string[]): Promise<CliRun> {
-  return callIn(fixture.config, args);
-}
 
 function callIn(config: TempConfig, args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
@@ -33,14 +29,37 @@ function callIn(config: TempConfig, args: string[]): Promise<CliRun> {
   });
 }
 
+interface Stopped {
+  callId: string;
+  questions: Array<{ id: string; server: string; mode: string; message: string; url: string }>;
+}
+
+/**
+ * `mcpx call crm.whoami`: the sign-in raised when its mcpx connected is what the call waits for,
+ * so the call takes it as its own question: the command prints it and exits 75, the call goes on.
+ */
+async function callStoppingOnSignIn(config: TempConfig): Promise<Stopped & { question: Stopped["questions"][number] }> {
+  const run = await callIn(config, ["call", "crm.whoami", "{}"]);
+  expect(run.code, run.stderr).toBe(75);
+  const stopped = JSON.parse(run.stdout) as Stopped & { status: string };
+  expect(stopped.status).toBe("input-required");
+  expect(stopped.questions).toHaveLength(1);
+  const [pending] = storedQuestions(config).filter((view) => view.server === "crm" && view.state === "pending");
+  expect(stopped.questions[0]!.id).toBe(pending?.id);
+  return { ...stopped, question: stopped.questions[0]! };
+}
+
+function result(config: TempConfig, callId: string): Promise<CliRun> {
+  return runMcpx(["result", callId], config);
+}
+
 describe("sign-in from the command line", () => {
   it("asks for the sign-in as a URL question, and the call completes once the person signs in", async () => {
-    const call = callInBackground(["call", "crm.whoami", "{}"]);
-    const question = await waitForQuestion(fixture.config, pendingFrom("crm"), 30_000);
+    const { callId, question } = await callStoppingOnSignIn(fixture.config);
     expect(question.mode).toBe("url");
     expect(question.message).toContain('Sign in to "crm"');
     expect(question.message).toContain("mcp");
-    const url = new URL(question.url!);
+    const url = new URL(question.url);
     expect(url.origin).toBe(fixture.as.issuer);
     expect(url.searchParams.get("resource")).toBe(fixture.upstream.url);
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
@@ -48,7 +67,7 @@ describe("sign-in from the command line", () => {
     expect((await elicit(fixture.config, "accept", question.id)).code).toBe(0);
     const back = await fixture.as.signIn(url);
     expect(back.status).toBe(200);
-    const done = await call;
+    const done = await result(fixture.config, callId);
     expect(done.stdout + done.stderr).toContain("alice");
     expect(done.code).toBe(0);
 
@@ -60,10 +79,9 @@ describe("sign-in from the command line", () => {
   it("fails the call at once, saying why, when the person declines the sign-in", async () => {
     const declining = fixture.freshConfig();
     const started = Date.now();
-    const call = callIn(declining, ["call", "crm.whoami", "{}"]);
-    const question = await waitForQuestion(declining, pendingFrom("crm"), 30_000);
+    const { callId, question } = await callStoppingOnSignIn(declining);
     expect((await elicit(declining, "decline", question.id)).code).toBe(0);
-    const done = await call;
+    const done = await result(declining, callId);
     expect(done.code).not.toBe(0);
     expect(done.stderr).toContain('the sign-in to "crm" did not complete (declined)');
     expect(Date.now() - started).toBeLessThan(30_000);
@@ -71,10 +89,9 @@ describe("sign-in from the command line", () => {
 
   it("ends the question as completed when the redirect comes back before the consent", async () => {
     const eager = fixture.freshConfig();
-    const call = callIn(eager, ["call", "crm.whoami", "{}"]);
-    const question = await waitForQuestion(eager, pendingFrom("crm"), 30_000);
-    expect((await fixture.as.signIn(question.url!)).status).toBe(200);
-    const done = await call;
+    const { callId, question } = await callStoppingOnSignIn(eager);
+    expect((await fixture.as.signIn(question.url)).status).toBe(200);
+    const done = await result(eager, callId);
     expect(done.stdout).toContain("alice");
     expect(done.code).toBe(0);
     const [ended] = (await elicitListAll(eager)).filter((view) => view.id === question.id);
@@ -85,15 +102,14 @@ describe("sign-in from the command line", () => {
 
   it("fails the call saying why when the authorization server refuses the sign-in", async () => {
     const refused = fixture.freshConfig();
-    const call = callIn(refused, ["call", "crm.whoami", "{}"]);
-    const question = await waitForQuestion(refused, pendingFrom("crm"), 30_000);
+    const { callId, question } = await callStoppingOnSignIn(refused);
     expect((await elicit(refused, "accept", question.id)).code).toBe(0);
     // The person said no at the authorization server: it sends them back with an error.
-    const url = new URL(question.url!);
+    const url = new URL(question.url);
     const back = new URL(url.searchParams.get("redirect_uri")!);
     back.search = new URLSearchParams({ error: "access_denied", state: url.searchParams.get("state")! }).toString();
     expect((await fetch(back)).status).toBe(200);
-    const done = await call;
+    const done = await result(refused, callId);
     expect(done.code).not.toBe(0);
     expect(done.stderr).toContain("(access_denied)");
     const [ended] = (await elicitListAll(refused)).filter((view) => view.id === question.id);

@@ -35,9 +35,11 @@ describe("a sign-in needed at start", () => {
       const question = await waitForQuestion(config, pendingFrom("crm"), 20_000);
       expect(question.mode).toBe("url");
       expect((await elicit(config, "accept", question.id)).code).toBe(0);
+      // Its tools are announced after the sign-in (an earlier list_changed listed mcpx__sign_in).
+      const before = host.frames.length;
       expect((await fixture.as.signIn(question.url!)).status).toBe(200);
       // Started at once (a restart by backoff would come seconds later), its tools announced to the host.
-      await host.waitFor((frame) => frame.method === "notifications/tools/list_changed", 10_000);
+      await host.waitFor((frame) => frame.method === "notifications/tools/list_changed" && host.frames.indexOf(frame) >= before, 10_000);
       const result = (await host.client.callTool({ name: "crm__whoami", arguments: {} })) as { content: Array<{ text: string }> };
       expect(result.content[0]?.text).toMatch(/^alice /);
       expect(host.log()).toMatch(/upstream waits for a sign-in/);

@@ -1,0 +1,57 @@
+/**
+ * What mcpx may promise hosts about tasks: only what its upstreams can honour.
+ *
+ * Relayed today: a 2025-11-25 host's task-augmented `tools/call` to a legacy-era upstream that
+ * declared `tasks.requests.tools.call` (mcpx's own modern upstreams and the 2026 extension are
+ * not relayed yet). mcpx answers `tasks/list` itself, from the tasks it relayed for the host, so
+ * it offers `list` whenever it offers tasks at all; `cancel` only when an upstream offers it.
+ */
+import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
+import { defines, type Revision } from "../../protocol/revisions.js";
+import type { Upstream } from "../../upstream/upstream.js";
+import type { HostSession } from "../session.js";
+
+/** An upstream connection that runs a `tools/call` as a task when asked to (2025-11-25 core tasks). */
+export function runsToolTasks(upstream: Upstream): boolean {
+  if (upstream.state !== "ready" || !upstream.revision || !defines(upstream.revision, "tasks")) return false;
+  const tasks = upstream.capabilities.tasks;
+  const requests = isObject(tasks) && isObject(tasks.requests) ? tasks.requests : undefined;
+  return isObject(requests?.tools) && isObject(requests.tools.call);
+}
+
+/** An upstream connection that takes `tasks/cancel`. */
+export function cancelsTasks(upstream: Upstream): boolean {
+  const tasks = upstream.capabilities.tasks;
+  return runsToolTasks(upstream) && isObject(tasks) && isObject(tasks.cancel);
+}
+
+/** The `tasks` server capability for a host of `revision`, or undefined when mcpx can relay none. */
+export function hostTasksCapability(revision: Revision, upstreams: readonly Upstream[]): JsonObject | undefined {
+  if (!defines(revision, "tasks")) return undefined;
+  const capable = upstreams.filter(runsToolTasks);
+  if (capable.length === 0) return undefined;
+  return {
+    list: {},
+    ...(capable.some(cancelsTasks) ? { cancel: {} } : {}),
+    requests: { tools: { call: {} } },
+  };
+}
+
+/**
+ * The tools a host is listed: one that can only run as a task (`execution.taskSupport`
+ * "required") only for a host that was offered tasks and declared a `tasks` capability of its
+ * own, and when mcpx relays its server's tasks; any other host could not call it.
+ * `upstreamOf` gives the connection a listed tool's calls go to.
+ */
+export function toolsForHost(tools: JsonObject[], session: HostSession, upstreamOf: (tool: JsonObject) => Upstream | undefined): JsonObject[] {
+  const hostCan = session.tasksOffered && isObject(session.capabilities.tasks);
+  return tools.filter((tool) => {
+    if (!requiresTask(tool)) return true;
+    const upstream = hostCan ? upstreamOf(tool) : undefined;
+    return upstream !== undefined && runsToolTasks(upstream);
+  });
+}
+
+export function requiresTask(tool: JsonObject): boolean {
+  return isObject(tool.execution) && tool.execution.taskSupport === "required";
+}
