@@ -8,47 +8,37 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { haveChromium, launchChromium } from "../helpers/browser.js";
-import { startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
-import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
-import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
+import { servedSignInFixture } from "../helpers/sign-in-fixture.js";
 import { httpHost } from "../relay/support.js";
 
 const chromiumHere = haveChromium("test/api/sign-in-page.test.ts");
 
 (chromiumHere ? describe : describe.skip)("signing in from the page", () => {
-  let as: RunningAuthorizationServer;
-  let upstream: ProtectedUpstream;
-  let mcpx: RunningMcpx & { url: URL };
+  const fixture = servedSignInFixture({ protect: "calls" });
   let browser: Browser;
 
   beforeAll(async () => {
-    as = await startAuthorizationServer();
-    upstream = await startProtectedUpstream({ issuer: as.issuer, protect: "calls" });
-    mcpx = await startMcpxHttp(writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } }));
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await mcpx?.close();
-    await upstream?.close();
-    await as?.close();
   });
 
   it("shows the sign-in with its URL; opening it signs in, and the call completes", async () => {
     // A host that cannot take URL questions: its call's sign-in waits on the page.
-    const host = await httpHost(mcpx.url, { capabilities: {} });
+    const host = await httpHost(fixture.mcpx.url, { capabilities: {} });
     try {
       const call = host.client.callTool({ name: "crm__whoami", arguments: {} });
-      await mcpx.waitForLog(/questions at (\S+)/);
+      await fixture.mcpx.waitForLog(/questions at (\S+)/);
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.goto(/questions at (\S+)/.exec(mcpx.stderr())![1]!);
+      await page.goto(/questions at (\S+)/.exec(fixture.mcpx.stderr())![1]!);
       const card = page.locator("article", { has: page.locator("h2", { hasText: 'Sign in to "crm"' }) });
       await card.waitFor({ timeout: 15_000 });
       const shown = new URL((await card.locator(".url").textContent())!);
-      expect(shown.origin).toBe(as.issuer);
-      expect(shown.searchParams.get("resource")).toBe(upstream.url);
-      expect(shown.searchParams.get("redirect_uri")).toBe(new URL("/oauth/callback", mcpx.url).href);
+      expect(shown.origin).toBe(fixture.as.issuer);
+      expect(shown.searchParams.get("resource")).toBe(fixture.upstream.url);
+      expect(shown.searchParams.get("redirect_uri")).toBe(new URL("/oauth/callback", fixture.mcpx.url).href);
 
       // Opening the link is enough: coming back signed in completes the question.
       const opened = context.waitForEvent("page", { timeout: 10_000 });
@@ -56,7 +46,7 @@ const chromiumHere = haveChromium("test/api/sign-in-page.test.ts");
       const tab = await opened;
       // The authorization server logs the person in, asks consent, and sends the tab back to mcpx.
       await tab.waitForURL((url) => url.pathname === "/oauth/callback", { timeout: 15_000 });
-      expect(new URL(tab.url()).origin).toBe(mcpx.url.origin);
+      expect(new URL(tab.url()).origin).toBe(fixture.mcpx.url.origin);
       expect(await tab.locator("h1").textContent()).toBe("Signed in");
 
       const result = (await call) as { content: Array<{ text: string }> };

@@ -10,15 +10,8 @@ import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { askingStdio } from "../relay/support.js";
 import { recordOf, spawnMcpx, stopDaemons, until } from "../cli/daemon-support.js";
-import { brokerConfig, hasScript, mcpxOnPath, onTerminal, runShell, storedQuestions } from "./support.js";
+import { brokerConfig, hasScript, type InputRequired, mcpxOnPath, onTerminal, runShell, storedQuestions } from "./support.js";
 import { QuestionStore } from "../../src/broker/store.js";
-
-interface InputRequired {
-  status: string;
-  callId: string;
-  collectWith: string;
-  questions: Array<Record<string, unknown> & { id: string; respondWith: string }>;
-}
 
 let config: TempConfig;
 beforeAll(() => {

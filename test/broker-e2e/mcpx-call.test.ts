@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { askingStdio } from "../relay/support.js";
-import { brokerConfig, hasScript, mcpxOnPath, onTerminal, runShell, storedQuestions } from "./support.js";
+import { brokerConfig, hasScript, type InputRequired, mcpxOnPath, onTerminal, runShell, storedQuestions } from "./support.js";
 
 /** The fixture's default form (test/fixtures/asking-server.mjs). */
 const DEFAULT_FORM = {
@@ -20,13 +20,6 @@ const DEFAULT_FORM = {
   },
   required: ["name"],
 };
-
-interface InputRequired {
-  status: string;
-  callId: string;
-  collectWith: string;
-  questions: Array<Record<string, unknown> & { id: string; respondWith: string }>;
-}
 
 let config: TempConfig;
 beforeAll(() => {

@@ -6,26 +6,13 @@
  * callback; `mcpx result` gets the call's answer, and the next call needs no question.
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
-import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
-import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
+import { describe, expect, it } from "vitest";
+import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
+import { signInFixture } from "../helpers/sign-in-fixture.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
 import { elicit, elicitListAll, storedQuestions } from "./support.js";
 
-let as: RunningAuthorizationServer;
-let upstream: ProtectedUpstream;
-let config: TempConfig;
-
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  upstream = await startProtectedUpstream({ issuer: as.issuer });
-  config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
-});
-afterAll(async () => {
-  await upstream?.close();
-  await as?.close();
-});
+const fixture = signInFixture();
 
 function callIn(config: TempConfig, args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
@@ -68,29 +55,29 @@ function result(config: TempConfig, callId: string): Promise<CliRun> {
 
 describe("sign-in from the command line", () => {
   it("asks for the sign-in as a URL question, and the call completes once the person signs in", async () => {
-    const { callId, question } = await callStoppingOnSignIn(config);
+    const { callId, question } = await callStoppingOnSignIn(fixture.config);
     expect(question.mode).toBe("url");
     expect(question.message).toContain('Sign in to "crm"');
     expect(question.message).toContain("mcp");
     const url = new URL(question.url);
-    expect(url.origin).toBe(as.issuer);
-    expect(url.searchParams.get("resource")).toBe(upstream.url);
+    expect(url.origin).toBe(fixture.as.issuer);
+    expect(url.searchParams.get("resource")).toBe(fixture.upstream.url);
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
 
-    expect((await elicit(config, "accept", question.id)).code).toBe(0);
-    const back = await as.signIn(url);
+    expect((await elicit(fixture.config, "accept", question.id)).code).toBe(0);
+    const back = await fixture.as.signIn(url);
     expect(back.status).toBe(200);
-    const done = await result(config, callId);
+    const done = await result(fixture.config, callId);
     expect(done.stdout + done.stderr).toContain("alice");
     expect(done.code).toBe(0);
 
-    const again = await runMcpx(["call", "crm.whoami", "{}", "--config", config.file], config);
+    const again = await runMcpx(["call", "crm.whoami", "{}", "--config", fixture.config.file], fixture.config);
     expect(again.code).toBe(0);
-    expect(storedQuestions(config).filter((view) => view.server === "crm")).toHaveLength(1);
+    expect(storedQuestions(fixture.config).filter((view) => view.server === "crm")).toHaveLength(1);
   }, 60_000);
 
   it("fails the call at once, saying why, when the person declines the sign-in", async () => {
-    const declining = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const declining = fixture.freshConfig();
     const started = Date.now();
     const { callId, question } = await callStoppingOnSignIn(declining);
     expect((await elicit(declining, "decline", question.id)).code).toBe(0);
@@ -101,9 +88,9 @@ describe("sign-in from the command line", () => {
   }, 60_000);
 
   it("ends the question as completed when the redirect comes back before the consent", async () => {
-    const eager = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const eager = fixture.freshConfig();
     const { callId, question } = await callStoppingOnSignIn(eager);
-    expect((await as.signIn(question.url)).status).toBe(200);
+    expect((await fixture.as.signIn(question.url)).status).toBe(200);
     const done = await result(eager, callId);
     expect(done.stdout).toContain("alice");
     expect(done.code).toBe(0);
@@ -114,7 +101,7 @@ describe("sign-in from the command line", () => {
   }, 60_000);
 
   it("fails the call saying why when the authorization server refuses the sign-in", async () => {
-    const refused = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const refused = fixture.freshConfig();
     const { callId, question } = await callStoppingOnSignIn(refused);
     expect((await elicit(refused, "accept", question.id)).code).toBe(0);
     // The person said no at the authorization server: it sends them back with an error.

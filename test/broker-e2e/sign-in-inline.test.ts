@@ -7,31 +7,20 @@
  * with a clear sign-in error; one nobody answers expires as any question.
  */
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { writeConfig } from "../helpers/mcpx.js";
-import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
-import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { signInFixture } from "../helpers/sign-in-fixture.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { stdioHost, type Frame, type RecordingHost } from "../relay/support.js";
 import { storedQuestions } from "./support.js";
 
 const COMPLETE = "notifications/elicitation/complete";
 
-let as: RunningAuthorizationServer;
-let upstream: ProtectedUpstream;
+const fixture = signInFixture({ protect: "calls" });
 let host: (RecordingHost & { log(): string }) | undefined;
 
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  upstream = await startProtectedUpstream({ issuer: as.issuer, protect: "calls" });
-});
 afterEach(async () => {
   await host?.close();
   host = undefined;
-});
-afterAll(async () => {
-  await upstream?.close();
-  await as?.close();
 });
 
 function textOf(result: unknown): string {
@@ -41,14 +30,14 @@ function textOf(result: unknown): string {
 
 describe("sign-in asked inline of a 2025-11-25 host", () => {
   it("reaches the host as a URL question; the call completes once the person has signed in", async () => {
-    const config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const config = fixture.freshConfig();
     const signedIn: Promise<unknown>[] = [];
     host = await stdioHost(config, {
       capabilities: { elicitation: { form: {}, url: {} } },
       setup: (client) =>
         client.setRequestHandler(ElicitRequestSchema, async (request) => {
           const params = request.params as { url?: string };
-          if (params.url) signedIn.push(as.signIn(params.url));
+          if (params.url) signedIn.push(fixture.as.signIn(params.url));
           return { action: "accept" };
         }),
     });
@@ -62,8 +51,8 @@ describe("sign-in asked inline of a 2025-11-25 host", () => {
     expect(params.mode).toBe("url");
     expect(params.message).toContain('Sign in to "crm" for mcp');
     const url = new URL(params.url);
-    expect(url.origin).toBe(as.issuer);
-    expect(url.searchParams.get("resource")).toBe(upstream.url);
+    expect(url.origin).toBe(fixture.as.issuer);
+    expect(url.searchParams.get("resource")).toBe(fixture.upstream.url);
     expect(url.searchParams.get("state")).toBeTruthy();
 
     const complete = await host.waitFor((frame: Frame) => frame.method === COMPLETE);
@@ -78,8 +67,8 @@ describe("sign-in asked inline of a 2025-11-25 host", () => {
   }, 60_000);
 
   it("fails the call with a sign-in error when the host declines", async () => {
-    const tokenRequests = as.requests.filter((seen) => seen.method === "POST" && seen.url === "/token").length;
-    const config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } });
+    const tokenRequests = fixture.as.requests.filter((seen) => seen.method === "POST" && seen.url === "/token").length;
+    const config = fixture.freshConfig();
     host = await stdioHost(config, {
       capabilities: { elicitation: { form: {}, url: {} } },
       setup: (client) => client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" })),
@@ -91,11 +80,11 @@ describe("sign-in asked inline of a 2025-11-25 host", () => {
     expect(failure).toContain('the sign-in to "crm" was declined');
     expect(failure).not.toContain("could not reach");
     // Nobody signed in: no token was asked for.
-    expect(as.requests.filter((seen) => seen.method === "POST" && seen.url === "/token")).toHaveLength(tokenRequests);
+    expect(fixture.as.requests.filter((seen) => seen.method === "POST" && seen.url === "/token")).toHaveLength(tokenRequests);
   }, 60_000);
 
   it("expires as any question when nobody answers, and the call fails", async () => {
-    const config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 2 } });
+    const config = fixture.freshConfig({ elicitation: { ttlSeconds: 2 } });
     // A host that takes no URL questions: the sign-in waits for a person, and nobody comes.
     host = await stdioHost(config, { capabilities: {} });
     const failure = await host.client.callTool({ name: "crm__whoami", arguments: {} }).then(

@@ -4,34 +4,19 @@
  * authorization URL in full); once the person has signed in, the host's retry of the same call
  * gets the result.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
-import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
-import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
+import { describe, expect, it } from "vitest";
+import { servedSignInFixture } from "../helpers/sign-in-fixture.js";
 import { RawHttpHost } from "../helpers/raw-http.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 
 const JSON_ONLY = { accept: "application/json" };
-let as: RunningAuthorizationServer;
-let upstream: ProtectedUpstream;
-let mcpx: RunningMcpx & { url: URL };
-
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  upstream = await startProtectedUpstream({ issuer: as.issuer, protect: "calls" });
-  mcpx = await startMcpxHttp(writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } }));
-});
-afterAll(async () => {
-  await mcpx?.close();
-  await upstream?.close();
-  await as?.close();
-});
+const fixture = servedSignInFixture({ protect: "calls" });
 
 const whoami = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "crm__whoami", arguments: {} } });
 
 describe("the sign-in to a JSON-only 2025-11-25 host", () => {
   it("is -32042 listing it; the retry after the sign-in gets the result", async () => {
-    const host = new RawHttpHost(mcpx.url);
+    const host = new RawHttpHost(fixture.mcpx.url);
     try {
       await host.initialize("2025-11-25", { elicitation: { form: {}, url: {} } });
       const first = await host.send(whoami(1), JSON_ONLY);
@@ -41,9 +26,9 @@ describe("the sign-in to a JSON-only 2025-11-25 host", () => {
       const [signIn] = (error!.error as { data: { elicitations: Array<{ mode: string; url: string; message: string }> } }).data.elicitations;
       expect(signIn).toMatchObject({ mode: "url" });
       expect(signIn!.message).toContain('Sign in to "crm"');
-      expect(new URL(signIn!.url).searchParams.get("resource")).toBe(upstream.url);
+      expect(new URL(signIn!.url).searchParams.get("resource")).toBe(fixture.upstream.url);
 
-      expect((await as.signIn(signIn!.url)).status).toBe(200);
+      expect((await fixture.as.signIn(signIn!.url)).status).toBe(200);
       const retry = await host.send(whoami(2), JSON_ONLY);
       const [result] = retry.messages;
       expectValidToClient("2025-11-25", result, "tools/call");

@@ -17,6 +17,14 @@ export type { QuestionView };
 /** Long enough that no question expires while a test answers it; tests of expiry set their own. */
 export const TTL_SECONDS = 60;
 
+/** The document `mcpx call` and `mcpx exec` print when they stop on a question (exit 75). */
+export interface InputRequired {
+  status: string;
+  callId: string;
+  collectWith: string;
+  questions: Array<Record<string, unknown> & { id: string; respondWith: string }>;
+}
+
 /** A config with these upstreams and elicitation settings (a private state dir comes with it). */
 export function brokerConfig(servers: Record<string, object>, elicitation: object = {}): TempConfig {
   return writeConfig({ mcpServers: servers, elicitation: { ttlSeconds: TTL_SECONDS, ...elicitation } });

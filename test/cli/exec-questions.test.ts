@@ -11,16 +11,9 @@ import { QuestionStore } from "../../src/broker/store.js";
 import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
 import { hasScript, onTerminal } from "../helpers/terminal.js";
 import { runMcpx } from "../helpers/upstreams.js";
-import { mcpxOnPath, runShell, storedQuestions } from "../broker-e2e/support.js";
+import { type InputRequired, mcpxOnPath, runShell, storedQuestions } from "../broker-e2e/support.js";
 import { askingStdio } from "../relay/support.js";
 import { daemonConfig, recordOf, stateOf, stopDaemons } from "./daemon-support.js";
-
-interface InputRequired {
-  status: string;
-  callId: string;
-  collectWith: string;
-  questions: Array<Record<string, unknown> & { id: string; respondWith: string }>;
-}
 
 let config: TempConfig;
 beforeAll(() => {

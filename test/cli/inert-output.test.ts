@@ -8,15 +8,14 @@
  */
 import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import type { Broker } from "../../src/broker/broker.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import type { JsonObject } from "../../src/protocol/jsonrpc.js";
 import { questionFromRequest } from "../../src/render/question.js";
-import { silentLogger } from "../../src/util/log.js";
 import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { hasScript, onTerminal } from "../helpers/terminal.js";
+import { openBroker } from "../helpers/questions-api.js";
 import { askingStdio } from "../relay/support.js";
 
 const CLEAR = "\x1b[2J\x1b[H";
@@ -47,18 +46,15 @@ const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2
 const FAKE_LINE = /(^|[\r\n])mcpx: (all answered|second fake|fake)/;
 
 let state: TempConfig;
-let store: QuestionStore;
 let broker: Broker;
+let closeBroker: () => void;
 
+// A broker of the test's own on a fresh state dir, as another process would have.
 beforeEach(() => {
   state = writeConfig({ mcpServers: {} });
-  store = QuestionStore.open(state.env.MCPX_STATE_DIR!);
-  broker = new Broker(store, silentLogger);
+  ({ broker, close: closeBroker } = openBroker(state.env.MCPX_STATE_DIR!));
 });
-afterEach(() => {
-  broker.stop();
-  store.close();
-});
+afterEach(() => closeBroker());
 
 function openHostile(): QuestionRecord {
   const question = questionFromRequest(`hostile-${Date.now()}`, "files", "elicitation/create", { message: MESSAGE, requestedSchema: SCHEMA });

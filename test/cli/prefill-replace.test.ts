@@ -1,26 +1,23 @@
 /** On a terminal, typing at a pre-filled default replaces it; Enter keeps it; Backspace edits it. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import type { Broker } from "../../src/broker/broker.js";
+import type { QuestionStore } from "../../src/broker/store.js";
 import { questionFromRequest } from "../../src/render/question.js";
-import { silentLogger } from "../../src/util/log.js";
 import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { hasScript, onTerminal } from "../helpers/terminal.js";
+import { openBroker } from "../helpers/questions-api.js";
 
 let state: TempConfig;
 let store: QuestionStore;
 let broker: Broker;
+let closeBroker: () => void;
 
+// A broker of the test's own on a fresh state dir, as another process would have.
 beforeEach(() => {
   state = writeConfig({ mcpServers: {} });
-  store = QuestionStore.open(state.env.MCPX_STATE_DIR!);
-  broker = new Broker(store, silentLogger);
+  ({ store, broker, close: closeBroker } = openBroker(state.env.MCPX_STATE_DIR!));
 });
-
-afterEach(() => {
-  broker.stop();
-  store.close();
-});
+afterEach(() => closeBroker());
 
 describe("a pre-filled terminal prompt", () => {
   it.skipIf(!hasScript())("is replaced by typing, kept by Enter, edited by Backspace", async () => {

@@ -5,32 +5,29 @@
  * takes a unique prefix of a call id.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import type { Broker } from "../../src/broker/broker.js";
+import type { QuestionStore } from "../../src/broker/store.js";
 import type { JsonObject } from "../../src/protocol/jsonrpc.js";
 import { questionFromRequest } from "../../src/render/question.js";
-import { silentLogger } from "../../src/util/log.js";
 import { respondWith } from "../../src/cli/input-required.js";
 import { writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
+import { openBroker } from "../helpers/questions-api.js";
 import { mcpxOnPath, runShell } from "../broker-e2e/support.js";
 
 let state: TempConfig;
 let store: QuestionStore;
 let broker: Broker;
+let closeBroker: () => void;
 let serial = 0;
 const bin = mcpxOnPath();
 
+// A broker of the test's own on a fresh state dir, as another process would have.
 beforeEach(() => {
   state = writeConfig({ mcpServers: {} });
-  store = QuestionStore.open(state.env.MCPX_STATE_DIR!);
-  broker = new Broker(store, silentLogger);
+  ({ store, broker, close: closeBroker } = openBroker(state.env.MCPX_STATE_DIR!));
 });
-
-afterEach(() => {
-  broker.stop();
-  store.close();
-});
+afterEach(() => closeBroker());
 
 function openForm(schema: JsonObject, message = "Please fill this in") {
   const id = `form-${++serial}`;

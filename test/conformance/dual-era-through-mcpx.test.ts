@@ -57,13 +57,19 @@ function lostSuccesses(direct: SuiteResult, through: SuiteResult): string[] {
 describe.skipIf(SUITE_2026.unavailable !== undefined)(`conformance --suite all, a dual-era server, direct and through mcpx: ${SUITE_2026.label}`, () => {
   let fixture: Fixture | undefined;
   let direct: SuiteResult;
+  /** The runs through mcpx (each starts its mcpx), started with the direct run. */
+  const throughRuns: Array<() => Promise<void>> = [];
+  const closers: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
     fixture = await startFixture("http", DUAL_FIXTURE_PATH);
-    direct = await runServerSuite(fixture.url, { suite: "all", runner: SUITE_2026 });
+    // The three runs share nothing but the fixture, which gives each host a session of its own;
+    // each waits mostly on its scenarios, so they run at once.
+    [direct] = await Promise.all([runServerSuite(fixture.url, { suite: "all", runner: SUITE_2026 }), ...throughRuns.map((run) => run())]);
   }, SUITE_TIMEOUT_MS);
 
   afterAll(async () => {
+    for (const close of closers) await close();
     await fixture?.close();
   });
 
@@ -74,20 +80,15 @@ describe.skipIf(SUITE_2026.unavailable !== undefined)(`conformance --suite all, 
   });
 
   const throughMcpx = (title: string, upstream: () => object): void => {
+    let mcpx: (RunningMcpx & { url: URL }) | undefined;
+    let through: SuiteResult;
+    throughRuns.push(async () => {
+      const config = { mcpServers: { conf: { ...upstream(), passthrough: true } }, elicitation: { mode: "host" } };
+      mcpx = await startMcpxHttp(writeConfig(config));
+      closers.push(() => mcpx!.close());
+      through = await runServerSuite(mcpx.url.href, { suite: "all", runner: SUITE_2026 });
+    });
     describe(title, () => {
-      let mcpx: (RunningMcpx & { url: URL }) | undefined;
-      let through: SuiteResult;
-
-      beforeAll(async () => {
-        const config = { mcpServers: { conf: { ...upstream(), passthrough: true } }, elicitation: { mode: "host" } };
-        mcpx = await startMcpxHttp(writeConfig(config));
-        through = await runServerSuite(mcpx.url.href, { suite: "all", runner: SUITE_2026 });
-      }, SUITE_TIMEOUT_MS);
-
-      afterAll(async () => {
-        await mcpx?.close();
-      });
-
       it("runs the same scenarios", () => {
         expect(Object.keys(through.scenarios).sort()).toEqual(Object.keys(direct.scenarios).sort());
       });

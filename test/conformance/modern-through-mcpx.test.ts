@@ -38,34 +38,35 @@ function lostSuccesses(direct: SuiteResult, through: SuiteResult): string[] {
 describe.skipIf(SUITE_2026.unavailable !== undefined)(`conformance --requirements 2026-07-28 through mcpx: ${SUITE_2026.label}`, () => {
   let fixture: Fixture | undefined;
   let direct: SuiteResult;
+  /** The runs through mcpx (each starts its mcpx), started with the direct run. */
+  const throughRuns: Array<() => Promise<void>> = [];
+  const closers: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
     fixture = await startFixture("http", MODERN_FIXTURE_PATH);
-    direct = await runServerSuite(fixture.url, { requirements: "2026-07-28", runner: SUITE_2026 });
+    // The three runs share nothing but the fixture, which gives each host a session of its own;
+    // each waits mostly on its scenarios, so they run at once.
+    [direct] = await Promise.all([runServerSuite(fixture.url, { requirements: "2026-07-28", runner: SUITE_2026 }), ...throughRuns.map((run) => run())]);
   }, SUITE_TIMEOUT_MS);
 
   afterAll(async () => {
+    for (const close of closers) await close();
     await fixture?.close();
   });
 
   const throughMcpx = (title: string, upstream: () => object): void => {
+    let mcpx: (RunningMcpx & { url: URL }) | undefined;
+    let through: SuiteResult;
+    throughRuns.push(async () => {
+      // elicitation.mode "host": as on a direct connection, a question the host cannot take is
+      // not held for people (mcpx's default): a modern host gets -32021, which server-stateless
+      // checks for (docs/protocol.md, "Conformance").
+      const config = { mcpServers: { conf: { ...upstream(), passthrough: true } }, elicitation: { mode: "host" } };
+      mcpx = await startMcpxHttp(writeConfig(config));
+      closers.push(() => mcpx!.close());
+      through = await runServerSuite(mcpx.url.href, { requirements: "2026-07-28", runner: SUITE_2026 });
+    });
     describe(title, () => {
-      let mcpx: (RunningMcpx & { url: URL }) | undefined;
-      let through: SuiteResult;
-
-      beforeAll(async () => {
-        // elicitation.mode "host": as on a direct connection, a question the host cannot take is
-        // not held for people (mcpx's default): a modern host gets -32021, which server-stateless
-        // checks for (docs/protocol.md, "Conformance").
-        const config = { mcpServers: { conf: { ...upstream(), passthrough: true } }, elicitation: { mode: "host" } };
-        mcpx = await startMcpxHttp(writeConfig(config));
-        through = await runServerSuite(mcpx.url.href, { requirements: "2026-07-28", runner: SUITE_2026 });
-      }, SUITE_TIMEOUT_MS);
-
-      afterAll(async () => {
-        await mcpx?.close();
-      });
-
       it("runs the 37 scored and 13 not-scored server scenarios", () => {
         expect(Object.keys(through.scenarios).sort()).toEqual([...ALL_SCENARIOS].sort());
       });

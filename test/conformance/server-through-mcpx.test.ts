@@ -36,30 +36,31 @@ function describeRunner(runner: ConformanceRunner): void {
   describe.skipIf(runner.unavailable !== undefined)(`conformance --suite all through mcpx: ${runner.label}`, () => {
     let fixture: Fixture | undefined;
     let direct: SuiteResult;
+    /** The runs through mcpx (each starts its mcpx), started with the direct run. */
+    const throughRuns: Array<() => Promise<void>> = [];
+    const closers: Array<() => Promise<void>> = [];
 
     beforeAll(async () => {
       fixture = await startFixture("http");
-      direct = await runServerSuite(fixture.url, { suite: "all", runner });
+      // The three runs share nothing but the fixture, which gives each host a session of its own;
+      // each waits mostly on its scenarios, so they run at once.
+      [direct] = await Promise.all([runServerSuite(fixture.url, { suite: "all", runner }), ...throughRuns.map((run) => run())]);
     }, SUITE_TIMEOUT_MS);
 
     afterAll(async () => {
+      for (const close of closers) await close();
       await fixture?.close();
     });
 
     const throughMcpx = (title: string, upstream: () => object): void => {
+      let mcpx: (RunningMcpx & { url: URL }) | undefined;
+      let through: SuiteResult;
+      throughRuns.push(async () => {
+        mcpx = await startMcpxHttp(writeConfig({ mcpServers: { conf: { ...upstream(), passthrough: true } } }));
+        closers.push(() => mcpx!.close());
+        through = await runServerSuite(mcpx.url.href, { suite: "all", runner });
+      });
       describe(title, () => {
-        let mcpx: (RunningMcpx & { url: URL }) | undefined;
-        let through: SuiteResult;
-
-        beforeAll(async () => {
-          mcpx = await startMcpxHttp(writeConfig({ mcpServers: { conf: { ...upstream(), passthrough: true } } }));
-          through = await runServerSuite(mcpx.url.href, { suite: "all", runner });
-        }, SUITE_TIMEOUT_MS);
-
-        afterAll(async () => {
-          await mcpx?.close();
-        });
-
         it("runs exactly the 32 scenarios of --suite all", () => {
           expect(Object.keys(through.scenarios).sort()).toEqual([...ALL_SERVER_SCENARIOS].sort());
         });

@@ -1,27 +1,36 @@
 /**
- * A real authorization server for the sign-in tests: `oidc-provider` (a certified OpenID
- * provider) on 127.0.0.1, port 0, as an MCP server's authorization server would be:
+ * A real authorization server for tests: `oidc-provider` (a certified OpenID provider) on
+ * 127.0.0.1, port 0, as an MCP server's authorization server would be, and as the issuer of
+ * the hosts' identities when mcpx is the protected resource:
  * RFC 7591 dynamic registration (mcpx registers itself), authorization code with PKCE, refresh
- * tokens (when `offline_access` is asked, as mcpx does where offered), RFC 8707 resource
- * indicators giving JWT access tokens whose audience is the resource, and RFC 7009 revocation.
+ * tokens (when `offline_access` is asked, as mcpx does where offered), client credentials for
+ * registered confidential clients, RFC 8707 resource indicators giving JWT access tokens (RS256)
+ * whose audience is the resource, and RFC 7009 revocation.
  *
- * `signIn` plays the person at an authorization URL without a browser: it follows the
- * provider's redirects with a cookie jar, logs in and consents to what was asked, and follows
- * the last redirect back to the client (mcpx's callback), returning where that was.
+ * - `authorize`: plays the person at an authorization URL without a browser: follows the
+ *   provider's redirects with a cookie jar, logs in (`login_hint`, else `loginAs`) and consents
+ *   to what was asked, and returns where the provider sent the browser back (the client's
+ *   redirect_uri, with `code` and `state`); `signIn` also follows that last redirect.
+ * - `clientCredentialsToken`: a token for a confidential client (its `sub` is the client id,
+ *   so two clients are two identities).
+ * - `sign`: a JWT under the provider's own key with any claims (expired, another audience…).
  *
- * oidc-provider ships no types; the little used here is typed locally (ProviderLike).
+ * oidc-provider ships no types; the little used here is typed in oidc-provider-module.d.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair } from "jose";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import Provider, { type ClientMetadata, type Configuration } from "oidc-provider";
 
 export interface AuthorizationServerOptions {
   /** Scopes a resource server may be granted (default ["mcp"]). */
   resourceScopes?: string[];
   /** Access tokens last this long (default 3600 s). */
   accessTokenTtlSeconds?: number;
-  /** Who logs in at the provider (default "alice"); `signIn` may name another. */
+  /** Who logs in at the provider without `login_hint` (default "alice"); `signIn` may name another. */
   loginAs?: string;
+  /** Clients registered beforehand (RFC 7591 metadata), e.g. confidential ones for client credentials. */
+  clients?: ClientMetadata[];
 }
 
 /** A request the provider served: its method, path with query, and Authorization header. */
@@ -34,6 +43,8 @@ export interface SeenRequest {
 export interface RunningAuthorizationServer {
   /** `http://127.0.0.1:<port>`, also the issuer. */
   issuer: string;
+  /** The `kid` of the provider's signing key. */
+  kid: string;
   /** Every request served, in order (to see what a client asked for and sent). */
   requests: SeenRequest[];
   /**
@@ -46,35 +57,17 @@ export interface RunningAuthorizationServer {
   authorize(url: string | URL, options?: { login?: string }): Promise<URL>;
   /** Revoke a token at the provider's revocation endpoint as its client would (RFC 7009). */
   revoke(token: string, clientId: string): Promise<void>;
+  /** An access token for a registered confidential client, by the client credentials grant. */
+  clientCredentialsToken(options: { clientId: string; clientSecret: string; resource: string; scope?: string }): Promise<string>;
+  /** A JWT signed with the provider's key (RS256, its kid) carrying exactly `claims`. */
+  sign(claims: Record<string, unknown>, header?: { typ?: string }): Promise<string>;
   close(): Promise<void>;
 }
 
-interface InteractionDetails {
-  prompt: { name: string; details: Record<string, unknown> };
-  params: Record<string, unknown>;
-  session?: { accountId: string };
-  grantId?: string;
-}
-interface GrantLike {
-  addOIDCScope(scope: string): void;
-  addOIDCClaims(claims: string[]): void;
-  addResourceScope(resource: string, scope: string): void;
-  save(): Promise<string>;
-}
-interface ProviderLike {
-  callback(): (request: IncomingMessage, response: ServerResponse) => void;
-  on(event: string, listener: (...args: unknown[]) => void): void;
-  interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<InteractionDetails>;
-  interactionFinished(request: IncomingMessage, response: ServerResponse, result: object, options?: object): Promise<void>;
-  Grant: { new (properties: { accountId: string; clientId: string }): GrantLike; find(id: string): Promise<GrantLike | undefined> };
-}
-type ProviderClass = new (issuer: string, configuration: object) => ProviderLike;
-
 const INTERACTION = "/interaction/";
-const MODULE = "oidc-provider";
+const KID = "test-key";
 
 export async function startAuthorizationServer(options: AuthorizationServerOptions = {}): Promise<RunningAuthorizationServer> {
-  const Provider = ((await import(MODULE)) as { default: ProviderClass }).default;
   const requests: SeenRequest[] = [];
   let handle: (request: IncomingMessage, response: ServerResponse) => void = (_request, response) => response.writeHead(503).end();
   const server: Server = createServer((request, response) => {
@@ -85,22 +78,24 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-  const signingKey = { ...(await exportJWK(privateKey)), kid: "sign-in-test", alg: "RS256", use: "sig" };
+  const signingKey = { ...(await exportJWK(privateKey)), kid: KID, alg: "RS256", use: "sig" };
   const ttl = options.accessTokenTtlSeconds ?? 3600;
   const scopes = options.resourceScopes ?? ["mcp"];
   const loginAs = options.loginAs ?? "alice";
 
-  const provider = new Provider(issuer, {
+  const configuration: Configuration = {
+    clients: options.clients ?? [],
     jwks: { keys: [signingKey] },
     scopes: ["openid", "offline_access", ...scopes],
     findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION}${interaction.uid}` },
     pkce: { required: () => true },
-    ttl: { AccessToken: ttl, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, IdToken: 3600, RefreshToken: 86_400 },
+    ttl: { AccessToken: ttl, ClientCredentials: ttl, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, IdToken: 3600, RefreshToken: 86_400 },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
+      clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: (_ctx: unknown, _client: unknown, oneOf: string | undefined) => oneOf,
@@ -114,7 +109,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         }),
       },
     },
-  });
+  };
+  const provider = new Provider(issuer, configuration);
   provider.on("server_error", (_ctx: unknown, error: unknown) => console.error("oidc-provider:", error));
   const callback = provider.callback();
   handle = (request, response) => {
@@ -128,6 +124,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const authorize = (url: string | URL, given?: { login?: string }): Promise<URL> => followAsPerson(new URL(url), issuer, given?.login);
   return {
     issuer,
+    kid: KID,
     requests,
     authorize,
     async signIn(url, given) {
@@ -143,6 +140,20 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       });
       if (!reply.ok) throw new Error(`revocation answered ${reply.status}: ${await reply.text()}`);
     },
+    async clientCredentialsToken({ clientId, clientSecret, resource, scope }) {
+      const reply = await fetch(`${issuer}/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`,
+        },
+        body: new URLSearchParams({ grant_type: "client_credentials", resource, scope: scope ?? scopes.join(" ") }),
+      });
+      const json = (await reply.json()) as { access_token?: string };
+      if (!reply.ok || typeof json.access_token !== "string") throw new Error(`the token endpoint said ${reply.status}: ${JSON.stringify(json)}`);
+      return json.access_token;
+    },
+    sign: (claims, header = {}) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: KID, ...header }).sign(privateKey),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -151,7 +162,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
 }
 
 /** The person at the provider: logs in (login_hint, else `loginAs`) and consents to what is asked. */
-async function interact(provider: ProviderLike, request: IncomingMessage, response: ServerResponse, loginAs: string): Promise<void> {
+async function interact(provider: Provider, request: IncomingMessage, response: ServerResponse, loginAs: string): Promise<void> {
   const details = await provider.interactionDetails(request, response);
   if (details.prompt.name === "login") {
     const hint = details.params.login_hint;

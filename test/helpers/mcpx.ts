@@ -83,15 +83,19 @@ function run(args: string[], config: TempConfig): RunningMcpx & { stdoutLines: A
   return { child, stderr: () => log, waitForLog, close, stdoutLines: lines(child.stdout) };
 }
 
+/** The stream's lines. Only each new chunk is searched for a newline: a frame of megabytes arrives in many chunks. */
 async function* lines(stream: NodeJS.ReadableStream): AsyncIterable<string> {
-  let buffer = "";
-  for await (const chunk of stream) {
-    buffer += chunk.toString();
+  let partial: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let start = 0;
     let at: number;
-    while ((at = buffer.indexOf("\n")) !== -1) {
-      yield buffer.slice(0, at);
-      buffer = buffer.slice(at + 1);
+    while ((at = chunk.indexOf(0x0a, start)) !== -1) {
+      partial.push(chunk.subarray(start, at));
+      yield Buffer.concat(partial).toString("utf8");
+      partial = [];
+      start = at + 1;
     }
+    if (start < chunk.length) partial.push(chunk.subarray(start));
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The little of `oidc-provider` (which ships no types) that test/helpers/oidc-provider.ts uses.
+ * The little of `oidc-provider` (which ships no types) that test/helpers/authorization-server.ts uses.
  * Its configuration is passed through as it documents it; see its README.
  */
 declare module "oidc-provider" {

@@ -52,6 +52,24 @@ export async function post(url: URL, body: unknown, headers: Record<string, stri
   return { status: response.status, headers: response.headers, contentType, messages: messagesOf(contentType, text), body: text };
 }
 
+/**
+ * A 2026-07-28 `tools/call` in one POST, with the envelope (`_meta`: the revision and the
+ * host's `capabilities`) and the headers that revision asks for, `Mcp-Name` the tool called.
+ */
+export function postModernToolCall(url: URL, id: number, params: { name: string } & Frame, capabilities: object = {}): Promise<HttpReply> {
+  const V = "2026-07-28";
+  return post(
+    url,
+    {
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": capabilities }, ...params },
+    },
+    { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": params.name },
+  );
+}
+
 /** A request through node:http, which (unlike fetch) lets a test set any Host header. */
 export function rawRequest(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

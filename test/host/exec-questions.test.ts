@@ -13,7 +13,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } f
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { nodeServer, RawStdioHost, startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
 import { openBroker } from "../helpers/questions-api.js";
-import { post, RawHttpHost } from "../helpers/raw-http.js";
+import { postModernToolCall, RawHttpHost } from "../helpers/raw-http.js";
 import { recording, type Received } from "../helpers/recording-transport.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { askingStdio, httpHost, isRequestFrame } from "../relay/support.js";
@@ -162,17 +162,8 @@ describe("hosts of mcpx serve --http", () => {
 
   it("a 2026-07-28 retry's requestState is bound to the script's code", async () => {
     const V = "2026-07-28";
-    const send = async (id: number, params: Record<string, unknown>) => {
-      const reply = await post(
-        mcpx.url,
-        {
-          jsonrpc: "2.0",
-          id,
-          method: "tools/call",
-          params: { _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }, ...params },
-        },
-        { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "mcpx__exec" },
-      );
+    const send = async (id: number, params: { name: string } & Record<string, unknown>) => {
+      const reply = await postModernToolCall(mcpx.url, id, params, { elicitation: {} });
       for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
       return reply.messages[0] as { result?: Record<string, unknown>; error?: { code: number; message: string } };
     };
@@ -206,16 +197,7 @@ describe('elicitation.mode "host"', () => {
     "a 2026-07-28 host whose script's call raises what it did not declare (%s) gets -32021 naming it, as for a direct call",
     async (_what, code, required, declared) => {
       const V = "2026-07-28";
-      const reply = await post(
-        mcpx.url,
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": declared }, ...exec(code) },
-        },
-        { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "mcpx__exec" },
-      );
+      const reply = await postModernToolCall(mcpx.url, 1, exec(code), declared);
       for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
       expect(reply.status).toBe(400);
       expect(reply.messages[0]).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: required } } });

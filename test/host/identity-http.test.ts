@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
-import { startOidcProvider, type RunningOidcProvider } from "../helpers/oidc-provider.js";
+import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
 import { EventStream, post, type Frame } from "../helpers/raw-http.js";
 import { askingStdio, startAskingHttp, toolJson } from "../relay/support.js";
 import type { HttpFixture } from "../helpers/upstreams.js";
@@ -32,7 +32,7 @@ const INITIALIZE = {
 };
 const OPERATOR_TOKEN = "operator-0123456789abcdef0123456789";
 
-let op: RunningOidcProvider;
+let op: RunningAuthorizationServer;
 let web: HttpFixture;
 let config: TempConfig;
 let mcpx: RunningMcpx & { url: URL };
@@ -76,7 +76,7 @@ async function events(token: string): Promise<EventStream> {
 }
 
 beforeAll(async () => {
-  op = await startOidcProvider({
+  op = await startAuthorizationServer({
     clients: ["alice", "bob", "stranger"].map((client_id) => ({
       client_id,
       client_secret: SECRET,
@@ -137,7 +137,7 @@ describe("/mcp as an OAuth protected resource", () => {
   it("refuses with 401 invalid_token a token of another audience, expired, of another issuer, or signed HS256", async () => {
     const now = Math.floor(Date.now() / 1000);
     const claims = { iss: op.issuer, sub: "alice", aud: mcpx.url.href, scope: "mcp", iat: now, exp: now + 600 };
-    const hs256 = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid: "test-key" }).sign(new TextEncoder().encode(SECRET));
+    const hs256 = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid: op.kid }).sign(new TextEncoder().encode(SECRET));
     const refused: Record<string, string> = {
       "another audience": await op.clientCredentialsToken({ clientId: "alice", clientSecret: SECRET, resource: "http://127.0.0.1:1/mcp" }),
       expired: await op.sign({ ...claims, iat: now - 7200, exp: now - 3600 }),

@@ -9,15 +9,15 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IdentityIssuer, metadataUrls } from "../../src/host/identity-issuer.js";
 import { silentLogger } from "../../src/util/log.js";
-import { startOidcProvider, type RunningOidcProvider } from "../helpers/oidc-provider.js";
+import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
 
 const RESOURCE = "http://127.0.0.1:9/mcp";
 const SECRET = "machine-secret-0123456789abcdef";
-let op: RunningOidcProvider;
+let op: RunningAuthorizationServer;
 let token: string;
 
 beforeAll(async () => {
-  op = await startOidcProvider({
+  op = await startAuthorizationServer({
     clients: [{ client_id: "machine", client_secret: SECRET, grant_types: ["client_credentials"], redirect_uris: [], response_types: [] }],
   });
   token = await op.clientCredentialsToken({ clientId: "machine", clientSecret: SECRET, resource: RESOURCE });
@@ -47,7 +47,7 @@ describe("the issuer's keys", () => {
     const issuer = new IdentityIssuer({ issuer: op.issuer, audience: RESOURCE }, silentLogger);
     expect(await issuer.verify(token)).toEqual({ identity: `${op.issuer}#machine`, scopes: ["mcp"] });
     // RFC 8414's place is asked first; OpenID discovery's only when it has nothing.
-    const asked = op.requests.filter((path) => path.startsWith("/.well-known/"));
+    const asked = op.requests.map((seen) => seen.url).filter((path) => path.startsWith("/.well-known/"));
     expect(asked[0]).toBe("/.well-known/oauth-authorization-server");
   });
 
@@ -55,7 +55,7 @@ describe("the issuer's keys", () => {
     const before = op.requests.length;
     const issuer = new IdentityIssuer({ issuer: op.issuer, audience: RESOURCE, jwksUri: `${op.issuer}/jwks` }, silentLogger);
     expect(await issuer.verify(token)).toEqual({ identity: `${op.issuer}#machine`, scopes: ["mcp"] });
-    expect(op.requests.slice(before).filter((path) => path.startsWith("/.well-known/"))).toEqual([]);
+    expect(op.requests.slice(before).filter((seen) => seen.url.startsWith("/.well-known/"))).toEqual([]);
   });
 
   it("are refused from metadata that names another issuer: nobody is let in, and the reply says why", async () => {

@@ -1,5 +1,5 @@
 /**
- * The test authorization server (test/helpers/oidc-provider.ts) does what the identity tests
+ * The test authorization server (test/helpers/authorization-server.ts) does what the identity tests
  * and the upstream OAuth tests rely on: JWT access tokens for a resource, verifiable against its
  * published JWKS, by client credentials and by the authorization code flow with PKCE completed
  * without a browser.
@@ -7,14 +7,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOidcProvider, type RunningOidcProvider } from "../helpers/oidc-provider.js";
+import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
 
 const RESOURCE = "http://127.0.0.1:1/mcp";
 const REDIRECT = "http://127.0.0.1:2/oauth/callback";
-let op: RunningOidcProvider;
+let op: RunningAuthorizationServer;
 
 beforeAll(async () => {
-  op = await startOidcProvider({
+  op = await startAuthorizationServer({
     clients: [
       { client_id: "machine", client_secret: "machine-secret-0123456789", grant_types: ["client_credentials"], redirect_uris: [], response_types: [] },
       {
@@ -55,7 +55,7 @@ describe("the test authorization server", () => {
       prompt: "consent",
     }))
       authorize.searchParams.set(key, value);
-    const back = await op.completeAuthorization(authorize, { login: "bob" });
+    const back = await op.authorize(authorize, { login: "bob" });
     expect(back.origin + back.pathname).toBe(REDIRECT);
     expect(back.searchParams.get("state")).toBe("s1");
     const code = back.searchParams.get("code")!;

@@ -5,28 +5,15 @@
  * retry gets the tool's result. Every frame mcpx sends is valid against the 2026-07-28 schema.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
-import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
-import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
+import { describe, expect, it } from "vitest";
+import { startMcpxHttp, writeConfig } from "../helpers/mcpx.js";
+import { startProtectedUpstream } from "../helpers/protected-upstream.js";
+import { servedSignInFixture } from "../helpers/sign-in-fixture.js";
 import { recording, type Received } from "../helpers/recording-transport.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 
 const V = "2026-07-28";
-let as: RunningAuthorizationServer;
-let upstream: ProtectedUpstream;
-let mcpx: RunningMcpx & { url: URL };
-
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  upstream = await startProtectedUpstream({ issuer: as.issuer, protect: "calls" });
-  mcpx = await startMcpxHttp(writeConfig({ mcpServers: { crm: { url: upstream.url } }, elicitation: { ttlSeconds: 60 } }));
-});
-afterAll(async () => {
-  await mcpx?.close();
-  await upstream?.close();
-  await as?.close();
-});
+const fixture = servedSignInFixture({ protect: "calls" });
 
 describe("sign-in asked of a 2026-07-28 host", () => {
   it("is an input_required URL request; the host's retry gets the result once the person signed in", async () => {
@@ -40,10 +27,10 @@ describe("sign-in asked of a 2026-07-28 host", () => {
     client.setRequestHandler("elicitation/create", async (request) => {
       const params = request.params as Record<string, unknown>;
       asked.push(params);
-      if (typeof params.url === "string") signIns.push(as.signIn(params.url));
+      if (typeof params.url === "string") signIns.push(fixture.as.signIn(params.url));
       return { action: "accept" };
     });
-    await client.connect(recording(new ModernHttp(mcpx.url), frames));
+    await client.connect(recording(new ModernHttp(fixture.mcpx.url), frames));
     try {
       const result = (await client.callTool({ name: "crm__whoami", arguments: {} })) as { content: Array<{ text: string }> };
       expect(result.content[0]?.text).toMatch(/^alice /);
@@ -55,8 +42,8 @@ describe("sign-in asked of a 2026-07-28 host", () => {
     expect(asked[0]).toMatchObject({ mode: "url" });
     expect(String(asked[0]!.message)).toContain('Sign in to "crm" for mcp');
     const url = new URL(String(asked[0]!.url));
-    expect(url.origin).toBe(as.issuer);
-    expect(url.searchParams.get("resource")).toBe(upstream.url);
+    expect(url.origin).toBe(fixture.as.issuer);
+    expect(url.searchParams.get("resource")).toBe(fixture.upstream.url);
     const rounds = frames
       .filter((received) => received.requestMethod === "tools/call")
       .map((received) => (received.frame.result as { resultType?: string } | undefined)?.resultType);
@@ -68,7 +55,7 @@ describe("sign-in asked of a 2026-07-28 host", () => {
 
 describe("mcpx__sign_in called by a 2026-07-28 host", () => {
   it("is an input_required URL request for the sign-in raised at connect; the retry ends signed in, the server's tools listed", async () => {
-    const guarded = await startProtectedUpstream({ issuer: as.issuer });
+    const guarded = await startProtectedUpstream({ issuer: fixture.as.issuer });
     const gateway = await startMcpxHttp(
       writeConfig({ mcpServers: { crm: { url: guarded.url } }, elicitation: { ttlSeconds: 60 }, limits: { startupTimeoutSeconds: 60 } }),
     );
@@ -81,7 +68,7 @@ describe("mcpx__sign_in called by a 2026-07-28 host", () => {
     client.setRequestHandler("elicitation/create", async (request) => {
       const params = request.params as Record<string, unknown>;
       asked.push(params);
-      if (typeof params.url === "string") setImmediate(() => void as.signIn(String(params.url)));
+      if (typeof params.url === "string") setImmediate(() => void fixture.as.signIn(String(params.url)));
       return { action: "accept" };
     });
     await client.connect(recording(new ModernHttp(gateway.url), frames));

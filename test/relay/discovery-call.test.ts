@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { nodeServer, RawStdioHost, startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
-import { post, RawHttpHost } from "../helpers/raw-http.js";
+import { post, postModernToolCall, RawHttpHost } from "../helpers/raw-http.js";
 import { openBroker } from "../helpers/questions-api.js";
 import { recording, type Received } from "../helpers/recording-transport.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
@@ -242,17 +242,8 @@ describe("hosts of mcpx serve --http in discovery mode", () => {
 
   it("a 2026-07-28 retry's requestState is bound to the tool mcpx__call called and its arguments", async () => {
     const V = "2026-07-28";
-    const send = async (id: number, params: Record<string, unknown>) => {
-      const reply = await post(
-        mcpx.url,
-        {
-          jsonrpc: "2.0",
-          id,
-          method: "tools/call",
-          params: { _meta: { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }, ...params },
-        },
-        { "mcp-protocol-version": V, "mcp-method": "tools/call", "mcp-name": "mcpx__call" },
-      );
+    const send = async (id: number, params: { name: string } & Record<string, unknown>) => {
+      const reply = await postModernToolCall(mcpx.url, id, params, { elicitation: {} });
       for (const frame of reply.messages) expectValidToClient(V, frame, "tools/call");
       return reply.messages[0] as { result?: Record<string, unknown>; error?: { code: number; message: string } };
     };

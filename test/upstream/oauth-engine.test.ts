@@ -11,7 +11,7 @@ import { IssuerMismatchError } from "@modelcontextprotocol/client";
 import { EmbeddedJWK, jwtVerify } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OAuthConfig } from "../../src/config/types.js";
-import { UpstreamAuthorizer } from "../../src/upstream/oauth/authorizer.js";
+import { describe as describeFailure, UpstreamAuthorizer } from "../../src/upstream/oauth/authorizer.js";
 import { SqliteCredentialStore } from "../../src/upstream/oauth/credential-store.js";
 import { dpopAlgorithm } from "../../src/upstream/oauth/dpop.js";
 import { LoopbackCallbacks } from "../../src/upstream/oauth/loopback-callback.js";
@@ -58,6 +58,17 @@ function providerWithDiscovery(metadata: Record<string, unknown>, resource: Reco
 }
 
 describe("DPoP", () => {
+  /** An authorizer of SERVER_URL whose discovery found an authorization server and a resource that both take DPoP. */
+  function authorizerWithDpopDiscovery(): UpstreamAuthorizer {
+    const authorizer = new UpstreamAuthorizer(authorizerDeps(new URL(SERVER_URL), undefined));
+    authorizer.provider.saveDiscoveryState({
+      authorizationServerUrl: "https://as.example.com",
+      authorizationServerMetadata: DPOP_METADATA as never,
+      resourceMetadata: DPOP_RESOURCE as never,
+    });
+    return authorizer;
+  }
+
   it("is used only when the authorization server advertises an algorithm mcpx can sign with, ES256 first", () => {
     expect(dpopAlgorithm(undefined)).toBeUndefined();
     expect(dpopAlgorithm(["HS256", "none"])).toBeUndefined();
@@ -99,12 +110,7 @@ describe("DPoP", () => {
   });
 
   it("presents a DPoP-bound token with the DPoP scheme and a fresh proof of each request's method and URL", async () => {
-    const authorizer = new UpstreamAuthorizer(authorizerDeps(new URL(SERVER_URL), undefined));
-    authorizer.provider.saveDiscoveryState({
-      authorizationServerUrl: "https://as.example.com",
-      authorizationServerMetadata: DPOP_METADATA as never,
-      resourceMetadata: DPOP_RESOURCE as never,
-    });
+    const authorizer = authorizerWithDpopDiscovery();
     authorizer.provider.saveTokens({ access_token: "bound-token", token_type: "DPoP" });
     const url = new URL(`${SERVER_URL}?session=1`);
     const first = await authorizer.headers(url, "POST");
@@ -117,12 +123,7 @@ describe("DPoP", () => {
   });
 
   it("leaves a Bearer token as it is", async () => {
-    const authorizer = new UpstreamAuthorizer(authorizerDeps(new URL(SERVER_URL), undefined));
-    authorizer.provider.saveDiscoveryState({
-      authorizationServerUrl: "https://as.example.com",
-      authorizationServerMetadata: DPOP_METADATA as never,
-      resourceMetadata: DPOP_RESOURCE as never,
-    });
+    const authorizer = authorizerWithDpopDiscovery();
     authorizer.provider.saveTokens({ access_token: "plain", token_type: "Bearer" });
     expect(await authorizer.headers(new URL(SERVER_URL), "GET")).toEqual({ authorization: "Bearer plain" });
   });
@@ -256,9 +257,7 @@ async function refusingAuthorizationServer(
 }
 
 describe("a failed sign-in in words", () => {
-  it("never repeats the issuer a redirect named in a mix-up (attacker-controlled), only what happened", async () => {
-    const { describe: describeFailure } = await import("../../src/upstream/oauth/authorizer.js");
-    const { IssuerMismatchError } = await import("@modelcontextprotocol/client");
+  it("never repeats the issuer a redirect named in a mix-up (attacker-controlled), only what happened", () => {
     const mixUp = new IssuerMismatchError("authorization_response", "https://as.example.com", "https://evil.example/<script>");
     expect(describeFailure(mixUp)).not.toContain("evil.example");
     expect(describeFailure(mixUp)).toMatch(/another authorization server/);

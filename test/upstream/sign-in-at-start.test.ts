@@ -4,32 +4,20 @@
  * startup timeout's "no answer"), `mcpx servers` says so, the question waits for a person, and
  * once they have signed in the server starts without waiting for its backoff.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeConfig } from "../helpers/mcpx.js";
-import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
-import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
+import { describe, expect, it } from "vitest";
+import { signInFixture } from "../helpers/sign-in-fixture.js";
 import { parseServers, runMcpx } from "../helpers/upstreams.js";
 import { stdioHost } from "../relay/support.js";
 import { elicit, pendingFrom, storedQuestions, waitForQuestion } from "../broker-e2e/support.js";
 
-let as: RunningAuthorizationServer;
-let upstream: ProtectedUpstream;
-
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  upstream = await startProtectedUpstream({ issuer: as.issuer });
-});
-afterAll(async () => {
-  await upstream?.close();
-  await as?.close();
-});
+const fixture = signInFixture();
 
 const WAITING = /sign-in to "crm".*mcpx auth login crm/;
 
 describe("a sign-in needed at start", () => {
   it("is the reason mcpx servers gives (nobody there can sign in), at once rather than after the startup timeout", async () => {
     // A startup timeout far longer than the test: only the sign-in can end the attempt in time.
-    const config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, limits: { startupTimeoutSeconds: 120 } });
+    const config = fixture.freshConfig({ limits: { startupTimeoutSeconds: 120 } });
     const started = Date.now();
     const servers = await runMcpx(["servers", "--json", "--config", config.file], config);
     expect(Date.now() - started).toBeLessThan(20_000);
@@ -40,7 +28,7 @@ describe("a sign-in needed at start", () => {
   }, 60_000);
 
   it("starts the server as soon as the person has signed in", async () => {
-    const config = writeConfig({ mcpServers: { crm: { url: upstream.url } }, limits: { startupTimeoutSeconds: 120 }, elicitation: { ttlSeconds: 60 } });
+    const config = fixture.freshConfig({ limits: { startupTimeoutSeconds: 120 } });
     const host = await stdioHost(config);
     try {
       // Raised before the host had initialized, the question is nobody's: a person answers it from the CLI.
@@ -49,7 +37,7 @@ describe("a sign-in needed at start", () => {
       expect((await elicit(config, "accept", question.id)).code).toBe(0);
       // Its tools are announced after the sign-in (an earlier list_changed listed mcpx__sign_in).
       const before = host.frames.length;
-      expect((await as.signIn(question.url!)).status).toBe(200);
+      expect((await fixture.as.signIn(question.url!)).status).toBe(200);
       // Started at once (a restart by backoff would come seconds later), its tools announced to the host.
       await host.waitFor((frame) => frame.method === "notifications/tools/list_changed" && host.frames.indexOf(frame) >= before, 10_000);
       const result = (await host.client.callTool({ name: "crm__whoami", arguments: {} })) as { content: Array<{ text: string }> };
