@@ -13,7 +13,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
-import { startOidcProvider, type RunningOidcProvider } from "../helpers/oidc-provider.js";
 import { startAuthorizationServer, type RunningAuthorizationServer } from "../helpers/authorization-server.js";
 import { startProtectedUpstream, type ProtectedUpstream } from "../helpers/protected-upstream.js";
 import { elicit, pendingFrom, waitForQuestion } from "../broker-e2e/support.js";
@@ -22,7 +21,8 @@ import { expectValidToClient } from "../helpers/spec-validator.js";
 
 const SECRET = "client-secret-0123456789abcdef";
 
-let op: RunningOidcProvider;
+/** The identity provider of the hosts (client credentials), apart from the upstream's authorization server. */
+let op: RunningAuthorizationServer;
 let as: RunningAuthorizationServer;
 let upstream: ProtectedUpstream;
 let config: TempConfig;
@@ -57,7 +57,7 @@ function textOf(result: unknown): string {
 }
 
 beforeAll(async () => {
-  op = await startOidcProvider({
+  op = await startAuthorizationServer({
     clients: ["alice", "bob"].map((client_id) => ({
       client_id,
       client_secret: SECRET,
