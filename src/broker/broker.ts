@@ -294,6 +294,7 @@ export class Broker {
 
   /** Expire overdue questions and close those whose waiting process no longer exists. */
   sweep(): void {
+    if (!this.store.open) return;
     for (const id of this.store.overdue(this.#clock.now())) this.#expire(id);
     for (const owner of this.store.pendingOwners()) {
       if (owner.instance === this.instance || processAlive(owner.pid)) continue;
@@ -329,6 +330,8 @@ export class Broker {
   }
 
   #expire(id: string): void {
+    // The store was closed without stopping this broker: nothing is left to expire.
+    if (!this.store.open) return;
     // A timer may fire a little early by the clock; then it waits out the rest.
     const record = this.store.get(id);
     const left = record ? Date.parse(record.expiresAt) - this.#clock.now() : 0;

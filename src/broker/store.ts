@@ -107,6 +107,11 @@ export class QuestionStore {
     this.#db.close();
   }
 
+  /** Still open (a broker's timers may outlive a store closed without stopping it). */
+  get open(): boolean {
+    return this.#db.open;
+  }
+
   /** Why the store cannot take a write now (read-only, locked past the busy timeout, gone), or undefined when it can. */
   unwritable(): string | undefined {
     // A probe answers within its own timeout: a second of waiting for another writer, not the usual five.
