@@ -86,6 +86,7 @@ export class Broker {
 
   /** Remove settled questions and finished calls (and their logs) older than `retentionDays`. */
   prune(retentionDays: number): void {
+    if (!this.store.open) return;
     this.#retention.prune(retentionDays);
   }
 
