@@ -6,8 +6,7 @@
  */
 import { auditFilter } from "../broker/audit-filter.js";
 import type { AuditEntry } from "../broker/audit-store.js";
-import { QuestionStore } from "../broker/store.js";
-import { stateDir } from "../broker/state-path.js";
+import { openCommandStore } from "./open-store.js";
 import { CliError, Exit } from "./exit.js";
 import { inert, inertJson } from "./inert.js";
 
@@ -22,7 +21,7 @@ export interface AuditOptions {
 export function audit(options: AuditOptions): number {
   const filter = auditFilter(options, Date.now());
   if ("problem" in filter) throw new CliError(filter.problem, Exit.Usage);
-  const store = QuestionStore.open(stateDir());
+  const store = openCommandStore();
   try {
     for (const entry of store.audit.list(filter)) process.stdout.write(`${options.json ? inertJson(JSON.stringify(entry)) : inert(line(entry))}\n`);
   } finally {

@@ -8,9 +8,8 @@ import { createLogger } from "../util/log.js";
 import { createApiRoutes } from "../api/routes.js";
 import { Broker } from "../broker/broker.js";
 import { stateDir } from "../broker/state-dir.js";
-import { QuestionStore } from "../broker/store.js";
+import { openCommandStore } from "./open-store.js";
 import { apiToken } from "../broker/token.js";
-import { GatewayError } from "../protocol/errors.js";
 import { pageLink } from "../api/page-codes.js";
 import { CredentialError, isLoopbackHost, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { IdentityIssuer } from "../host/identity-issuer.js";
@@ -54,7 +53,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const credential = options.http ? serveCredential(config, bindTo, issuer !== undefined) : undefined;
   const dir = stateDir();
   // A store that cannot be used is a clear error now, not a crash in the middle of a call.
-  const store = openStore(dir);
+  const store = openCommandStore(dir);
   const broker = new Broker(store, log);
   broker.start(config.elicitation.retentionDays);
   // Serving HTTP, sign-ins come back to its own /oauth/callback.
@@ -196,15 +195,6 @@ function serveCredential(config: Config, host: string, identities: boolean): Hos
     return credential;
   } catch (error) {
     if (error instanceof CredentialError) throw new CliError(error.message, Exit.Usage);
-    throw error;
-  }
-}
-
-function openStore(dir: string): QuestionStore {
-  try {
-    return QuestionStore.open(dir);
-  } catch (error) {
-    if (error instanceof GatewayError) throw new CliError(error.message);
     throw error;
   }
 }

@@ -6,22 +6,13 @@
  */
 import { Broker } from "../broker/broker.js";
 import { LOCAL_IDENTITY } from "../broker/identity.js";
-import { stateDir } from "../broker/state-dir.js";
-import { QuestionStore } from "../broker/store.js";
+import { openCommandStore } from "./open-store.js";
 import type { TaskRecord } from "../broker/task-store.js";
-import { GatewayError } from "../protocol/errors.js";
 import { createLogger } from "../util/log.js";
-import { CliError } from "./exit.js";
 import { inert, inertJson } from "./inert.js";
 
 export function tasksList(options: { json?: boolean; all?: boolean }): void {
-  let store: QuestionStore;
-  try {
-    store = QuestionStore.open(stateDir());
-  } catch (error) {
-    if (error instanceof GatewayError) throw new CliError(error.message);
-    throw error;
-  }
+  const store = openCommandStore();
   try {
     new Broker(store, createLogger({}, "warn")).sweep();
     const tasks = store.tasks.all().filter((task) => task.identity === LOCAL_IDENTITY && (options.all === true || !ended(task)));

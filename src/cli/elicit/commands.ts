@@ -11,10 +11,9 @@ import type { AnswerInput } from "../../broker/check-answer.js";
 import { BrokerError } from "../../broker/errors.js";
 import { stateDir } from "../../broker/state-dir.js";
 import { alreadySettled, closedBecause } from "../../broker/settled-why.js";
-import { QuestionStore } from "../../broker/store.js";
+import { openCommandStore } from "../open-store.js";
 import type { Action, QuestionRecord } from "../../broker/types.js";
 import { shareable, viewOf } from "../../broker/view.js";
-import { GatewayError } from "../../protocol/errors.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
 import { createLogger } from "../../util/log.js";
 import { CliError, Exit } from "../exit.js";
@@ -123,13 +122,7 @@ export function registerElicit(program: Command): void {
 
 /** Open the shared store for one command, and close it after, whatever happens. */
 async function withBroker(run: (broker: Broker) => void | Promise<void>): Promise<void> {
-  let store: QuestionStore;
-  try {
-    store = QuestionStore.open(stateDir());
-  } catch (error) {
-    if (error instanceof GatewayError) throw new CliError(error.message);
-    throw error;
-  }
+  const store = openCommandStore();
   try {
     await run(new Broker(store, createLogger({}, "warn")));
   } catch (error) {
