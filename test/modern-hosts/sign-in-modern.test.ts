@@ -15,6 +15,16 @@ import { expectValidToClient } from "../helpers/spec-validator.js";
 const V = "2026-07-28";
 const fixture = servedSignInFixture({ protect: "calls" });
 
+/** The host's tools/call was answered input_required first and complete last, and every frame mcpx sent is valid for the revision. */
+function expectAskedThenCompleted(frames: Received[]): void {
+  const rounds = frames
+    .filter((received) => received.requestMethod === "tools/call")
+    .map((received) => (received.frame.result as { resultType?: string } | undefined)?.resultType);
+  expect(rounds[0]).toBe("input_required");
+  expect(rounds.at(-1)).toBe("complete");
+  for (const { frame, requestMethod } of frames) expectValidToClient(V, frame, requestMethod);
+}
+
 describe("sign-in asked of a 2026-07-28 host", () => {
   it("is an input_required URL request; the host's retry gets the result once the person signed in", async () => {
     const frames: Received[] = [];
@@ -44,12 +54,7 @@ describe("sign-in asked of a 2026-07-28 host", () => {
     const url = new URL(String(asked[0]!.url));
     expect(url.origin).toBe(fixture.as.issuer);
     expect(url.searchParams.get("resource")).toBe(fixture.upstream.url);
-    const rounds = frames
-      .filter((received) => received.requestMethod === "tools/call")
-      .map((received) => (received.frame.result as { resultType?: string } | undefined)?.resultType);
-    expect(rounds[0]).toBe("input_required");
-    expect(rounds.at(-1)).toBe("complete");
-    for (const { frame, requestMethod } of frames) expectValidToClient(V, frame, requestMethod);
+    expectAskedThenCompleted(frames);
   }, 60_000);
 });
 
@@ -87,11 +92,6 @@ describe("mcpx__sign_in called by a 2026-07-28 host", () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ mode: "url" });
     expect(String(asked[0]!.message)).toContain('Sign in to "crm"');
-    const rounds = frames
-      .filter((received) => received.requestMethod === "tools/call")
-      .map((received) => (received.frame.result as { resultType?: string } | undefined)?.resultType);
-    expect(rounds[0]).toBe("input_required");
-    expect(rounds.at(-1)).toBe("complete");
-    for (const { frame, requestMethod } of frames) expectValidToClient(V, frame, requestMethod);
+    expectAskedThenCompleted(frames);
   }, 60_000);
 });
