@@ -30,8 +30,10 @@ export interface ServeOptions {
   http?: boolean;
   host?: string;
   port?: number;
-  /** Overrides the config's `expose`. */
+  /** Overrides the config's `expose` (and, with `profile`, the profile's). */
   expose?: Expose;
+  /** Serve this profile (config `profiles`) alone: on stdio, or as `/mcp` over HTTP. */
+  profile?: string;
   /** `mcpx daemon`: serve commands for this config (on 127.0.0.1, any port) and exit when idle. */
   daemon?: boolean;
   /** The config's warnings, for the daemon to say to each command that uses it. */
@@ -45,7 +47,7 @@ export interface ServeOptions {
 const COMMANDS_REACH = new Set(["127.0.0.1", "localhost"]);
 
 export async function serve(fromFile: Config, options: ServeOptions): Promise<void> {
-  const config = options.expose ? { ...fromFile, expose: options.expose } : fromFile;
+  const config = servedConfig(fromFile, options);
   // Before anything is opened or bound: a bind beyond loopback without a credential never listens.
   const bindTo = options.host ?? config.http.host;
   const log = createLogger();
@@ -69,8 +71,8 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
       : watchConfig(
           config.file,
           async () => {
-            const reread = await configFor(config.file);
-            return options.expose ? { ...reread, expose: options.expose } : reread;
+            // A file without the served profile does not load here: the profile in force stays.
+            return servedConfig(await configFor(config.file), options);
           },
           (next) => gateway.reload(next),
           log,
@@ -86,7 +88,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   if (!options.http) {
     const stop = onSignal(shutdown);
     summarise();
-    await serveStdio(gateway);
+    await serveStdio(gateway, process.stdin, process.stdout, options.profile);
     stop();
     await shutdown();
     return;
@@ -116,6 +118,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     allowedHosts: config.http.allowedHosts,
     ...(credential ? { credential } : {}),
     ...(issuer ? { issuer } : {}),
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
     extraRoutes: async (request, response, url) =>
       health(request, response, url) ||
       (await callbacks?.route(request, response, url)) ||
@@ -154,6 +157,24 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
       void stop(why).finally(() => process.exit(0));
     };
   });
+}
+
+/**
+ * The config as this process serves it: `--expose` over the file's (and over the served
+ * profile's); with `--profile`, a file that has no such profile is refused.
+ */
+function servedConfig(config: Config, options: Pick<ServeOptions, "expose" | "profile">): Config {
+  const { expose, profile } = options;
+  if (profile !== undefined && !config.profiles.some((entry) => entry.name === profile)) {
+    const known = config.profiles.map((entry) => entry.name);
+    throw new CliError(
+      `${config.file} has no profile "${profile}"${known.length ? ` (it has ${known.map((name) => `"${name}"`).join(", ")})` : ' (add it under "profiles")'}`,
+      Exit.Usage,
+    );
+  }
+  if (!expose) return config;
+  const profiles = config.profiles.map((entry) => (entry.name === profile ? { ...entry, expose } : entry));
+  return { ...config, expose, profiles };
 }
 
 /** Hosts with identities (`http.auth.issuer`); beyond loopback the audience must be said: the URL hosts reach mcpx at. */

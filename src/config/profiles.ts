@@ -118,7 +118,9 @@ function readToolPatterns(check: Checker, value: unknown, at: KeyPath, servers: 
   if (!lists) return undefined;
   const read = (key: "allow" | "deny"): string[] | undefined => {
     const patterns = lists.strings(key);
-    patterns?.forEach((pattern, index) => checkToolPattern(check, pattern, [...at, key, String(index)], servers));
+    patterns?.forEach((pattern, index) => {
+      checkToolPattern(check, pattern, [...at, key, String(index)], servers);
+    });
     return patterns;
   };
   const allow = read("allow");

@@ -18,7 +18,21 @@ import { readProfiles } from "./profiles.js";
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
-const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "expose", "pinned", "approvals", "profiles", "http", "daemon", "scripts", "limits"];
+const TOP_KEYS = [
+  "$schema",
+  "envFile",
+  "mcpServers",
+  "elicitation",
+  "roots",
+  "expose",
+  "pinned",
+  "approvals",
+  "profiles",
+  "http",
+  "daemon",
+  "scripts",
+  "limits",
+];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
 export const EXPOSE_CHOICES: readonly Expose[] = ["all", "discovery"];
 

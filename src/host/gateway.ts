@@ -13,7 +13,8 @@ import { type Catalog, type CatalogPart, emptyCatalog } from "../upstream/catalo
 import { lastListedTools } from "../discovery/cache-last-tools.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
-import { Catalogue } from "./catalogue.js";
+import { Catalogue, type CatalogueSource } from "./catalogue.js";
+import { type HostView, profileView } from "./profile-view.js";
 import { HostConnections, type ConnectionScope } from "./host-connections.js";
 import { connectionIdentity, IdentityScope } from "./identity-scope.js";
 import { LOCAL_IDENTITY } from "../broker/identity.js";
@@ -76,6 +77,10 @@ export class Gateway {
   readonly hostPressure = new Pressure();
   /** The search index of mcpx__search (discovery mode), built on a worker thread; the worker ends with the gateway. */
   readonly searchIndexes: SearchIndexes;
+  /** Each profile's (config `profiles`) catalogue and settings, rebuilt with the gateway's catalogue. */
+  #profileViews = new Map<string, HostView>();
+  /** Each profile's search index: one view's build never stands in for another's. */
+  readonly #profileIndexes = new Map<string, SearchIndexes>();
   #ready: Promise<void> | undefined;
   /** Where each catalogue read goes for the discovery commands (the schema cache), when this process keeps it. */
   readonly #schemaCache: CacheWriter | undefined;
@@ -114,6 +119,24 @@ export class Gateway {
     return this.#config;
   }
 
+  /**
+   * What `session` sees: its profile's view, or the whole catalogue. A profile the config no
+   * longer has shows nothing (its hosts are refused on their next request to the HTTP path).
+   */
+  viewFor(session: { profileName?: string | undefined } | undefined): HostView {
+    const profile = session?.profileName;
+    if (profile === undefined) return { profile: undefined, config: this.#config, catalogue: this.catalogue };
+    return this.#profileViews.get(profile) ?? { profile, config: { ...this.#config, servers: [], pinned: [] }, catalogue: new Catalogue([]) };
+  }
+
+  /** The search indexes of a view's discovery tools. */
+  searchIndexesFor(view: HostView): SearchIndexes {
+    if (view.profile === undefined) return this.searchIndexes;
+    let indexes = this.#profileIndexes.get(view.profile);
+    if (!indexes) this.#profileIndexes.set(view.profile, (indexes = new SearchIndexes({ onFallback: (reason) => this.log.warn(reason) })));
+    return indexes;
+  }
+
   /** `elicitation.rules`, parsed. */
   get rules(): Rule[] {
     return this.#rules;
@@ -147,9 +170,10 @@ export class Gateway {
     this.#config = next;
     this.#rules = parseRules(next.elicitation.rules, next.file);
     this.upstreams = upstreams;
-    const catalogue = this.catalogue;
+    const views = this.#views();
     this.#rebuild();
-    this.#announce(catalogue, true);
+    // Each view compared with the old config's: a host hears list_changed only when its lists read differently.
+    this.#announce(views, false);
     for (const upstream of fresh) void upstream.start();
     for (const old of before.values()) void this.#retire(old, drainMs);
     this.log.info("config reloaded", { added, changed, removed });
@@ -234,8 +258,10 @@ export class Gateway {
    */
   serversAwaitingSignIn(session: HostSession): string[] {
     const identity = session.identity === LOCAL_IDENTITY ? undefined : this.#identities.get(session.identity)?.scope;
+    const served = new Set(this.viewFor(session).config.servers.map((server) => server.name));
     return this.upstreams
       .filter((shared) => {
+        if (!served.has(shared.name)) return false;
         const own = this.#connections.peek(session.connectionScope, shared.name) ?? (identity ? this.#connections.peek(identity, shared.name) : undefined);
         return (own ?? shared).signInNeeded !== undefined;
       })
@@ -279,7 +305,7 @@ export class Gateway {
   /** Stop serving: every session, then every upstream. Idempotent; never throws. */
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
-    await this.searchIndexes.stop();
+    await Promise.all([this.searchIndexes, ...this.#profileIndexes.values()].map((indexes) => indexes.stop()));
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
     this.oauth?.close(); // sign-ins still waiting end, and their loopback listener with them
     await this.#schemaCache?.flush();
@@ -350,7 +376,7 @@ export class Gateway {
    */
   async unsubscribe(session: HostSession, uri: string): Promise<void> {
     session.subscriptions.delete(uri);
-    const owner = this.catalogue.resource(uri);
+    const owner = this.viewFor(session).catalogue.resource(uri);
     const shared = owner && this.upstream(owner.server);
     if (!owner || !shared) return;
     if (shared.config.sharing === "per-host") {
@@ -415,13 +441,15 @@ export class Gateway {
   }
 
   #rebuild(): void {
-    this.catalogue = new Catalogue(
-      this.upstreams.flatMap((upstream) => {
-        const catalog = this.#catalogOf(upstream);
-        return catalog ? [{ server: upstream.name, passthrough: upstream.config.passthrough, catalog, tools: upstream.config.tools }] : [];
-      }),
-      { servers: this.config.servers.map((server) => server.name), maxToolsPerServer: this.config.limits.maxToolsPerServer },
-    );
+    const sources = this.upstreams.flatMap((upstream): CatalogueSource[] => {
+      const catalog = this.#catalogOf(upstream);
+      return catalog ? [{ server: upstream.name, passthrough: upstream.config.passthrough, catalog, tools: upstream.config.tools }] : [];
+    });
+    this.catalogue = new Catalogue(sources, {
+      servers: this.config.servers.map((server) => server.name),
+      maxToolsPerServer: this.config.limits.maxToolsPerServer,
+    });
+    this.#profileViews = new Map(this.config.profiles.map((profile) => [profile.name, profileView(this.config, profile, sources)]));
     // Every rebuild sees the same conflicts again; the log hears of each one once (`mcpx servers` lists them all).
     for (const { message, ...dropped } of this.catalogue.dropped) {
       // A tool the config hides is what the person asked for: worth a note, not a warning.
@@ -453,32 +481,47 @@ export class Gateway {
    */
   #changed(upstream: Upstream, what: CatalogPart | "state"): void {
     this.#cacheRead(upstream, what);
-    const before = this.catalogue;
+    const before = this.#views();
     this.#rebuild();
     const signIn = what === "state" && this.#signInChanged(upstream);
     this.#announce(before, signIn, what === "state" ? undefined : [what]);
   }
 
+  /** The whole catalogue's view and each profile's, by profile ("" for the whole). */
+  #views(): Map<string, HostView> {
+    const views = new Map<string, HostView>([["", this.viewFor(undefined)]]);
+    for (const [name, view] of this.#profileViews) views.set(name, view);
+    return views;
+  }
+
   /**
    * Tell hosts of the lists that read differently from `before` (or of `parts`, an upstream's
-   * own list_changed, relayed as a direct connection would have it). In discovery mode hosts
+   * own list_changed, relayed as a direct connection would have it), each host for its own view
+   * (a profile's hosts hear only of what changed in their profile). In discovery mode hosts
    * list the gateway tools and the pinned ones: tools are news only when those change, or the
    * servers waiting for a sign-in (`signIn`).
    */
-  #announce(before: Catalogue, signIn: boolean, parts?: CatalogPart[]): void {
-    const differing =
-      parts ??
-      (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
-        (part) => (part === "tools" && signIn) || !sameList(before[part], this.catalogue[part]),
+  #announce(before: Map<string, HostView>, signIn: boolean, parts?: CatalogPart[]): void {
+    const empty = new Catalogue([]);
+    for (const [key, view] of this.#views()) {
+      const old = before.get(key) ?? { ...view, catalogue: empty };
+      const differing =
+        parts ??
+        (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
+          (part) => (part === "tools" && signIn) || !sameList(old.catalogue[part], view.catalogue[part]),
+        );
+      // The whole catalogue's hosts hear an upstream's own list_changed as it came; a profile's only when theirs reads differently.
+      const relayed = parts !== undefined && view.profile === undefined;
+      const news = differing.filter((part) =>
+        part === "tools"
+          ? signIn ||
+            (relayed && view.config.expose !== "discovery") ||
+            !sameList(listedTools(old.config, old.catalogue), listedTools(view.config, view.catalogue))
+          : parts === undefined || relayed || !sameList(old.catalogue[part], view.catalogue[part]),
       );
-    const news = differing.filter(
-      (part) =>
-        part !== "tools" ||
-        signIn ||
-        this.config.expose !== "discovery" ||
-        !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
-    );
-    for (const method of new Set(news.map((part) => LIST_CHANGED[part]))) this.broadcast(method);
+      const profile = view.profile;
+      for (const method of new Set(news.map((part) => LIST_CHANGED[part]))) this.broadcast(method, {}, (session) => session.profileName === profile);
+    }
   }
 }
 

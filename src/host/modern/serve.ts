@@ -53,7 +53,7 @@ async function serveModern(gateway: Gateway, base: HostSession, context: Incomin
   const envelope = readEnvelope(context.request.params);
   if (!MODERN_METHODS.has(method)) throw methodNotFound(method);
   try {
-    if (method === "server/discover") return downgradeResult(method, await discover(gateway), envelope.revision);
+    if (method === "server/discover") return downgradeResult(method, await discover(gateway, base), envelope.revision);
     if (method === "subscriptions/listen") return downgradeResult(method, await listen(gateway, base, envelope, context), envelope.revision);
     const forwardable = withoutEnvelope(context.request.params ?? {});
     if (MRTR_METHODS.has(method)) return await serveRound(gateway, base, envelope, context, forwardable);
