@@ -450,6 +450,12 @@ export class Gateway {
       maxToolsPerServer: this.config.limits.maxToolsPerServer,
     });
     this.#profileViews = new Map(this.config.profiles.map((profile) => [profile.name, profileView(this.config, profile, sources)]));
+    // A profile the config no longer has needs no index.
+    for (const [name, indexes] of this.#profileIndexes) {
+      if (this.#profileViews.has(name)) continue;
+      this.#profileIndexes.delete(name);
+      void indexes.stop();
+    }
     // Every rebuild sees the same conflicts again; the log hears of each one once (`mcpx servers` lists them all).
     for (const { message, ...dropped } of this.catalogue.dropped) {
       // A tool the config hides is what the person asked for: worth a note, not a warning.
