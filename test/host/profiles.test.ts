@@ -201,8 +201,27 @@ describe("mcpx serve --profile", () => {
     } finally {
       await client.close();
     }
+    // Over HTTP the profile is /mcp itself, and no other profile is reachable (finder is in the file again).
+    writeFileSync(config.file, JSON.stringify(document(["fs__read_*", "fs__list_*"])));
+    const served = await startMcpxHttp(config, ["--profile", "readonly"]);
+    try {
+      const host = await httpHost(served.url);
+      expect(await names(host)).toContain("read");
+      expect(await names(host)).not.toContain("fs__write_file");
+      await host.close();
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      };
+      expect((await post(new URL(`${served.url.href}/readonly`), initialize)).status).toBe(200);
+      expect((await post(new URL(`${served.url.href}/finder`), initialize)).status).toBe(404);
+    } finally {
+      await served.close();
+    }
     const refused = await runMcpx(["serve", "--profile", "nope", "--config", config.file], config);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('has no profile "nope" (it has "readonly")');
-  }, 30_000);
+    expect(refused.stderr).toContain('has no profile "nope" (it has "readonly", "finder")');
+  }, 60_000);
 });
