@@ -21,7 +21,7 @@ import { sendResolvingUrlRequired } from "./url-required.js";
 import { hostInstructions } from "./instructions.js";
 import { CALL_TOOL, isGatewayTool } from "./gateway-tools/definitions.js";
 import { listedTools } from "./gateway-tools/exposed-tools.js";
-import { answerGatewayTool } from "./gateway-tools/answers.js";
+import { answerGatewayTool, servedUpstreams } from "./gateway-tools/answers.js";
 import { unwrapCall } from "./gateway-tools/call.js";
 import { EXEC_TOOL } from "./gateway-tools/exec.js";
 import { serveExec } from "./gateway-tools/exec-call.js";
@@ -143,7 +143,8 @@ async function initialize(gateway: Gateway, session: HostSession, _context: Inco
   };
   if (defines(revision, "completions")) capabilities.completions = {};
   // Declared to the extent the upstreams can honour it, as they are now (host/tasks/capability.ts).
-  const tasks = hostTasksCapability(revision, gateway.upstreams);
+  // Of the servers the host's profile serves: one it cannot reach offers it no tasks.
+  const tasks = hostTasksCapability(revision, servedUpstreams(gateway, gateway.viewFor(session)));
   if (tasks) {
     capabilities.tasks = tasks;
     session.tasksOffered = true;

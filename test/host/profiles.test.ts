@@ -225,3 +225,26 @@ describe("mcpx serve --profile", () => {
     expect(refused.stderr).toContain('has no profile "nope" (it has "readonly", "finder")');
   }, 60_000);
 });
+
+describe("a profile's capabilities", () => {
+  it("declares tasks only when a server it serves offers them", async () => {
+    const tasksConfig = writeConfig({
+      mcpServers: { jobs: nodeServer("tasks-server.mjs", ["--stdio"]), fs: { command: process.execPath, args: [FILESYSTEM, dir] } },
+      profiles: { files: { servers: ["fs"] }, jobs: { servers: ["jobs"] } },
+    });
+    const served = await startMcpxHttp(tasksConfig);
+    try {
+      const tasksOf = async (path: string) => {
+        const host = await httpHost(new URL(`${served.url.href}${path}`), { capabilities: { tasks: {} } });
+        const declared = host.client.getServerCapabilities()?.tasks;
+        await host.close();
+        return declared;
+      };
+      expect(await tasksOf("")).toBeDefined();
+      expect(await tasksOf("/jobs")).toBeDefined();
+      expect(await tasksOf("/files")).toBeUndefined();
+    } finally {
+      await served.close();
+    }
+  }, 60_000);
+});

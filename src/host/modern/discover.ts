@@ -8,6 +8,7 @@ import { IMPLEMENTATION } from "../../version.js";
 import type { Gateway } from "../gateway.js";
 import { META } from "../../protocol/modern.js";
 import { hostInstructions } from "../instructions.js";
+import { servedUpstreams } from "../gateway-tools/answers.js";
 import type { HostSession } from "../session.js";
 import { modernTasksCapability } from "../tasks/modern-methods.js";
 
@@ -28,7 +29,7 @@ export async function discover(gateway: Gateway, session: HostSession): Promise<
   return {
     // Newest first: the one a client should pick.
     supportedVersions: [...REVISIONS].reverse().filter((revision) => SERVED_REVISIONS.includes(revision)),
-    capabilities: { ...modernCapabilities(), ...modernTasksCapability(gateway.upstreams) },
+    capabilities: { ...modernCapabilities(), ...modernTasksCapability(servedUpstreams(gateway, gateway.viewFor(session))) },
     ...(instructions ? { instructions } : {}),
     _meta: { [META.serverInfo]: { ...IMPLEMENTATION } },
   };
