@@ -11,6 +11,7 @@
  */
 import { IMPLEMENTATION } from "../version.js";
 import { cliErrorOf, Exit } from "./exit.js";
+import { writeOut } from "./write-out.js";
 import { hotLine } from "./hot-args.js";
 import { runHotLine } from "./hot-load.js";
 
@@ -33,7 +34,7 @@ function report(error: unknown): void {
 
 const only = process.argv.slice(2);
 if (only.length === 1 && (only[0] === "--version" || only[0] === "-V")) {
-  process.stdout.write(`${IMPLEMENTATION.version}\n`);
+  writeOut(`${IMPLEMENTATION.version}\n`);
   process.exit(Exit.Ok);
 }
 start(only).catch(report);
