@@ -39,8 +39,13 @@ afterAll(async () => {
   await mcpx?.close();
 });
 
-function scrape(headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<Response> {
-  return fetch(new URL("/metrics", mcpx.url), { headers, signal: AbortSignal.timeout(10_000) });
+/** GET /metrics; a 503 (the SDK still loading: serve --http does not wait for it) is asked again. */
+async function scrape(headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<Response> {
+  for (let tries = 0; ; tries++) {
+    const response = await fetch(new URL("/metrics", mcpx.url), { headers, signal: AbortSignal.timeout(10_000) });
+    if (response.status !== 503 || tries >= 100) return response;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 describe("/metrics", () => {
