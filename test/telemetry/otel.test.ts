@@ -7,25 +7,32 @@
  * request upstream (CLIENT) → the upstream's span. The metrics after known calls are read as
  * exported over OTLP.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx } from "../helpers/mcpx.js";
+import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
 import { OtlpReceiver, type ReceivedSpan } from "../helpers/otlp-receiver.js";
 
 const TOKEN = "operator-0123456789abcdef0123456789";
 const HOST_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const HOST_SPAN = "00f067aa0ba902b7";
 
+const MODERN_TRACE = "0af7651916cd43dd8448eb211c80319c";
+
 let receiver: OtlpReceiver;
+let config: TempConfig;
 let mcpx: RunningMcpx & { url: URL };
 let client: Client;
 
 beforeAll(async () => {
   receiver = await OtlpReceiver.start();
-  const config = writeConfig({
+  config = writeConfig({
     mcpServers: {
       traced: nodeServer("traced-server.mjs"),
+      modern: nodeServer("modern-server.mjs", ["--stdio", "--modern-only"]),
       faulty: nodeServer("faulty-server.mjs"),
       brief: { ...nodeServer("traced-server.mjs"), elicitation: { ttlSeconds: 1 } },
     },
@@ -33,6 +40,7 @@ beforeAll(async () => {
   });
   config.env = {
     ...config.env,
+    MODERN_FRAMES: join(config.dir, "modern-frames.jsonl"),
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
     OTEL_SERVICE_NAME: "mcpx-under-test",
     OTEL_BSP_SCHEDULE_DELAY: "50",
@@ -114,6 +122,36 @@ describe("traces", () => {
     await expect(client.callTool({ name: "traced__no_such_tool", arguments: {} })).rejects.toThrow();
     const server = await eventually(() => receiver.spans.find((span) => span.name === "tools/call traced__no_such_tool"), "the refused call's span");
     expect(server.attributes).toMatchObject({ "error.type": "-32602", "rpc.response.status_code": "-32602" });
+  });
+});
+
+describe("the 2026-07-28 era", () => {
+  it("a modern host's request (no session) and the modern upstream's: one trace, mcpx's context in the upstream request's _meta beside its envelope", async () => {
+    const modern = new ModernClient({ name: "modern-host", version: "1.0.0" }, { capabilities: {}, versionNegotiation: { mode: "auto" } });
+    await modern.connect(new ModernHttp(mcpx.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    try {
+      await modern.callTool({ name: "modern__greet", arguments: { name: "Ada" }, _meta: { traceparent: `00-${MODERN_TRACE}-${HOST_SPAN}-01` } });
+    } finally {
+      await modern.close();
+    }
+    const server = await eventually(
+      () => receiver.spans.find((span) => span.traceId === MODERN_TRACE && span.kind === "SPAN_KIND_SERVER"),
+      "the modern host's request span",
+    );
+    expect(server).toMatchObject({ name: "tools/call modern__greet", parentSpanId: HOST_SPAN });
+    expect(server.attributes["mcp.protocol.version"]).toBe("2026-07-28");
+    expect(server.attributes["mcp.session.id"]).toBeUndefined();
+    const upstream = await eventually(() => receiver.spans.find((span) => span.parentSpanId === server.spanId), "its upstream span");
+    expect(upstream).toMatchObject({ name: "tools/call greet", kind: "SPAN_KIND_CLIENT" });
+    const frames = readFileSync(config.env.MODERN_FRAMES!, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { message: { method?: string; params?: { name?: string; _meta?: Record<string, unknown> } } }).message);
+    const sent = frames.find((message) => message.method === "tools/call" && message.params?.name === "greet");
+    expect(sent?.params?._meta).toMatchObject({
+      traceparent: `00-${MODERN_TRACE}-${upstream.spanId}-01`,
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    });
   });
 });
 
