@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // What OpenTelemetry costs per call: the same `mcpx serve` (stdio, one host) calling the same
 // stdio upstream (bench/echo-server.mjs), with telemetry off (no OTEL_* variable: the SDK not
-// even loaded) and on (OTEL_EXPORTER_OTLP_ENDPOINT: a span per host request and per upstream
-// request, the metrics, both exported over OTLP/HTTP to a sink on 127.0.0.1 that answers 200),
-// in the same run, alternating blocks of calls after a warm-up, so the ratio holds on a busy
-// machine. The host is raw newline-delimited JSON on the pipes.
+// even loaded), with metrics alone (the instruments `/metrics` of serve --http reads, here
+// exported over OTLP) and with traces and metrics (a span per host request and per upstream
+// request), exported over OTLP/HTTP to a sink on 127.0.0.1 that answers 200, in the same run,
+// rotating blocks of calls after a warm-up, so the ratios hold on a busy machine. The host is
+// raw newline-delimited JSON on the pipes.
 //
 //   node bench/telemetry.mjs [--calls N]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,6 +77,13 @@ async function startServe(label, extraEnv) {
   return {
     label,
     samples: [],
+    /** CPU seconds mcpx's process has used (user + system; Linux's /proc), or undefined elsewhere. */
+    cpu() {
+      const file = `/proc/${child.pid}/stat`;
+      if (!existsSync(file)) return undefined;
+      const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    },
     async call() {
       const started = performance.now();
       await request('tools/call', { name: 'echo__echo', arguments: { text: 'hello' } });
@@ -90,33 +98,53 @@ async function startServe(label, extraEnv) {
   };
 }
 
+/** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
+const CLOCK_TICKS = 100;
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
 const micro = (ms) => `${(ms * 1000).toFixed(0)} µs`;
 
 const off = await startServe('off', {});
+const metrics = await startServe('metrics', { OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: `${endpoint}/v1/metrics`, OTEL_METRIC_EXPORT_INTERVAL: '1000' });
 const on = await startServe('on', {
   OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
   OTEL_BSP_SCHEDULE_DELAY: '500',
   OTEL_METRIC_EXPORT_INTERVAL: '1000',
 });
+const all = [off, metrics, on];
 try {
-  for (const serve of [off, on]) for (let i = 0; i < WARMUP; i++) await serve.call();
-  for (let done = 0; done < CALLS; done += BLOCK) {
-    for (const serve of done % (2 * BLOCK) === 0 ? [off, on] : [on, off]) {
+  for (const serve of all) for (let i = 0; i < WARMUP; i++) await serve.call();
+  const cpuBefore = all.map((serve) => serve.cpu());
+  for (let done = 0, round = 0; done < CALLS; done += BLOCK, round++) {
+    // Each block a different one first: none always runs right after another's.
+    for (let k = 0; k < all.length; k++) {
+      const serve = all[(round + k) % all.length];
       for (let i = 0; i < BLOCK; i++) serve.samples.push(await serve.call());
     }
   }
-  const [offMedian, onMedian] = [median(off.samples), median(on.samples)];
+  const cpuPerCall = all.map((serve, at) => {
+    const [before, after] = [cpuBefore[at], serve.cpu()];
+    return before === undefined || after === undefined ? undefined : (after - before) / serve.samples.length;
+  });
+  const offMedian = median(off.samples);
   const p90 = (serve) => quantile([...serve.samples].sort((a, b) => a - b), 0.9);
-  console.log(`telemetry per call, ${CALLS} calls each, alternating blocks of ${BLOCK} (load average ${loadavg()[0].toFixed(1)})`);
-  console.log(`  off (no OTEL_*):           median ${micro(offMedian)}   p90 ${micro(p90(off))}`);
-  console.log(`  on  (traces + metrics):    median ${micro(onMedian)}   p90 ${micro(p90(on))}`);
-  console.log(`  on / off: ${(onMedian / offMedian).toFixed(3)}  (+${micro(onMedian - offMedian)} per call)`);
+  console.log(`telemetry per call, ${CALLS} calls each, rotating blocks of ${BLOCK} (load average ${loadavg()[0].toFixed(1)})`);
+  for (const [serve, words] of [
+    [off, 'off (no OTEL_*)         '],
+    [metrics, 'metrics alone           '],
+    [on, 'traces + metrics        '],
+  ]) {
+    const at = median(serve.samples);
+    const versus = serve === off ? '' : `   ${(at / offMedian).toFixed(3)} x off (+${micro(at - offMedian)} per call)`;
+    const cpu = cpuPerCall[all.indexOf(serve)];
+    const cpuOff = cpuPerCall[0];
+    const cpuWords = cpu === undefined ? '' : `   mcpx CPU ${micro(cpu * 1000)} per call${serve === off || !cpuOff ? '' : ` (${(cpu / cpuOff).toFixed(3)} x off)`}`;
+    console.log(`  ${words} median ${micro(at)}   p90 ${micro(p90(serve))}${versus}${cpuWords}`);
+  }
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   console.log(`  exported: ${exported.requests} OTLP requests, ${(exported.bytes / 1024).toFixed(0)} KiB`);
 } finally {
-  await Promise.all([off.stop(), on.stop()]);
+  await Promise.all(all.map((serve) => serve.stop()));
   sink.close();
   rmSync(tempDir, { recursive: true, force: true });
 }

@@ -213,8 +213,9 @@ export class Gateway {
                 upstream: Upstream,
                 method: string,
                 params: JsonObject | undefined,
+                options: CallOptions,
                 send: (params: JsonObject | undefined) => Promise<JsonObject>,
-              ) => this.telemetry.traceUpstreamRequest!(upstreamRequestOf(upstream, method), params, send),
+              ) => this.telemetry.traceUpstreamRequest!(upstreamRequestOf(upstream, method, options.owner as CallerContext | undefined), params, send),
             }
           : {}),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),

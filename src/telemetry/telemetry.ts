@@ -7,8 +7,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 
+/**
+ * Which host request a request upstream is made for: the host's connection (opaque here) and
+ * its request id. The upstream span is the child of that request's span, found by this key.
+ */
+export interface CallerKey {
+  scope: object;
+  requestId: string | number;
+}
+
 /** A host's request as it reaches mcpx (a span of kind SERVER). */
 export interface HostRequest {
+  caller: CallerKey;
   method: string;
   id: string | number;
   params: JsonObject | undefined;
@@ -21,6 +31,8 @@ export interface HostRequest {
 
 /** A request mcpx sends an upstream for a caller (a span of kind CLIENT). */
 export interface UpstreamRequest {
+  /** The host request it serves, when there is one (a command's call has none: its span is a root). */
+  caller?: CallerKey;
   server: string;
   method: string;
   transport: "pipe" | "tcp";

@@ -77,6 +77,7 @@ export interface UpstreamEvents {
     upstream: Upstream,
     method: string,
     params: JsonObject | undefined,
+    options: CallOptions,
     send: (params: JsonObject | undefined) => Promise<JsonObject>,
   ): Promise<JsonObject>;
 }
@@ -324,7 +325,7 @@ export class Upstream {
     const timeoutMs = this.config.timeoutSeconds * 1000;
     const traced = this.events.traceRequest;
     const sending = traced
-      ? traced(this, method, sent, (params) => this.#calls.send(peer, method, params, options, timeoutMs, progressToken))
+      ? traced(this, method, sent, options, (params) => this.#calls.send(peer, method, params, options, timeoutMs, progressToken))
       : this.#calls.send(peer, method, sent, options, timeoutMs, progressToken);
     return sending.catch((error: unknown) => {
       throw explainCallError(this.name, error);

@@ -1,18 +1,19 @@
 /**
  * A span per host request (kind SERVER, its parent the host's `_meta.traceparent`) and per
  * request sent upstream (kind CLIENT, a child of the host request it serves, its own context
- * sent in `_meta`). The host request's span is carried to the upstream one by an
- * AsyncLocalStorage context manager, held here rather than registered globally.
+ * sent in `_meta`). The host request's span is found again by the request's key (its
+ * connection and id) while it is open: no async context manager, whose hooks on every promise
+ * would cost every call.
  */
-import { SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
-import type { HostRequest, UpstreamRequest } from "../telemetry.js";
+import type { CallerKey, HostRequest, UpstreamRequest } from "../telemetry.js";
 import { parentFrom, withTraceContext } from "./meta-carrier.js";
 import { failure, hostSpan, upstreamSpan } from "./span-attributes.js";
 
 export class Tracing {
-  readonly #contexts = new AsyncLocalStorageContextManager().enable();
+  /** The contexts of the host requests being served, by connection and request id. */
+  readonly #open = new WeakMap<object, Map<string | number, Context>>();
 
   constructor(private readonly tracer: Tracer) {}
 
@@ -20,11 +21,21 @@ export class Tracing {
     const parent = parentFrom(request.params);
     const { name, attributes } = hostSpan(request);
     const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
-    return this.#ended(span, this.#contexts.with(trace.setSpan(parent, span), serve));
+    const { scope, requestId } = request.caller;
+    let open = this.#open.get(scope);
+    if (!open) this.#open.set(scope, (open = new Map()));
+    open.set(requestId, trace.setSpan(parent, span));
+    let served: Promise<JsonObject>;
+    try {
+      served = serve();
+    } catch (error) {
+      served = Promise.reject(error);
+    }
+    return this.#ended(span, served).finally(() => open.delete(requestId));
   }
 
   upstream(request: UpstreamRequest, params: JsonObject | undefined, send: (params: JsonObject | undefined) => Promise<JsonObject>): Promise<JsonObject> {
-    const parent: Context = this.#contexts.active();
+    const parent = this.#parentOf(request.caller);
     const { name, attributes } = upstreamSpan(request, params);
     const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
     let sent: Promise<JsonObject>;
@@ -34,6 +45,10 @@ export class Tracing {
       sent = Promise.reject(error);
     }
     return this.#ended(span, sent);
+  }
+
+  #parentOf(caller: CallerKey | undefined): Context {
+    return (caller && this.#open.get(caller.scope)?.get(caller.requestId)) ?? ROOT_CONTEXT;
   }
 
   /** End the span with the request's outcome; the outcome itself passes through untouched. */
