@@ -33,6 +33,8 @@ beforeAll(async () => {
     mcpServers: {
       traced: nodeServer("traced-server.mjs"),
       modern: nodeServer("modern-server.mjs", ["--stdio", "--modern-only"]),
+      // Called only by the metrics test, so its counts are that test's alone.
+      counted: nodeServer("traced-server.mjs"),
       faulty: nodeServer("faulty-server.mjs"),
       brief: { ...nodeServer("traced-server.mjs"), elicitation: { ttlSeconds: 1 } },
     },
@@ -49,7 +51,11 @@ beforeAll(async () => {
   mcpx = await startMcpxHttp(config);
   client = new Client({ name: "traced-host", version: "1.0.0" }, { capabilities: {} });
   await client.connect(new StreamableHTTPClientTransport(mcpx.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
-  await eventually(async () => (await client.listTools()).tools.length >= 3 * 2, "the upstreams' tools");
+  const every = ["traced__echo_trace", "faulty__crash", "brief__ask", "modern__greet", "counted__fails"];
+  await eventually(async () => {
+    const names = new Set((await client.listTools()).tools.map((tool) => tool.name));
+    return every.every((name) => names.has(name));
+  }, "every upstream's tools");
 }, 60_000);
 
 afterAll(async () => {
@@ -118,6 +124,23 @@ describe("traces", () => {
     expect(upstream.attributes["error.type"]).toBe("tool_error");
   });
 
+  it("a script's calls (mcpx__exec) are children of the exec request's span", async () => {
+    const trace = "5e1f2a3b4c5d6e7f8091a2b3c4d5e6f7";
+    const result = await client.callTool({
+      name: "mcpx__exec",
+      arguments: { code: "const a = await traced.echo_trace(); const b = await traced.echo_trace(); return textOf(a) + textOf(b);" },
+      _meta: { traceparent: `00-${trace}-${HOST_SPAN}-01` },
+    });
+    expect(JSON.stringify(result)).toContain(trace);
+    const server = await eventually(() => receiver.spans.find((span) => span.traceId === trace && span.kind === "SPAN_KIND_SERVER"), "the exec request's span");
+    expect(server.name).toBe("tools/call mcpx__exec");
+    const calls = await eventually(() => {
+      const children = receiver.spans.filter((span) => span.parentSpanId === server.spanId && span.kind === "SPAN_KIND_CLIENT");
+      return children.length === 2 ? children : undefined;
+    }, "the script's two upstream spans");
+    expect(calls.map((span) => span.name)).toEqual(["tools/call echo_trace", "tools/call echo_trace"]);
+  });
+
   it("a request mcpx refuses is a span with the JSON-RPC error code", async () => {
     await expect(client.callTool({ name: "traced__no_such_tool", arguments: {} })).rejects.toThrow();
     const server = await eventually(() => receiver.spans.find((span) => span.name === "tools/call traced__no_such_tool"), "the refused call's span");
@@ -157,12 +180,12 @@ describe("the 2026-07-28 era", () => {
 
 describe("metrics over OTLP", () => {
   it("counts calls by server, tool and outcome, with their durations", async () => {
-    await client.callTool({ name: "traced__echo_trace", arguments: {} });
-    await client.callTool({ name: "traced__fails", arguments: {} });
-    // Three calls of echo_trace in this file so far (one in the first test), two of fails.
-    await eventually(() => receiver.latest("mcpx.tool.calls", { server: "traced", tool: "echo_trace", outcome: "ok" })?.value === 2, "two echo_trace calls");
-    await eventually(() => receiver.latest("mcpx.tool.calls", { server: "traced", tool: "fails", outcome: "error" })?.value === 2, "two failed calls");
-    const durations = receiver.latest("mcpx.tool.call.duration", { server: "traced", tool: "echo_trace", outcome: "ok" });
+    await client.callTool({ name: "counted__echo_trace", arguments: {} });
+    await client.callTool({ name: "counted__echo_trace", arguments: {} });
+    await client.callTool({ name: "counted__fails", arguments: {} });
+    await eventually(() => receiver.latest("mcpx.tool.calls", { server: "counted", tool: "echo_trace", outcome: "ok" })?.value === 2, "two echo_trace calls");
+    await eventually(() => receiver.latest("mcpx.tool.calls", { server: "counted", tool: "fails", outcome: "error" })?.value === 1, "one failed call");
+    const durations = receiver.latest("mcpx.tool.call.duration", { server: "counted", tool: "echo_trace", outcome: "ok" });
     expect(durations?.value).toBe(2);
     expect(durations?.sum).toBeGreaterThan(0);
   });
