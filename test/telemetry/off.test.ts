@@ -1,8 +1,9 @@
 /**
  * Telemetry off costs nothing to load: with no `OTEL_*` variable, `mcpx serve` (stdio) serves
- * a call without resolving one module of the OpenTelemetry SDK or of telemetry/otel/, and
- * neither does `mcpx search`; with an OTLP endpoint set, the same serve loads them (the control
- * that shows the record would see them). Modules are recorded as resolved
+ * a call without resolving one module of the OpenTelemetry SDK or of telemetry/otel/; with an
+ * OTLP endpoint set, the same serve loads them (the control that shows the record would see
+ * them). The hot commands (`ls`, `search`) are held to loading none of it in
+ * test/cli/hot-path.test.ts. Modules are recorded as resolved
  * (fixtures/import-recorder.mjs), which no timing could show.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -10,7 +11,6 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, nodeServer, RawStdioHost, writeConfig, type TempConfig } from "../helpers/mcpx.js";
-import { runMcpx } from "../helpers/upstreams.js";
 
 let config: TempConfig;
 const withoutOtel = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("OTEL_")));
@@ -63,12 +63,5 @@ describe("telemetry off", () => {
   it("the same serve with an OTLP endpoint set loads it", async () => {
     await serveOneCall("on", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_TRACES_EXPORTER: "otlp", OTEL_METRICS_EXPORTER: "none" });
     expect(imported("on").filter(isTelemetrySdk).length).toBeGreaterThan(0);
-  });
-
-  it("mcpx search never loads it", async () => {
-    const run = await runMcpx(["search", "pid", "--cached", "--config", config.file], recording("search"));
-    expect(run.code, run.stderr).toBe(0);
-    expect(imported("search").length).toBeGreaterThan(0);
-    expect(imported("search").filter(isTelemetrySdk)).toEqual([]);
   });
 });
