@@ -6,7 +6,7 @@
  * these tests say so and skip.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -118,6 +118,7 @@ describe("/metrics", () => {
         expect(await query('sum(mcpx_tool_calls_total{outcome="error"})')).toBe("1");
       } finally {
         await stopped(prometheus);
+        rmSync(dir, { recursive: true, force: true });
       }
     },
     60_000,
