@@ -1,4 +1,5 @@
 /** `mcpx serve`: the gateway, for one host on stdio or many over HTTP, with the question broker. */
+import { join } from "node:path";
 import type { Config, Expose } from "../config/types.js";
 import { DEFAULTS_FILE } from "../config/load.js";
 import { Gateway } from "../host/gateway.js";
@@ -9,7 +10,7 @@ import { createApiRoutes } from "../api/routes.js";
 import { Broker } from "../broker/broker.js";
 import { stateDir } from "../broker/state-dir.js";
 import { openCommandStore } from "./open-store.js";
-import { apiToken } from "../broker/token.js";
+import { apiToken, TOKEN_FILE } from "../broker/token.js";
 import { pageLink } from "../api/page-codes.js";
 import { CredentialError, isLoopbackHost, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { IdentityIssuer } from "../host/identity-issuer.js";
@@ -22,6 +23,9 @@ import { settled } from "./settled.js";
 import { DaemonSide } from "./daemon-serve.js";
 import { ServedCallbacks } from "../api/oauth-callback.js";
 import { healthRoute } from "../api/health.js";
+import { metricsRoute } from "../api/metrics.js";
+import { loadTelemetry } from "../telemetry/load.js";
+import { NO_TELEMETRY } from "../telemetry/telemetry.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
 import { watchConfig } from "./config-watch.js";
 import { configFor } from "./context.js";
@@ -63,7 +67,9 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const oauth = options.http
     ? processOAuth(dir, config.servers, config.elicitation.ttlSeconds * 1000, (pending) => (callbacks = new ServedCallbacks(pending)))
     : undefined;
-  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir, ...(oauth ? { oauth } : {}) });
+  // Metrics and traces: off unless OTEL_* asks, but for /metrics of serve --http (the daemon's commands need none).
+  const telemetry = await loadTelemetry({ prometheus: options.http === true && !options.daemon, log });
+  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir, telemetry, ...(oauth ? { oauth } : {}) });
   // The config file is watched: editing it applies at once (hot reload; a config of defaults has no file).
   const watching =
     config.file === DEFAULTS_FILE
@@ -80,6 +86,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const shutdown = async (): Promise<void> => {
     watching?.close();
     await gateway.stop();
+    await telemetry.shutdown();
     broker.stop();
     store.close();
   };
@@ -91,6 +98,9 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     await serveStdio(gateway, process.stdin, process.stdout, options.profile);
     stop();
     await shutdown();
+    // An exporter still retrying a collector that is down would hold the process for its whole
+    // timeout; shutdown waited as long as the last export should take.
+    if (telemetry !== NO_TELEMETRY) setTimeout(() => process.exit(0), 0).unref();
     return;
   }
   const token = apiToken(dir);
@@ -98,6 +108,12 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const health = healthRoute({
     storeProblem: () => store.unwritable(),
     requiredNotReady: () => gateway.upstreams.filter((upstream) => upstream.config.required && upstream.state !== "ready").map((upstream) => upstream.name),
+  });
+  const metrics = metricsRoute({
+    serve: telemetry.prometheus,
+    apiToken: token,
+    tokenFile: join(dir, TOKEN_FILE),
+    ...(credential ? { hostCredential: credential } : {}),
   });
   const bind = options.host ?? config.http.host;
   // Commands use this process for their calls when they can reach it (a daemon always can).
@@ -121,6 +137,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
     extraRoutes: async (request, response, url) =>
       health(request, response, url) ||
+      (await metrics(request, response, url)) ||
       (await callbacks?.route(request, response, url)) ||
       (side && (await side.routes(request, response, url))) ||
       api(request, response, url),

