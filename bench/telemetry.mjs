@@ -101,7 +101,11 @@ async function startServe(label, extraEnv) {
 /** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
 const CLOCK_TICKS = 100;
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
+const median = (values) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 const micro = (ms) => `${(ms * 1000).toFixed(0)} µs`;
 
 const off = await startServe('off', {});
@@ -127,7 +131,11 @@ try {
     return before === undefined || after === undefined ? undefined : (after - before) / serve.samples.length;
   });
   const offMedian = median(off.samples);
-  const p90 = (serve) => quantile([...serve.samples].sort((a, b) => a - b), 0.9);
+  const p90 = (serve) =>
+    quantile(
+      [...serve.samples].sort((a, b) => a - b),
+      0.9,
+    );
   console.log(`telemetry per call, ${CALLS} calls each, rotating blocks of ${BLOCK} (load average ${loadavg()[0].toFixed(1)})`);
   for (const [serve, words] of [
     [off, 'off (no OTEL_*)         '],
@@ -138,7 +146,8 @@ try {
     const versus = serve === off ? '' : `   ${(at / offMedian).toFixed(3)} x off (+${micro(at - offMedian)} per call)`;
     const cpu = cpuPerCall[all.indexOf(serve)];
     const cpuOff = cpuPerCall[0];
-    const cpuWords = cpu === undefined ? '' : `   mcpx CPU ${micro(cpu * 1000)} per call${serve === off || !cpuOff ? '' : ` (${(cpu / cpuOff).toFixed(3)} x off)`}`;
+    const cpuWords =
+      cpu === undefined ? '' : `   mcpx CPU ${micro(cpu * 1000)} per call${serve === off || !cpuOff ? '' : ` (${(cpu / cpuOff).toFixed(3)} x off)`}`;
     console.log(`  ${words} median ${micro(at)}   p90 ${micro(p90(serve))}${versus}${cpuWords}`);
   }
   await new Promise((resolve) => setTimeout(resolve, 1_500));

@@ -42,7 +42,10 @@ export class LateTelemetry implements Telemetry {
 
   #serveMetrics(request: IncomingMessage, response: ServerResponse): void {
     const ready = this.#ready?.prometheus;
-    if (ready) return ready(request, response);
+    if (ready) {
+      ready(request, response);
+      return;
+    }
     response.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "1" });
     response.end(this.#ready ? "metrics could not start (see the log)\n" : "metrics are starting; try again in a second\n");
   }
