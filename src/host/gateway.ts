@@ -181,6 +181,7 @@ export class Gateway {
         question: (upstream, context, candidates, inputKey) => {
           // A question a relayed task raises is its owner's, whatever else is in flight (host/tasks/).
           const task = taskQuestion(this.tasks, upstream, context);
+          if (task?.follower) return task.follower.fromUpstream(context);
           return relayQuestion(this, upstream, task?.context ?? context, task?.candidates ?? candidates, inputKey);
         },
         signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),

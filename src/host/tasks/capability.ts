@@ -7,7 +7,8 @@
  * it offers `list` whenever it offers tasks at all; `cancel` only when an upstream offers it.
  */
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
-import { defines, type Revision } from "../../protocol/revisions.js";
+import { declaresTasksExtension, TASKS_EXTENSION } from "../../protocol/modern-tasks.js";
+import { defines, MODERN_REVISIONS, type Revision } from "../../protocol/revisions.js";
 import type { Upstream } from "../../upstream/upstream.js";
 import type { HostSession } from "../session.js";
 
@@ -44,7 +45,8 @@ export function hostTasksCapability(revision: Revision, upstreams: readonly Upst
  * `upstreamOf` gives the connection a listed tool's calls go to.
  */
 export function toolsForHost(tools: JsonObject[], session: HostSession, upstreamOf: (tool: JsonObject) => Upstream | undefined): JsonObject[] {
-  const hostCan = session.tasksOffered && isObject(session.capabilities.tasks);
+  // A 2026-07-28 host that declares the extension takes a 2025-11-25 server's task too, in the extension's shape (start.ts).
+  const hostCan = (session.tasksOffered && isObject(session.capabilities.tasks)) || takesModernTasks(session);
   return tools.filter((tool) => {
     if (!requiresTask(tool)) return true;
     const upstream = hostCan ? upstreamOf(tool) : undefined;
@@ -54,4 +56,21 @@ export function toolsForHost(tools: JsonObject[], session: HostSession, upstream
 
 export function requiresTask(tool: JsonObject): boolean {
   return isObject(tool.execution) && tool.execution.taskSupport === "required";
+}
+
+// The 2026-07-28 extension (`io.modelcontextprotocol/tasks`), declared per request.
+
+/** A modern host that declared the extension in this request: it takes a task as the answer to a call. */
+export function takesModernTasks(session: HostSession): boolean {
+  return session.revision !== undefined && MODERN_REVISIONS.includes(session.revision) && declaresTasksExtension(session.capabilities);
+}
+
+/** An upstream connection that offers the extension (mcpx then declares it on every request there). */
+export function offersModernTasks(upstream: Upstream): boolean {
+  return upstream.state === "ready" && declaresTasksExtension(upstream.capabilities);
+}
+
+/** The extension in `server/discover`'s capabilities: only when an upstream offers it. */
+export function modernTasksCapability(upstreams: readonly Upstream[]): JsonObject | undefined {
+  return upstreams.some(offersModernTasks) ? { extensions: { [TASKS_EXTENSION]: {} } } : undefined;
 }
