@@ -64,6 +64,11 @@ const PAGE_HTML = `<!doctype html>
     <h2>Settled</h2>
     <ul id="settled"></ul>
   </section>
+  <section class="history" aria-label="Tasks">
+    <h2>Tasks</h2>
+    <p id="no-tasks" class="empty">No tasks relayed for you.</p>
+    <ul id="tasks"></ul>
+  </section>
 </main>
 </body>
 </html>
