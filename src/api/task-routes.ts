@@ -16,8 +16,9 @@ export function serveTasks(response: ServerResponse, broker: Broker, identity: s
   const own = (task: TaskRecord | undefined): task is TaskRecord => task !== undefined && task.identity === identity;
   if (id !== undefined) {
     const task = broker.store.tasks.get(id);
-    if (!own(task)) return sendApiError(response, 404, "UNKNOWN_TASK", `no task ${JSON.stringify(id)}`);
-    return sendJson(response, 200, task);
+    if (own(task)) sendJson(response, 200, task);
+    else sendApiError(response, 404, "UNKNOWN_TASK", `no task ${JSON.stringify(id)}`);
+    return;
   }
   const all = ["1", "true"].includes(url.searchParams.get("all") ?? "");
   sendJson(
