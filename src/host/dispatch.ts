@@ -110,19 +110,21 @@ async function callTool(gateway: Gateway, session: HostSession, context: Incomin
 }
 
 /** A tool call on its way upstream; one that may start a task comes back as a task relayed for the host (host/tasks/). */
-async function forwardCall(
-  gateway: Gateway,
-  session: HostSession,
-  context: IncomingContext,
-  params: JsonObject,
-  owned: Owned | undefined,
-): Promise<JsonObject> {
+async function forwardCall(gateway: Gateway, session: HostSession, context: IncomingContext, asked: JsonObject, owned: Owned | undefined): Promise<JsonObject> {
   const send = (sent: JsonObject, relayTask: boolean): Promise<JsonObject> => forward(gateway, session, context, "name", sent, owned, "tool", relayTask);
+  const params = withoutModernHostsTask(session, asked);
   const shape = taskShapeOf(session, params);
   const upstream = owned && shape ? await gateway.connectionFor(session, owned.server) : undefined;
   if (!owned || !shape || !upstream) return send(params, false);
   if (shape === "2025" && runsToolTasks(upstream)) return relayTaskCall(gateway, session, upstream, owned.original, () => send(params, false));
   return callMayStartTask(gateway, session, upstream, owned.original, shape, params, send);
+}
+
+/** A 2026-07-28 host's `task` is 2025 vocabulary the extension ignores (the server decides): it goes no further. */
+function withoutModernHostsTask(session: HostSession, params: JsonObject): JsonObject {
+  if (!session.revision || isLegacyHost(session) || params.task === undefined) return params;
+  const { task: _ignored, ...rest } = params;
+  return rest;
 }
 
 async function initialize(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {

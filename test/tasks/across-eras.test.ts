@@ -104,6 +104,30 @@ describe.each(LEGACY)("a 2026-07-28 host's task on a 2025-11-25 upstream (%s)", 
   });
 });
 
+describe("a 2026-07-28 host's legacy `task` param", () => {
+  it("is ignored, as the extension says: the server decides (a tool that runs no task answers plainly)", async () => {
+    const plain = await modern.request("tools/call", { name: "legacy__greet", arguments: { name: "Ed" }, task: { ttl: 1_000 } });
+    expect(plain.result).toMatchObject({ resultType: "complete" });
+    expect(textOf(plain.result)).toBe("Hello, Ed!");
+    const asTask = await modern.request("tools/call", { name: "legacy__slow_echo", arguments: { text: "t", ms: 10 }, task: { ttl: 1_000 } });
+    expect(asTask.result).toMatchObject({ resultType: "task" });
+    expect(asTask.result).not.toHaveProperty("task");
+  });
+});
+
+describe("server/discover with only a 2025-11-25 upstream that runs tool tasks", () => {
+  it("names the tasks extension: mcpx gives its tasks in the extension's shape", async () => {
+    const alone = await startMcpxHttp(writeConfig({ mcpServers: { legacy: nodeServer("tasks-server.mjs", ["--stdio"]) } }));
+    try {
+      const discovered = await modernHost(alone.url).request("server/discover", {});
+      expect(discovered.result?.capabilities).toMatchObject({ extensions: { "io.modelcontextprotocol/tasks": {} } });
+      expect(discovered.result?.capabilities).not.toHaveProperty("tasks");
+    } finally {
+      await alone.close();
+    }
+  });
+});
+
 describe("a 2025-11-25 host's task on a 2026-07-28 upstream", () => {
   it("is a 2025 task: created, polled, its status notified, its result collected with the related-task metadata", async () => {
     const created = await taskHost.client.request(

@@ -70,7 +70,10 @@ export function offersModernTasks(upstream: Upstream): boolean {
   return upstream.state === "ready" && declaresTasksExtension(upstream.capabilities);
 }
 
-/** The extension in `server/discover`'s capabilities: only when an upstream offers it. */
+/**
+ * The extension in `server/discover`'s capabilities: only when an upstream offers it, or runs
+ * 2025-11-25 tool tasks, which mcpx gives a 2026-07-28 host in the extension's shape (start.ts).
+ */
 export function modernTasksCapability(upstreams: readonly Upstream[]): JsonObject | undefined {
-  return upstreams.some(offersModernTasks) ? { extensions: { [TASKS_EXTENSION]: {} } } : undefined;
+  return upstreams.some((upstream) => offersModernTasks(upstream) || runsToolTasks(upstream)) ? { extensions: { [TASKS_EXTENSION]: {} } } : undefined;
 }
