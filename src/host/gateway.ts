@@ -280,6 +280,7 @@ export class Gateway {
   /** Stop serving: every session, then every upstream. Idempotent; never throws. */
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
+    this.tasks.stopFollowing(); // before the upstreams go: their tasks are not failed by mcpx's own stop
     await this.searchIndexes.stop();
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
     this.oauth?.close(); // sign-ins still waiting end, and their loopback listener with them

@@ -128,6 +128,19 @@ describe("server/discover with only a 2025-11-25 upstream that runs tool tasks",
   });
 });
 
+describe("initialize with only a 2026-07-28 upstream that offers the extension", () => {
+  it("offers a 2025-11-25 host tasks: mcpx gives it that upstream's tasks as 2025 ones", async () => {
+    const alone = await startMcpxHttp(writeConfig({ mcpServers: { modern: nodeServer("tasks-modern-server.mjs", ["--stdio"]) } }));
+    const host = await httpHost(alone.url, { capabilities: { tasks: {} } });
+    try {
+      expect(host.client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    } finally {
+      await host.close();
+      await alone.close();
+    }
+  });
+});
+
 describe("a 2025-11-25 host's task on a 2026-07-28 upstream", () => {
   it("is a 2025 task: created, polled, its status notified, its result collected with the related-task metadata", async () => {
     const created = await taskHost.client.request(

@@ -1,10 +1,11 @@
 /**
  * What mcpx may promise hosts about tasks: only what its upstreams can honour.
  *
- * Relayed today: a 2025-11-25 host's task-augmented `tools/call` to a legacy-era upstream that
- * declared `tasks.requests.tools.call` (mcpx's own modern upstreams and the 2026 extension are
- * not relayed yet). mcpx answers `tasks/list` itself, from the tasks it relayed for the host, so
- * it offers `list` whenever it offers tasks at all; `cancel` only when an upstream offers it.
+ * To a 2025-11-25 host: `tasks` when a ready upstream runs 2025-11-25 tool tasks (relayed as
+ * they are) or offers the 2026 extension (whose tasks mcpx follows and shows as 2025 tasks).
+ * mcpx answers `tasks/list` itself, from the tasks it relayed for the host, so it offers `list`
+ * whenever it offers tasks at all; `cancel` only when an upstream takes it. To a 2026-07-28
+ * host: the extension in `server/discover`, on the same condition.
  */
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 import { declaresTasksExtension, TASKS_EXTENSION } from "../../protocol/modern-tasks.js";
@@ -29,11 +30,12 @@ export function cancelsTasks(upstream: Upstream): boolean {
 /** The `tasks` server capability for a host of `revision`, or undefined when mcpx can relay none. */
 export function hostTasksCapability(revision: Revision, upstreams: readonly Upstream[]): JsonObject | undefined {
   if (!defines(revision, "tasks")) return undefined;
-  const capable = upstreams.filter(runsToolTasks);
+  const capable = upstreams.filter((upstream) => runsToolTasks(upstream) || offersModernTasks(upstream));
   if (capable.length === 0) return undefined;
   return {
     list: {},
-    ...(capable.some(cancelsTasks) ? { cancel: {} } : {}),
+    // The extension always has tasks/cancel.
+    ...(capable.some((upstream) => cancelsTasks(upstream) || offersModernTasks(upstream)) ? { cancel: {} } : {}),
     requests: { tools: { call: {} } },
   };
 }

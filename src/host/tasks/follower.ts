@@ -140,6 +140,11 @@ export class TaskFollower {
           this.#finish({ status: "failed", error: { code: error.code, message: `upstream "${this.task.server}" no longer has the task` } });
           return;
         }
+        // A connection retired (a config reload) or stopped takes its tasks with it.
+        if (this.task.upstream.state === "stopped") {
+          this.stop();
+          return;
+        }
         this.#log.warn("could not ask the upstream how the task stands; trying again", { error });
       }
     }

@@ -3,7 +3,8 @@
  * `tasks/cancel`), and the task-augmented `tools/call` that starts a task.
  *
  * Each request about a task goes to the connection the task runs on, under the upstream's id,
- * and comes back under the host's. A task is found only together with its owner
+ * and comes back under the host's; a task mcpx follows itself (a 2026 upstream's, follower.ts)
+ * is answered from its follower, as a 2025 Task. A task is found only together with its owner
  * (registry.ts): another host's id is "unknown" (`-32602`, as the spec has it for an id that
  * does not exist), word for word as an id that never existed.
  */

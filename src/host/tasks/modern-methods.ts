@@ -1,12 +1,13 @@
 /**
  * The 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`) served to modern hosts:
  * a host that declares it in a request's client capabilities may get a `tools/call` answered
- * with a task of an upstream that offers the extension (`resultType: "task"`, under an id of
- * mcpx's), and asks about it with `tasks/get`, `tasks/update` and `tasks/cancel`, each sent to
- * the connection the task runs on under the upstream's id. As for 2025-11-25 tasks
- * (methods.ts), a task is found only together with its owner: another's id is unknown (-32602).
- * A request about tasks that does not declare the extension is refused -32021, as the
- * extension says.
+ * with a task (`resultType: "task"`, under an id of mcpx's: start.ts), of an upstream that
+ * offers the extension or of a 2025-11-25 one, which mcpx follows (follower.ts). It asks about
+ * it with `tasks/get` (the DetailedTask: how the upstream has it now, its end as mcpx collected
+ * it, its questions as the broker holds them), `tasks/update` (answers to those questions) and
+ * `tasks/cancel`. As for 2025-11-25 tasks (methods.ts), a task is found only together with its
+ * owner: another's id is unknown (-32602). A request about tasks that does not declare the
+ * extension is refused -32021, as the extension says.
  */
 import { invalidParams, RpcError } from "../../protocol/errors.js";
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";

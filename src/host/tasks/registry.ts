@@ -165,6 +165,11 @@ export class TaskRegistry {
     for (const task of this.#byId.values()) if (task.owner === owner) task.orphaned = true;
   }
 
+  /** mcpx stops: it follows no task any more (the store marks them unfollowable: broker.stop). */
+  stopFollowing(): void {
+    for (const task of this.#byId.values()) task.follower?.stop();
+  }
+
   /** Note what the upstream said of the task (a Task object: a poll's answer, a notification). */
   heard(task: RelayedTask, fields: JsonObject): void {
     if (typeof fields.status === "string") {
