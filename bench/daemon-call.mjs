@@ -11,14 +11,17 @@
 // The upstream is bench/echo-server.mjs over stdio; the config and state dir are temporary, and
 // the daemon is stopped at the end. Every process binds 127.0.0.1 only.
 //
-//   node bench/daemon-call.mjs [--runs N] [--cold N] [--json]
+//   node bench/daemon-call.mjs [--runs N] [--cold N] [--json] [--with-extra-ca-certs]
+//
+// NODE_EXTRA_CA_CERTS is left out of every process measured unless --with-extra-ca-certs
+// (bench/options.mjs says why).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { numberOption } from './options.mjs';
+import { numberOption, startEnvironment } from './options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MCPX = path.join(ROOT, 'bin', 'mcpx.js');
@@ -30,7 +33,7 @@ const TARGET_WARM = 2;
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-daemon-'));
 const config = path.join(dir, 'mcpx.json');
 writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [ECHO, '--stdio'] } } }));
-const env = { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state'), MCPX_LOG_LEVEL: 'warn' };
+const { env, note } = startEnvironment({ MCPX_STATE_DIR: path.join(dir, 'state'), MCPX_LOG_LEVEL: 'warn' });
 delete env.MCPX_NO_DAEMON;
 
 /** Wall time of one process, start to exit; a run that fails stops the bench. */
@@ -88,13 +91,14 @@ try {
   const warm = rows.find((row) => row.name === 'mcpx call (warm)').ofNode;
   const verdict = { target: `warm call <= ${TARGET_WARM}x node -e 0`, met: warm <= TARGET_WARM };
   if (process.argv.includes('--json')) {
-    process.stdout.write(`${JSON.stringify({ rows, verdict, loadavg: loadavg() }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ rows, verdict, loadavg: loadavg(), ...(note ? { note } : {}) }, null, 2)}\n`);
   } else {
     process.stdout.write(
       `mcpx commands against node -e 0 (load average ${loadavg()
         .map((n) => n.toFixed(2))
         .join(' ')})\n`,
     );
+    if (note) process.stdout.write(`${note}\n`);
     for (const row of rows)
       process.stdout.write(`  ${row.name.padEnd(24)} ${String(row.medianMs).padStart(6)} ms  ${row.ofNode.toFixed(2)}x  (${row.runs} runs)\n`);
     process.stdout.write(`${verdict.met ? 'met' : 'MISSED'}: ${verdict.target} (${warm.toFixed(2)}x)\n`);

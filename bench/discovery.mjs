@@ -10,13 +10,17 @@
 // With --baseline DIR (another built mcpx checkout, e.g. the commit before a change), each
 // command is also measured with that checkout's mcpx, in the same interleaved rounds.
 //
-//   node bench/discovery.mjs [--runs N] [--json] [--baseline DIR]
+//   node bench/discovery.mjs [--runs N] [--json] [--baseline DIR] [--with-extra-ca-certs]
+//
+// NODE_EXTRA_CA_CERTS is left out of every process measured unless --with-extra-ca-certs
+// (bench/options.mjs says why).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { startEnvironment } from './options.mjs';
 import { startCatalogues, toolSearchData } from './tool-search-data.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -61,7 +65,7 @@ try {
   const config = path.join(dir, 'mcpx.json');
   writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries([...urls].map(([name, url]) => [name, { url }])) }));
   // In process (no daemon): the catalogues are read once here, and nothing is left running after.
-  const env = { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state'), MCPX_NO_DAEMON: '1' };
+  const { env, note } = startEnvironment({ MCPX_STATE_DIR: path.join(dir, 'state'), MCPX_NO_DAEMON: '1' });
   const c = ['--config', config];
   run([MCPX, 'refresh', ...c], env);
   child.kill('SIGTERM'); // from here on, no server runs: every answer comes from the cache
@@ -114,9 +118,10 @@ try {
   const tokens = Object.fromEntries(Object.entries(text).map(([name, output]) => [name, countTokens(output)]));
   const load = loadavg()[0];
   if (JSON_OUT) {
-    process.stdout.write(`${JSON.stringify({ runs: RUNS, loadAverage: load, latency, tokens }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ runs: RUNS, loadAverage: load, ...(note ? { note } : {}), latency, tokens }, null, 2)}\n`);
   } else {
     console.log(`discovery: 70 servers, 527 tools, cached; ${RUNS} interleaved runs each, load average ${load.toFixed(2)}`);
+    if (note) console.log(note);
     console.log('\nlatency (median)                                ms   × node -e 0');
     for (const [name, { medianMs, ratio }] of Object.entries(latency))
       console.log(`  ${name.padEnd(41)} ${String(medianMs).padStart(7)}   ${ratio.toFixed(2)}`);

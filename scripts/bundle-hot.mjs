@@ -1,43 +1,54 @@
 #!/usr/bin/env node
-// Bundles the hot path after tsc (`npm run build`), each file written over tsc's:
-// - dist/cli/hot.js, which runs `mcpx ls` and `mcpx search`, with the modules of those
-//   commands (HOT: hot.js imports them with import()) and everything they import statically,
-//   so those commands load one module instead of about fifty (issue 14: `ls` and `search` within
-//   1.5x of Node's start; each ES module costs ~1 ms to resolve, read, compile and link);
-// - dist/cli/main.js with its own few (version.js, hot-args.js), so `--version` loads three
-//   modules, and commands commander runs never parse the hot bundle.
+// Bundles the hot path after tsc (`npm run build`), beside tsc's files:
+// - dist/cli/main.cjs: main.js as CommonJS, with its own few modules (version.js, exit.js,
+//   hot-args.js, hot-load.js), which bin/mcpx.js requires, so `--version`, `ls` and `search`
+//   start no ES module loader (issue 14: about a fifth of Node's own start);
+// - dist/cli/hot-script.js: hot.js with the modules of `ls` and `search` (HOT: hot.js imports
+//   them with import()) and everything they import statically, as one CommonJS function
+//   expression that cli/hot-load.ts compiles as a script, and dist/cli/hot-script.cache, V8's
+//   code cache for it with every function compiled (made here with --no-lazy), so a `search`
+//   deserialises bytecode instead of parsing and compiling it (Node 20 has no code cache for
+//   modules: hence a script, not a module).
 // Everything else stays as tsc wrote it:
-// - every other import() stays a module of its own, loaded only when it runs (hot.js and
-//   program.js from main.js; a never-read server's first read, a host's own config format),
+// - every other import() stays a module of its own, loaded only when it runs (program.js and
+//   hot.js from main.cjs; a never-read server's first read, a host's own config format from the
+//   hot script, through the loader's import function, since a script cannot resolve one),
 //   unless the bundle already holds that module (then it is the bundle's: one copy per process);
-// - packages stay packages (node_modules), but for the small pure ones in PACKAGES_INSIDE
-//   (`stemmer`, 4 KB: resolving a package costs more than its code);
-// - cli/exit.js stays a module: its CliError is thrown by the unbundled commands and caught by
-//   main.js, and `instanceof` needs the one class;
+// - packages stay packages (node_modules, required), but for the small pure ones in
+//   PACKAGES_INSIDE (`stemmer`, 4 KB: resolving a package costs more than its code);
 // - version.js is written with the version in it (it reads ../package.json beside itself,
 //   which is not beside the bundle).
 // The modules each bundle holds are listed beside it in dist/cli/<name>.inputs.json
-// (test/cli/hot-path.test.ts checks hot.js's list). Without esbuild installed, dist/ stays as
-// tsc wrote it: slower to start, the same behaviour. MCPX_ESBUILD=DIR names an esbuild package
-// directory to use instead of node_modules'.
+// (test/cli/hot-path.test.ts checks hot-script's list). Without esbuild installed, dist/ stays
+// as tsc wrote it: slower to start, the same behaviour. MCPX_ESBUILD=DIR names an esbuild
+// package directory to use instead of node_modules'.
 //
 //   node scripts/bundle-hot.mjs
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { Script } from 'node:vm';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 const OUT_DIR = path.join(DIST, 'cli');
-const ENTRIES = ['main.js', 'hot.js'].map((name) => path.join(OUT_DIR, name));
 /** The hot commands' modules, which hot.js imports when such a line runs. */
 const HOT = new Set(['context.js', 'ls.js', 'search.js'].map((name) => path.join(DIST, 'cli', name)));
 /** Packages bundled: small, pure, and used by every search. */
 const PACKAGES_INSIDE = new Set(['stemmer']);
-/** Modules kept out of the bundle whatever imports them (see above). */
-const SEPARATE = new Set([path.join(DIST, 'cli', 'exit.js')]);
 const VERSION_MODULE = path.join(DIST, 'version.js');
+/** What this script writes, each under dist/cli/ (removed first, and left removed without esbuild). */
+const OUTPUTS = ['main.cjs', 'main.inputs.json', 'hot-script.js', 'hot-script.inputs.json', 'hot-script.cache'];
+/** `import.meta.url` in CommonJS: esbuild replaces it with this name, which the banner defines. */
+const MODULE_URL = '__mcpxModuleUrl';
+const MODULE_URL_LINE = `var ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;`;
+/** The hot script's function: CommonJS's five parameters, and the import() of a module left out (cli/hot-load.ts). */
+const IMPORT = '__mcpxImport';
+const SCRIPT_HEAD = `(function (exports, require, module, __filename, __dirname, ${IMPORT}) {`;
+/** A bundle's first line. */
+const BANNER = '// Bundled by scripts/bundle-hot.mjs (the modules it holds: the .inputs.json beside it).';
 
 async function loadEsbuild() {
   const from = process.env.MCPX_ESBUILD;
@@ -49,17 +60,9 @@ async function loadEsbuild() {
   }
 }
 
-/** A bundle's first line: a file that starts with it is a bundle already (tsc writes it anew on every build). */
-const BANNER = '// Bundled by scripts/bundle-hot.mjs (the modules it holds: the .inputs.json beside it).';
-if (ENTRIES.some((entry) => readFileSync(entry, 'utf8').startsWith(BANNER))) {
-  process.stderr.write('bundle-hot: dist/cli is bundled already; run tsc -p tsconfig.json first (npm run build does both)\n');
-  process.exit(0);
-}
-
+for (const output of OUTPUTS) rmSync(path.join(OUT_DIR, output), { force: true });
 const esbuild = await loadEsbuild();
 if (!esbuild) {
-  // No list of a bundle that is not there (tsc has just written these files anew).
-  for (const entry of ENTRIES) rmSync(entry.replace(/\.js$/, '.inputs.json'), { force: true });
   process.stderr.write('bundle-hot: esbuild is not installed; dist/ stays unbundled (mcpx ls and search start slower)\n');
   process.exit(0);
 }
@@ -85,7 +88,7 @@ function hotPath(statically) {
           const bare = !args.path.startsWith('.') && !path.isAbsolute(args.path) && !args.path.startsWith('node:');
           return bare && !PACKAGES_INSIDE.has(args.path) ? { path: args.path, external: true } : resolved;
         }
-        const separate = SEPARATE.has(resolved.path) || (args.kind === 'dynamic-import' && !HOT.has(resolved.path) && !statically?.has(resolved.path));
+        const separate = args.kind === 'dynamic-import' && !HOT.has(resolved.path) && !statically?.has(resolved.path);
         return separate ? { path: fromBundle(resolved.path), external: true } : resolved;
       });
       build.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, (args) => {
@@ -101,10 +104,10 @@ const options = (entry, plugin) => ({
   entryPoints: [entry],
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
+  define: { 'import.meta.url': MODULE_URL },
   metafile: true,
-  banner: { js: BANNER },
   write: false,
   plugins: [plugin],
   logLevel: 'warning',
@@ -118,15 +121,50 @@ const listed = (input) => {
   return packaged >= 0 ? file.slice(packaged + 1) : path.relative(DIST, file).split(path.sep).join('/');
 };
 
-for (const entry of ENTRIES) {
+/** `entry` bundled as CommonJS: its code, the modules it holds, and the import()s it left as they are. */
+async function bundle(entry) {
   // First pass: which modules static imports bring in (every dynamic one but the hot commands' kept out).
   const first = await esbuild.build({ ...options(entry, hotPath(undefined)), outfile: `${entry}.bundle` });
   const statically = new Set(Object.keys(first.metafile.inputs).map((input) => path.resolve(ROOT, input)));
-  const result = await esbuild.build({ ...options(entry, hotPath(statically)), outfile: entry, allowOverwrite: true });
+  const result = await esbuild.build({ ...options(entry, hotPath(statically)), outfile: `${entry}.bundle` });
   const [output] = result.outputFiles;
-  const inputs = Object.keys(result.metafile.inputs).map(listed).sort();
-  writeFileSync(entry, output.contents);
-  const name = path.basename(entry, '.js');
-  writeFileSync(path.join(OUT_DIR, `${name}.inputs.json`), `${JSON.stringify(inputs, null, 2)}\n`);
-  process.stderr.write(`bundle-hot: dist/cli/${name}.js holds ${inputs.length} modules (${Math.round(output.contents.length / 1024)} KiB)\n`);
+  const imports = Object.values(result.metafile.outputs).flatMap((out) => out.imports);
+  return {
+    code: output.text,
+    inputs: Object.keys(result.metafile.inputs).map(listed).sort(),
+    dynamic: [...new Set(imports.filter((i) => i.kind === 'dynamic-import' && i.external && i.path.startsWith('.')).map((i) => i.path))],
+  };
 }
+
+function write(name, code, inputs) {
+  writeFileSync(path.join(OUT_DIR, name), code);
+  const list = name.replace(/\.(c?js)$/, '.inputs.json');
+  writeFileSync(path.join(OUT_DIR, list), `${JSON.stringify(inputs, null, 2)}\n`);
+  process.stderr.write(`bundle-hot: dist/cli/${name} holds ${inputs.length} modules (${Math.round(code.length / 1024)} KiB)\n`);
+}
+
+const main = await bundle(path.join(OUT_DIR, 'main.js'));
+write('main.cjs', `${BANNER}\n${MODULE_URL_LINE}\n${main.code}`, main.inputs);
+
+// The hot script: its import()s of modules left out go through the loader's function, each
+// replaced where esbuild wrote it, and none may be left (a script has nothing to resolve one from).
+const hot = await bundle(path.join(OUT_DIR, 'hot.js'));
+let code = hot.code;
+for (const specifier of hot.dynamic) {
+  const call = `import(${JSON.stringify(specifier)})`;
+  if (!code.includes(call)) throw new Error(`bundle-hot: esbuild did not write ${call} as expected`);
+  code = code.split(call).join(`${IMPORT}(${JSON.stringify(specifier)})`);
+}
+if (/\bimport\(\s*["'`.]/.test(code)) throw new Error('bundle-hot: the hot script still holds an import() it cannot resolve');
+const script = `${SCRIPT_HEAD}\n${BANNER}\n${MODULE_URL_LINE}\n${code}\n})`;
+const scriptFile = path.join(OUT_DIR, 'hot-script.js');
+write('hot-script.js', script, hot.inputs);
+
+// Every function compiled (--no-lazy) before the cache is taken, then V8's default again (the
+// flag is not part of what V8 checks a cache against: cli/hot-load.ts's test shows it is taken).
+setFlagsFromString('--no-lazy');
+const compiled = new Script(script, { filename: scriptFile });
+setFlagsFromString('--lazy');
+const cache = compiled.createCachedData();
+writeFileSync(path.join(OUT_DIR, 'hot-script.cache'), cache);
+process.stderr.write(`bundle-hot: dist/cli/hot-script.cache, ${Math.round(cache.length / 1024)} KiB\n`);

@@ -6,6 +6,8 @@
  * - broker/ and upstream/ know nothing of host/, api/ or cli/;
  * - discovery/ (the schema cache, search, renderings) knows nothing of host/, api/, cli/, upstream/ or broker/;
  * - scripts/ (the sandbox scripts run in) knows nothing of host/, api/, cli/, upstream/ or broker/ either;
+ * - telemetry/ knows only protocol/ and util/, and the OpenTelemetry SDK is reached only by the
+ *   dynamic import in telemetry/load.ts (telemetry/otel/ is the one place that imports it);
  * - nothing in src/ imports cli/, which is the thin layer on top;
  * - no two modules import each other, directly or round a longer circle.
  */
@@ -88,6 +90,27 @@ describe("layering", () => {
         .filter((target) => ["host", "api", "cli", "upstream", "broker"].includes(layerOf(target)))
         .map((target) => `${module.path} imports ${target}`),
     );
+    expect(offences).toEqual([]);
+  });
+
+  it("telemetry/ knows nothing of host/, api/, cli/, upstream/, broker/, discovery/ or scripts/: it takes plain data through its hooks", () => {
+    const offences = ALL.filter((module) => module.layer === "telemetry").flatMap((module) =>
+      module.local
+        .filter((target) => ["host", "api", "cli", "upstream", "broker", "discovery", "scripts"].includes(layerOf(target)))
+        .map((target) => `${module.path} imports ${target}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it("only telemetry/otel/ imports the OpenTelemetry SDK, and nothing imports telemetry/otel/ but by a dynamic import", () => {
+    const offences = ALL.flatMap((module) => [
+      ...(module.path.startsWith("telemetry/otel/")
+        ? []
+        : module.external.filter((spec) => spec.startsWith("@opentelemetry/")).map((spec) => `${module.path} imports ${spec}`)),
+      ...(module.path.startsWith("telemetry/otel/")
+        ? []
+        : module.local.filter((target) => target.startsWith("telemetry/otel/")).map((target) => `${module.path} imports ${target}`)),
+    ]);
     expect(offences).toEqual([]);
   });
 

@@ -44,7 +44,7 @@ export async function callerOf(request: IncomingMessage, auth: ApiAuth, tokenFil
 }
 
 /** What to tell someone without the token: which one, and where it is kept. */
-export function tokenHint(auth: ApiAuth, tokenFile: string): string {
+export function tokenHint(auth: Pick<ApiAuth, "hostCredential">, tokenFile: string): string {
   if (auth.hostCredential) return `send the host credential (from ${auth.hostCredential.from}) as "Authorization: Bearer <token>"`;
   return `send the API token as "Authorization: Bearer <token>"; it is in ${tokenFile}`;
 }

@@ -13,6 +13,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { APP_JS } from "./page/app.js";
 import { STYLE_CSS } from "./page/style.js";
+import { AUDIT_JS } from "./page/audit-tab.js";
 
 const CSP = [
   "default-src 'self'",
@@ -44,12 +45,17 @@ const PAGE_HTML = `<!doctype html>
 <title>mcpx questions</title>
 <link rel="stylesheet" href="/style.css">
 <script src="/app.js" defer></script>
+<script src="/audit.js" defer></script>
 </head>
 <body>
 <header class="top">
   <h1>mcpx questions</h1>
   <span id="status" class="status" role="status">connecting…</span>
 </header>
+<nav class="tabs" aria-label="Views">
+  <button type="button" id="tab-questions" aria-selected="true">Questions</button>
+  <button type="button" id="tab-audit" aria-selected="false">Audit</button>
+</nav>
 <section id="signin" class="signin" hidden>
   <h2>This page needs a fresh link</h2>
   <p id="signin-why"></p>
@@ -69,6 +75,20 @@ const PAGE_HTML = `<!doctype html>
     <p id="no-tasks" class="empty">No tasks relayed for you.</p>
     <ul id="tasks"></ul>
   </section>
+</main>
+<main id="audit" hidden>
+  <form id="audit-filter" class="audit-filter" novalidate>
+    <label>Since <input name="since" placeholder="1h, 7d or an ISO time" autocomplete="off"></label>
+    <label>Server <input name="server" autocomplete="off"></label>
+    <label>Tool <input name="tool" autocomplete="off"></label>
+    <label>Session <input name="session" autocomplete="off"></label>
+    <button type="submit">Show</button>
+  </form>
+  <p id="audit-status" class="audit-status" role="status"></p>
+  <table class="audit">
+    <thead><tr><th>When</th><th>Kind</th><th>What</th><th>Arguments or question</th><th>Outcome</th><th>Whose</th></tr></thead>
+    <tbody id="audit-entries"></tbody>
+  </table>
 </main>
 </body>
 </html>
@@ -95,6 +115,7 @@ export async function servePage(request: IncomingMessage, response: ServerRespon
 const ASSETS: Record<string, { type: string; body: string } | undefined> = {
   "/app.js": { type: "text/javascript; charset=utf-8", body: APP_JS },
   "/style.css": { type: "text/css; charset=utf-8", body: STYLE_CSS },
+  "/audit.js": { type: "text/javascript; charset=utf-8", body: AUDIT_JS },
   // Browsers ask for it unprompted; an empty answer keeps the log quiet.
   "/favicon.ico": { type: "image/x-icon", body: "" },
 };

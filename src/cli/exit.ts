@@ -16,3 +16,11 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/**
+ * The CliError in `error`, by its name rather than its class: the build's CommonJS entry
+ * (main.cjs) holds its own copy of this module, and the commands it imports throw this one's.
+ */
+export function cliErrorOf(error: unknown): CliError | undefined {
+  return error instanceof Error && error.name === "CliError" && typeof (error as CliError).exitCode === "number" ? (error as CliError) : undefined;
+}

@@ -6,6 +6,7 @@ import type { Config } from "../config/types.js";
 import type { ServerView } from "../discovery/cache-read.js";
 import { ageWords, discoveryView } from "./discovery-view.js";
 import { Exit } from "./exit.js";
+import { writeOut } from "./write-out.js";
 import { inert, inertJson } from "./inert.js";
 
 export interface LsEntry {
@@ -42,7 +43,7 @@ export async function ls(config: Config, options: { json?: boolean; cached?: boo
     })),
   ];
   if (options.json) {
-    process.stdout.write(`${inertJson(JSON.stringify(entries, null, 2))}\n`);
+    writeOut(`${inertJson(JSON.stringify(entries, null, 2))}\n`);
     return Exit.Ok;
   }
   const states = new Map(view.servers.map((server) => [server.server, ageWords(server)]));
@@ -57,7 +58,7 @@ export async function ls(config: Config, options: { json?: boolean; cached?: boo
       .join("  ")
       .trimEnd(),
   );
-  process.stdout.write(`${lines.join("\n")}\n`);
+  writeOut(`${lines.join("\n")}\n`);
   return Exit.Ok;
 }
 

@@ -3,31 +3,38 @@
  *
  * `mcpx --version`, `ls` and `search` must cost about what Node takes to start (issue 14), so
  * this file loads next to nothing: `--version` is answered at once, a plain `ls` or `search`
- * line is read here (hot-args.ts) and runs in hot.ts with only its own modules; every other line
- * goes to commander (program.ts), which imports each command's modules when that command runs.
- * The build bundles hot.ts with those commands' modules into one file (scripts/bundle-hot.mjs),
- * and this file with its own few, so `--version` loads three modules.
+ * line is read here (hot-args.ts) and runs through hot-load.ts with only its own modules;
+ * every other line goes to commander (program.ts), which imports each command's modules when
+ * that command runs. The build writes this file as CommonJS, `dist/cli/main.cjs`, with its few
+ * modules inside (scripts/bundle-hot.mjs), which bin/mcpx.js requires: no ES module loader
+ * starts for those three commands. No top-level await, so it can be CommonJS.
  */
 import { IMPLEMENTATION } from "../version.js";
-import { CliError, Exit } from "./exit.js";
+import { cliErrorOf, Exit } from "./exit.js";
+import { writeOut } from "./write-out.js";
 import { hotLine } from "./hot-args.js";
+import { runHotLine } from "./hot-load.js";
 
-const only = process.argv.slice(2);
-if (only.length === 1 && (only[0] === "--version" || only[0] === "-V")) {
-  process.stdout.write(`${IMPLEMENTATION.version}\n`);
-  process.exit(Exit.Ok);
+async function start(args: readonly string[]): Promise<void> {
+  const hot = hotLine(args);
+  if (hot) await runHotLine(hot);
+  else await (await import("./program.js")).runProgram(process.argv);
 }
 
-try {
-  const hot = hotLine(only);
-  if (hot) await (await import("./hot.js")).runHot(hot);
-  else await (await import("./program.js")).runProgram(process.argv);
-} catch (error) {
-  if (error instanceof CliError) {
-    process.stderr.write(`mcpx: ${error.message}\n`);
-    process.exitCode = error.exitCode;
+function report(error: unknown): void {
+  const cli = cliErrorOf(error);
+  if (cli) {
+    process.stderr.write(`mcpx: ${cli.message}\n`);
+    process.exitCode = cli.exitCode;
   } else {
     process.stderr.write(`mcpx: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = Exit.Error;
   }
 }
+
+const only = process.argv.slice(2);
+if (only.length === 1 && (only[0] === "--version" || only[0] === "-V")) {
+  writeOut(`${IMPLEMENTATION.version}\n`);
+  process.exit(Exit.Ok);
+}
+start(only).catch(report);

@@ -43,7 +43,8 @@ program
   .addOption(
     new Option("--expose <what>", "what hosts' tools/list holds: every tool, or the discovery tools (default from config: all)").choices(["all", "discovery"]),
   )
-  .action(async (options: { config?: string; http?: boolean; host?: string; port?: number; expose?: Expose }) => {
+  .option("--profile <name>", "serve only this profile of the config's profiles (with --http: as /mcp)")
+  .action(async (options: { config?: string; http?: boolean; host?: string; port?: number; expose?: Expose; profile?: string }) => {
     const { serve } = await import("./serve.js");
     await serve(await configFor(options.config), options);
   });

@@ -7,6 +7,7 @@ import { searchIndexFor } from "../discovery/cache-index.js";
 import { search as rank, type SearchHit } from "../discovery/search.js";
 import { discoveryView, warnIfOld } from "./discovery-view.js";
 import { CliError, Exit } from "./exit.js";
+import { writeOut } from "./write-out.js";
 import { everyTier } from "./hot-tiers.js";
 import { inert, inertJson } from "./inert.js";
 
@@ -28,15 +29,15 @@ export async function searchCommand(config: Config, words: string[], options: { 
   const hits: SearchEntry[] = rank(index, query, options.limit ?? DEFAULT_LIMIT).map((hit) => ({ ...hit, readAt: readAt.get(hit.server) ?? null }));
   warnIfOld(view.servers.filter((server) => hits.some((hit) => hit.server === server.server)));
   if (options.json) {
-    process.stdout.write(`${inertJson(JSON.stringify(hits, null, 2))}\n`);
+    writeOut(`${inertJson(JSON.stringify(hits, null, 2))}\n`);
     return Exit.Ok;
   }
   if (hits.length === 0) {
-    process.stdout.write(`no tool matches "${inert(query)}"\n`);
+    writeOut(`no tool matches "${inert(query)}"\n`);
     return Exit.Ok;
   }
   const width = Math.max(...hits.map((hit) => inert(hit.name).length));
-  process.stdout.write(`${hits.map((hit) => `${inert(hit.name).padEnd(width)}  ${firstLine(hit.description)}`.trimEnd()).join("\n")}\n`);
+  writeOut(`${hits.map((hit) => `${inert(hit.name).padEnd(width)}  ${firstLine(hit.description)}`.trimEnd()).join("\n")}\n`);
   return Exit.Ok;
 }
 

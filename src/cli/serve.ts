@@ -1,4 +1,5 @@
 /** `mcpx serve`: the gateway, for one host on stdio or many over HTTP, with the question broker. */
+import { join } from "node:path";
 import type { Config, Expose } from "../config/types.js";
 import { DEFAULTS_FILE } from "../config/load.js";
 import { Gateway } from "../host/gateway.js";
@@ -9,7 +10,7 @@ import { createApiRoutes } from "../api/routes.js";
 import { Broker } from "../broker/broker.js";
 import { stateDir } from "../broker/state-dir.js";
 import { openCommandStore } from "./open-store.js";
-import { apiToken } from "../broker/token.js";
+import { apiToken, TOKEN_FILE } from "../broker/token.js";
 import { pageLink } from "../api/page-codes.js";
 import { CredentialError, isLoopbackHost, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { IdentityIssuer } from "../host/identity-issuer.js";
@@ -22,6 +23,9 @@ import { settled } from "./settled.js";
 import { DaemonSide } from "./daemon-serve.js";
 import { ServedCallbacks } from "../api/oauth-callback.js";
 import { healthRoute } from "../api/health.js";
+import { metricsRoute } from "../api/metrics.js";
+import { loadTelemetry } from "../telemetry/load.js";
+import { NO_TELEMETRY } from "../telemetry/telemetry.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
 import { watchConfig } from "./config-watch.js";
 import { configFor } from "./context.js";
@@ -30,8 +34,10 @@ export interface ServeOptions {
   http?: boolean;
   host?: string;
   port?: number;
-  /** Overrides the config's `expose`. */
+  /** Overrides the config's `expose` (and, with `profile`, the profile's). */
   expose?: Expose;
+  /** Serve this profile (config `profiles`) alone: on stdio, or as `/mcp` over HTTP. */
+  profile?: string;
   /** `mcpx daemon`: serve commands for this config (on 127.0.0.1, any port) and exit when idle. */
   daemon?: boolean;
   /** The config's warnings, for the daemon to say to each command that uses it. */
@@ -45,7 +51,7 @@ export interface ServeOptions {
 const COMMANDS_REACH = new Set(["127.0.0.1", "localhost"]);
 
 export async function serve(fromFile: Config, options: ServeOptions): Promise<void> {
-  const config = options.expose ? { ...fromFile, expose: options.expose } : fromFile;
+  const config = servedConfig(fromFile, options);
   // Before anything is opened or bound: a bind beyond loopback without a credential never listens.
   const bindTo = options.host ?? config.http.host;
   const log = createLogger();
@@ -61,7 +67,9 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const oauth = options.http
     ? processOAuth(dir, config.servers, config.elicitation.ttlSeconds * 1000, (pending) => (callbacks = new ServedCallbacks(pending)))
     : undefined;
-  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir, ...(oauth ? { oauth } : {}) });
+  // Metrics and traces: off unless OTEL_* asks, but for /metrics of serve --http (the daemon's commands need none).
+  const telemetry = await loadTelemetry({ prometheus: options.http === true && !options.daemon, log });
+  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir, telemetry, ...(oauth ? { oauth } : {}) });
   // The config file is watched: editing it applies at once (hot reload; a config of defaults has no file).
   const watching =
     config.file === DEFAULTS_FILE
@@ -69,8 +77,8 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
       : watchConfig(
           config.file,
           async () => {
-            const reread = await configFor(config.file);
-            return options.expose ? { ...reread, expose: options.expose } : reread;
+            // A file without the served profile does not load here: the profile in force stays.
+            return servedConfig(await configFor(config.file), options);
           },
           (next) => gateway.reload(next),
           log,
@@ -78,6 +86,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const shutdown = async (): Promise<void> => {
     watching?.close();
     await gateway.stop();
+    await telemetry.shutdown();
     broker.stop();
     store.close();
   };
@@ -86,9 +95,12 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   if (!options.http) {
     const stop = onSignal(shutdown);
     summarise();
-    await serveStdio(gateway);
+    await serveStdio(gateway, process.stdin, process.stdout, options.profile);
     stop();
     await shutdown();
+    // An exporter still retrying a collector that is down would hold the process for its whole
+    // timeout; shutdown waited as long as the last export should take.
+    if (telemetry !== NO_TELEMETRY) setTimeout(() => process.exit(0), 0).unref();
     return;
   }
   const token = apiToken(dir);
@@ -96,6 +108,12 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const health = healthRoute({
     storeProblem: () => store.unwritable(),
     requiredNotReady: () => gateway.upstreams.filter((upstream) => upstream.config.required && upstream.state !== "ready").map((upstream) => upstream.name),
+  });
+  const metrics = metricsRoute({
+    serve: telemetry.prometheus,
+    apiToken: token,
+    tokenFile: join(dir, TOKEN_FILE),
+    ...(credential ? { hostCredential: credential } : {}),
   });
   const bind = options.host ?? config.http.host;
   // Commands use this process for their calls when they can reach it (a daemon always can).
@@ -116,8 +134,10 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     allowedHosts: config.http.allowedHosts,
     ...(credential ? { credential } : {}),
     ...(issuer ? { issuer } : {}),
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
     extraRoutes: async (request, response, url) =>
       health(request, response, url) ||
+      (await metrics(request, response, url)) ||
       (await callbacks?.route(request, response, url)) ||
       (side && (await side.routes(request, response, url))) ||
       api(request, response, url),
@@ -154,6 +174,24 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
       void stop(why).finally(() => process.exit(0));
     };
   });
+}
+
+/**
+ * The config as this process serves it: `--expose` over the file's (and over the served
+ * profile's); with `--profile`, a file that has no such profile is refused.
+ */
+function servedConfig(config: Config, options: Pick<ServeOptions, "expose" | "profile">): Config {
+  const { expose, profile } = options;
+  if (profile !== undefined && !config.profiles.some((entry) => entry.name === profile)) {
+    const known = config.profiles.map((entry) => entry.name);
+    throw new CliError(
+      `${config.file} has no profile "${profile}"${known.length ? ` (it has ${known.map((name) => `"${name}"`).join(", ")})` : ' (add it under "profiles")'}`,
+      Exit.Usage,
+    );
+  }
+  if (!expose) return config;
+  const profiles = config.profiles.map((entry) => (entry.name === profile ? { ...entry, expose } : entry));
+  return { ...config, expose, profiles };
 }
 
 /** Hosts with identities (`http.auth.issuer`); beyond loopback the audience must be said: the URL hosts reach mcpx at. */

@@ -165,6 +165,8 @@ export interface Config {
   pinned: string[];
   /** Calls a person must allow before they run (`approvals`), in order: the first that matches holds the call. */
   approvals: ApprovalRule[];
+  /** Named tool surfaces (`profiles`), in file order: `/mcp/<name>` and `mcpx serve --profile <name>` (config/profiles.ts). */
+  profiles: Profile[];
   http: {
     host: string;
     port: number;
@@ -234,4 +236,34 @@ export interface ApprovalRule {
   /** The person may allow this tool for the rest of the host's session. */
   allowForSession: boolean;
   reason?: string;
+}
+
+/**
+ * One `profiles` entry: a smaller tool surface for some hosts. Its servers and tools are a
+ * subset of what the config shows; its tools may be renamed, described anew, and have
+ * arguments fixed (the host never sees them and cannot change them).
+ */
+export interface Profile {
+  name: string;
+  /** The servers it serves (their tools, prompts and resources), by name or glob; absent: those its `tools.allow` names, else every server. */
+  servers: string[];
+  /** Which tools, as `SERVER__TOOL` globs on the server's own tool name; absent: every tool of its servers. */
+  tools?: ToolFilter;
+  /** How it presents tools, the first entry whose `tool` (a `SERVER__TOOL` glob) matches. */
+  overrides: ToolOverride[];
+  /** Absent: the top-level `expose`. */
+  expose?: Expose;
+  /** With `expose` "discovery": as the top-level `pinned`; absent: those of the top-level `pinned` it serves. */
+  pinned?: string[];
+}
+
+/** How a profile presents one tool (or, without `name`, every tool its glob matches). */
+export interface ToolOverride {
+  /** `SERVER__TOOL`, the server's own tool name; a glob unless it renames. */
+  tool: string;
+  /** The name hosts call it by in the profile, exactly (no server prefix added). */
+  name?: string;
+  description?: string;
+  /** Arguments the profile fixes: left out of the schema hosts see, always sent with these values. */
+  arguments?: Record<string, unknown>;
 }

@@ -13,11 +13,26 @@ import { readRoots } from "./roots.js";
 import type { Config, ElicitationMode, Expose, LeftOutServer, ServerConfig } from "./types.js";
 import { readPinned } from "./pinned.js";
 import { readApprovals } from "./approvals.js";
+import { readProfiles } from "./profiles.js";
 
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
 
-const TOP_KEYS = ["$schema", "envFile", "mcpServers", "elicitation", "roots", "expose", "pinned", "approvals", "http", "daemon", "scripts", "limits"];
+const TOP_KEYS = [
+  "$schema",
+  "envFile",
+  "mcpServers",
+  "elicitation",
+  "roots",
+  "expose",
+  "pinned",
+  "approvals",
+  "profiles",
+  "http",
+  "daemon",
+  "scripts",
+  "limits",
+];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
 export const EXPOSE_CHOICES: readonly Expose[] = ["all", "discovery"];
 
@@ -193,6 +208,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
   const expose = top?.oneOf("expose", EXPOSE_CHOICES) ?? "all";
   const pinned = top?.read("pinned", (v, at) => readPinned(check, v, at, servers)) ?? [];
   const approvals = top?.read("approvals", (v, at) => readApprovals(check, v, at, servers)) ?? [];
+  const profiles = top?.read("profiles", (v, at) => readProfiles(check, v, at, servers, EXPOSE_CHOICES)) ?? [];
 
   check.finish();
   const ignored = ignoredWarning(file, check.ignored);
@@ -205,6 +221,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     expose,
     pinned,
     approvals,
+    profiles,
     http,
     daemon,
     scripts,

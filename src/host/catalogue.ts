@@ -29,6 +29,15 @@ export interface CatalogueSource {
   catalog: Catalog;
   /** Which tools hosts may see; absent: all. */
   tools?: ToolFilter;
+  /** A profile's view of the server's tools (host/profile-view.ts); absent: every tool as listed. */
+  shape?: ToolShape;
+}
+
+/** Which of a server's tools a profile shows, and how (by the server's own tool name). */
+export interface ToolShape {
+  shows(tool: string): boolean;
+  /** The tool as the profile presents it: its name (absent: the usual exposed name), the item hosts see, the arguments it fixes. */
+  present(tool: JsonObject): { name?: string; item: JsonObject; fixed?: JsonObject };
 }
 
 export interface CatalogueOptions {
@@ -36,6 +45,8 @@ export interface CatalogueOptions {
   servers?: readonly string[];
   /** At most this many of each server's tools, in the order it lists them. */
   maxToolsPerServer?: number;
+  /** Names a profile gives tools by renaming them: no other tool may have them. */
+  renamed?: ReadonlySet<string>;
 }
 
 export interface Owned {
@@ -44,6 +55,8 @@ export interface Owned {
   original: string;
   /** A tool's input schema, as listed (2026-07-28 hosts mirror its `x-mcp-header` arguments in headers). */
   inputSchema?: unknown;
+  /** A profile's fixed arguments of this tool: always sent with these values (host/profile-view.ts). */
+  fixed?: JsonObject;
 }
 
 export type ItemKind = "tool" | "prompt" | "resource" | "resourceTemplate";
@@ -162,12 +175,14 @@ export class Catalogue {
   }
 
   /** The tools the server's config lets hosts see; the rest are dropped as hidden. */
-  #shownTools({ server, catalog, tools: filter }: CatalogueSource): JsonObject[] {
-    if (!filter) return catalog.tools;
+  #shownTools({ server, catalog, tools: filter, shape }: CatalogueSource): JsonObject[] {
+    if (!filter && !shape) return catalog.tools;
     return catalog.tools.filter((tool) => {
-      const why = typeof tool.name === "string" ? hiddenBy(filter, tool.name) : undefined;
+      const name = typeof tool.name === "string" ? tool.name : undefined;
+      const why = name === undefined ? undefined : (hiddenBy(filter, name) ?? (shape && !shape.shows(name) ? "profile" : undefined));
       if (why === undefined) return true;
-      const message = why === "deny" ? "the config hides it (tools.deny)" : "the config shows only the tools in tools.allow";
+      const message =
+        why === "deny" ? "the config hides it (tools.deny)" : why === "allow" ? "the config shows only the tools in tools.allow" : "the profile leaves it out";
       this.dropped.push({ server, kind: "tool", name: String(tool.name), reason: "hidden", count: 1, message });
       return false;
     });
@@ -191,10 +206,12 @@ export class Catalogue {
 
   #addNamed(kind: "tool" | "prompt", source: CatalogueSource, items: JsonObject[], index: Map<string, Owned>, list: JsonObject[]): void {
     const { server, passthrough } = source;
-    for (const item of items) {
-      if (typeof item.name !== "string") continue;
-      const original = item.name;
-      const name = exposedName(server, original, passthrough);
+    for (const listed of items) {
+      if (typeof listed.name !== "string") continue;
+      const original = listed.name;
+      const shaped = kind === "tool" ? source.shape?.present(listed) : undefined;
+      const item = shaped?.item ?? listed;
+      const name = shaped?.name ?? exposedName(server, original, passthrough);
       const drop = (reason: DropReason, message: string, keptBy?: string): void => {
         this.dropped.push({ server, kind, name: original, reason, ...(keptBy ? { keptBy } : {}), count: 1, message });
       };
@@ -213,7 +230,15 @@ export class Catalogue {
         drop("taken", takenMessage(owner.server, server, `that ${kind} name`), owner.server);
         continue;
       }
-      index.set(name, kind === "tool" ? { server, original, inputSchema: item.inputSchema } : { server, original });
+      // A profile's rename is the person's word: it keeps its name from a tool that has it by chance.
+      if (kind === "tool" && shaped?.name === undefined && this.options.renamed?.has(name)) {
+        drop("taken", "a profile renames another tool to that name");
+        continue;
+      }
+      index.set(
+        name,
+        kind === "tool" ? { server, original, inputSchema: item.inputSchema, ...(shaped?.fixed ? { fixed: shaped.fixed } : {}) } : { server, original },
+      );
       list.push(name === original ? item : { ...item, name });
     }
   }

@@ -15,12 +15,13 @@ import { agentTools, callAgentTool, isAgentTool, offersAgentTools } from "./agen
 import { didYouMean, nearest } from "../util/nearest.js";
 import { LOG_LEVELS, type CallerContext, type HostSession, type LogLevel } from "./session.js";
 import { ForwardedCall } from "./forwarded-call.js";
+import { withFixedArguments } from "./profile-view.js";
 import { callKey } from "./parked-calls.js";
 import { sendResolvingUrlRequired } from "./url-required.js";
 import { hostInstructions } from "./instructions.js";
 import { CALL_TOOL, isGatewayTool } from "./gateway-tools/definitions.js";
 import { listedTools } from "./gateway-tools/exposed-tools.js";
-import { answerGatewayTool } from "./gateway-tools/answers.js";
+import { answerGatewayTool, servedUpstreams } from "./gateway-tools/answers.js";
 import { unwrapCall } from "./gateway-tools/call.js";
 import { EXEC_TOOL } from "./gateway-tools/exec.js";
 import { serveExec } from "./gateway-tools/exec-call.js";
@@ -38,21 +39,20 @@ const HANDLERS = lookupTable<Handler>({
   initialize,
   ping: async () => ({}),
   "tools/list": async (gateway, session, _context, params) => {
-    const upstreamOf = (tool: JsonObject): Upstream | undefined => gateway.upstream(gateway.catalogue.tool(String(tool.name))?.server ?? "");
-    const tools = [
-      ...toolsForHost(listedTools(gateway.config, gateway.catalogue), session, upstreamOf),
-      ...signInToolDefinitions(gateway.serversAwaitingSignIn(session)),
-    ];
+    const { config, catalogue } = gateway.viewFor(session);
+    const upstreamOf = (tool: JsonObject): Upstream | undefined => gateway.upstream(catalogue.tool(String(tool.name))?.server ?? "");
+    const tools = [...toolsForHost(listedTools(config, catalogue), session, upstreamOf), ...signInToolDefinitions(gateway.serversAwaitingSignIn(session))];
     return list(offersAgentTools(gateway, session) ? [...tools, ...agentTools(gateway.servesPage)] : tools, "tools", params);
   },
-  "prompts/list": async (gateway, _session, _context, params) => list(gateway.catalogue.prompts, "prompts", params),
-  "resources/list": async (gateway, _session, _context, params) => list(gateway.catalogue.resources, "resources", params),
-  "resources/templates/list": async (gateway, _session, _context, params) => list(gateway.catalogue.resourceTemplates, "resourceTemplates", params),
+  "prompts/list": async (gateway, session, _context, params) => list(gateway.viewFor(session).catalogue.prompts, "prompts", params),
+  "resources/list": async (gateway, session, _context, params) => list(gateway.viewFor(session).catalogue.resources, "resources", params),
+  "resources/templates/list": async (gateway, session, _context, params) =>
+    list(gateway.viewFor(session).catalogue.resourceTemplates, "resourceTemplates", params),
   "tools/call": callTool,
   "prompts/get": (gateway, session, context, params) =>
-    forward(gateway, session, context, "name", params, gateway.catalogue.prompt(requireString(params, "name")), "prompt"),
+    forward(gateway, session, context, "name", params, gateway.viewFor(session).catalogue.prompt(requireString(params, "name")), "prompt"),
   "resources/read": (gateway, session, context, params) =>
-    forward(gateway, session, context, "uri", params, gateway.catalogue.resource(requireString(params, "uri")), "resource"),
+    forward(gateway, session, context, "uri", params, gateway.viewFor(session).catalogue.resource(requireString(params, "uri")), "resource"),
   "resources/subscribe": subscribe,
   "resources/unsubscribe": unsubscribe,
   "completion/complete": complete,
@@ -100,13 +100,14 @@ async function callTool(gateway: Gateway, session: HostSession, context: Incomin
   if (isAgentTool(name)) return callAgentTool(gateway, session, name, args);
   if (name === EXEC_TOOL) return serveExec(gateway, session, context, params, isLegacyHost(session));
   if (name === SIGN_IN_TOOL) return serveSignIn(gateway, session, context, params);
-  if (gateway.config.expose === "discovery" && isGatewayTool(name)) {
-    if (name !== CALL_TOOL) return answerGatewayTool(gateway, name, args);
-    const unwrapped = await unwrapCall(gateway, params);
+  const view = gateway.viewFor(session);
+  if (view.config.expose === "discovery" && isGatewayTool(name)) {
+    if (name !== CALL_TOOL) return answerGatewayTool(gateway, session, name, args);
+    const unwrapped = await unwrapCall(gateway, session, params);
     if ("refusal" in unwrapped) return unwrapped.refusal;
     return forwardCall(gateway, session, context, unwrapped.params, unwrapped.owned);
   }
-  return forwardCall(gateway, session, context, params, gateway.catalogue.tool(name));
+  return forwardCall(gateway, session, context, params, view.catalogue.tool(name));
 }
 
 /** A tool call on its way upstream; one that may start a task comes back as a task relayed for the host (host/tasks/). */
@@ -144,12 +145,13 @@ async function initialize(gateway: Gateway, session: HostSession, _context: Inco
   };
   if (defines(revision, "completions")) capabilities.completions = {};
   // Declared to the extent the upstreams can honour it, as they are now (host/tasks/capability.ts).
-  const tasks = hostTasksCapability(revision, gateway.upstreams);
+  // Of the servers the host's profile serves: one it cannot reach offers it no tasks.
+  const tasks = hostTasksCapability(revision, servedUpstreams(gateway, gateway.viewFor(session)));
   if (tasks) {
     capabilities.tasks = tasks;
     session.tasksOffered = true;
   }
-  const instructions = hostInstructions(gateway);
+  const instructions = hostInstructions(gateway, session);
   return {
     protocolVersion: revision,
     capabilities,
@@ -181,7 +183,7 @@ async function forward(
 ): Promise<JsonObject> {
   if (!owned) {
     if (kind === "resource") throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${String(params[key])}`, { uri: params[key] });
-    throw unknownName(gateway, kind, String(params[key]));
+    throw unknownName(gateway, session, kind, String(params[key]));
   }
   const upstream = await gateway.connectionFor(session, owned.server);
   if (!upstream) throw new RpcError(ErrorCode.InternalError, `no upstream named "${owned.server}"`);
@@ -190,6 +192,8 @@ async function forward(
   const hostToken = meta?.progressToken;
   const { progressToken: _dropped, ...restMeta } = meta ?? {};
   const sent: JsonObject = { ...params, [key]: owned.original };
+  // A profile's fixed arguments are sent whatever the host sent (or refused when it sent others).
+  if (owned.fixed) sent.arguments = withFixedArguments(owned, params.arguments);
   if (meta) {
     if (Object.keys(restMeta).length) sent._meta = restMeta;
     else delete sent._meta;
@@ -251,8 +255,9 @@ function isLegacyHost(session: HostSession): boolean {
 }
 
 /** An unknown tool or prompt, with the exposed names nearest to it (the names hosts see). */
-function unknownName(gateway: Gateway, kind: string, name: string): RpcError {
-  const items = kind === "prompt" ? gateway.catalogue.prompts : gateway.catalogue.tools;
+function unknownName(gateway: Gateway, session: HostSession, kind: string, name: string): RpcError {
+  const { catalogue } = gateway.viewFor(session);
+  const items = kind === "prompt" ? catalogue.prompts : catalogue.tools;
   const suggestions = nearest(
     name,
     items.map((item) => String(item.name)),
@@ -266,7 +271,7 @@ function unknownName(gateway: Gateway, kind: string, name: string): RpcError {
 
 async function subscribe(gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {
   const uri = requireString(params, "uri");
-  const owned = gateway.catalogue.resource(uri);
+  const owned = gateway.viewFor(session).catalogue.resource(uri);
   // Subscribed before the upstream answers: it may send an update right after its answer,
   // and that update must not find the host not yet subscribed.
   const already = session.subscriptions.has(uri);
@@ -289,10 +294,11 @@ async function complete(gateway: Gateway, session: HostSession, context: Incomin
   const ref = isObject(params.ref) ? params.ref : undefined;
   let owned: Owned | undefined;
   let key: "name" | "uri" = "name";
-  if (ref?.type === "ref/prompt" && typeof ref.name === "string") owned = gateway.catalogue.prompt(ref.name);
+  const { catalogue } = gateway.viewFor(session);
+  if (ref?.type === "ref/prompt" && typeof ref.name === "string") owned = catalogue.prompt(ref.name);
   else if (ref?.type === "ref/resource" && typeof ref.uri === "string") {
     key = "uri";
-    owned = gateway.catalogue.template(ref.uri) ?? gateway.catalogue.resource(ref.uri);
+    owned = catalogue.template(ref.uri) ?? catalogue.resource(ref.uri);
   } else throw invalidParams('"ref" must be a ref/prompt with a name or a ref/resource with a uri');
   if (!owned) throw invalidParams(`nothing to complete for ${JSON.stringify(ref)}`);
   const upstream = await gateway.connectionFor(session, owned.server);

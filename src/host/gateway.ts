@@ -13,7 +13,8 @@ import { type Catalog, type CatalogPart, emptyCatalog } from "../upstream/catalo
 import { lastListedTools } from "../discovery/cache-last-tools.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
-import { Catalogue } from "./catalogue.js";
+import { Catalogue, type CatalogueSource } from "./catalogue.js";
+import { type HostView, profileView } from "./profile-view.js";
 import { HostConnections, type ConnectionScope } from "./host-connections.js";
 import { connectionIdentity, IdentityScope } from "./identity-scope.js";
 import { LOCAL_IDENTITY } from "../broker/identity.js";
@@ -40,6 +41,8 @@ import { SearchIndexes } from "./gateway-tools/search-indexes.js";
 import { TaskRegistry } from "./tasks/registry.js";
 import { storeRecorder } from "./tasks/records.js";
 import { taskQuestion } from "./tasks/task-messages.js";
+import { NO_TELEMETRY, type Telemetry } from "../telemetry/telemetry.js";
+import { questionEvent, RestartCounter, upstreamRequestOf } from "./telemetry-hooks.js";
 
 const LIST_CHANGED: Record<CatalogPart, string> = {
   tools: "notifications/tools/list_changed",
@@ -76,6 +79,10 @@ export class Gateway {
   readonly hostPressure = new Pressure();
   /** The search index of mcpx__search (discovery mode), built on a worker thread; the worker ends with the gateway. */
   readonly searchIndexes: SearchIndexes;
+  /** Each profile's (config `profiles`) catalogue and settings, rebuilt with the gateway's catalogue. */
+  #profileViews = new Map<string, HostView>();
+  /** Each profile's search index: one view's build never stands in for another's. */
+  readonly #profileIndexes = new Map<string, SearchIndexes>();
   #ready: Promise<void> | undefined;
   /** Where each catalogue read goes for the discovery commands (the schema cache), when this process keeps it. */
   readonly #schemaCache: CacheWriter | undefined;
@@ -85,6 +92,12 @@ export class Gateway {
   readonly #identities = new Map<string, { scope: IdentityScope; sessions: Set<HostSession> }>();
 
   #config: Config;
+  /** Metrics and traces (src/telemetry/); the no-op unless the process was started with them. */
+  readonly telemetry: Telemetry;
+  readonly #restarts: RestartCounter;
+  #stopQuestionMetrics: (() => void) | undefined;
+  /** When each host session opened, for its duration. */
+  readonly #sessionOpened = new WeakMap<HostSession, number>();
 
   constructor(
     config: Config,
@@ -93,10 +106,19 @@ export class Gateway {
      * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to;
      * `oauth`: how upstreams that require OAuth sign in (absent: that state dir's credentials, with a loopback redirect).
      */
-    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext } = {},
+    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext; telemetry?: Telemetry } = {},
   ) {
     this.#config = config;
     this.broker = options.broker;
+    this.telemetry = options.telemetry ?? NO_TELEMETRY;
+    this.#restarts = new RestartCounter(this.telemetry);
+    // The questions this process asks, for the metrics (telemetry/): a no-op without telemetry.
+    const broker = this.broker;
+    if (broker && this.telemetry !== NO_TELEMETRY) {
+      this.#stopQuestionMetrics = broker.subscribe((record) => {
+        if (record.ownerInstance === broker.instance) this.telemetry.question(questionEvent(record));
+      });
+    }
     this.tasks = new TaskRegistry(this.broker ? storeRecorder(this.broker, log) : undefined);
     this.oauth =
       options.oauth ??
@@ -112,6 +134,24 @@ export class Gateway {
   /** The config in force (a reload replaces it). */
   get config(): Config {
     return this.#config;
+  }
+
+  /**
+   * What `session` sees: its profile's view, or the whole catalogue. A profile the config no
+   * longer has shows nothing (its hosts are refused on their next request to the HTTP path).
+   */
+  viewFor(session: { profileName?: string | undefined } | undefined): HostView {
+    const profile = session?.profileName;
+    if (profile === undefined) return { profile: undefined, config: this.#config, catalogue: this.catalogue };
+    return this.#profileViews.get(profile) ?? { profile, config: { ...this.#config, servers: [], pinned: [] }, catalogue: new Catalogue([]) };
+  }
+
+  /** The search indexes of a view's discovery tools. */
+  searchIndexesFor(view: HostView): SearchIndexes {
+    if (view.profile === undefined) return this.searchIndexes;
+    let indexes = this.#profileIndexes.get(view.profile);
+    if (!indexes) this.#profileIndexes.set(view.profile, (indexes = new SearchIndexes({ onFallback: (reason) => this.log.warn(reason) })));
+    return indexes;
   }
 
   /** `elicitation.rules`, parsed. */
@@ -147,9 +187,10 @@ export class Gateway {
     this.#config = next;
     this.#rules = parseRules(next.elicitation.rules, next.file);
     this.upstreams = upstreams;
-    const catalogue = this.catalogue;
+    const views = this.#views();
     this.#rebuild();
-    this.#announce(catalogue, true);
+    // Each view compared with the old config's: a host hears list_changed only when its lists read differently.
+    this.#announce(views, false);
     for (const upstream of fresh) void upstream.start();
     for (const old of before.values()) void this.#retire(old, drainMs);
     this.log.info("config reloaded", { added, changed, removed });
@@ -186,16 +227,28 @@ export class Gateway {
         },
         signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
         approve: (upstream: Upstream, params: JsonObject, options: CallOptions) => approveCall(this, upstream, params, options),
-        // Every tool call goes into the audit trail where there is a store to keep it.
-        ...(this.broker
+        // Every tool call goes into the audit trail where there is a store to keep it, and into the metrics.
+        called: (upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd) => {
+          if (this.broker) recordCall(this.broker, this.log, upstream, params, options, ended);
+          this.telemetry.callEnded(upstream.name, typeof params.name === "string" ? params.name : "", ended.outcome, ended.durationMs);
+        },
+        ...(this.telemetry.traceUpstreamRequest
           ? {
-              called: (upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd) =>
-                recordCall(this.broker!, this.log, upstream, params, options, ended),
+              traceRequest: (
+                upstream: Upstream,
+                method: string,
+                params: JsonObject | undefined,
+                options: CallOptions,
+                send: (params: JsonObject | undefined) => Promise<JsonObject>,
+              ) => this.telemetry.traceUpstreamRequest!(upstreamRequestOf(upstream, method, options.owner as CallerContext | undefined), params, send),
             }
           : {}),
         notification: (upstream, notification, candidates) => relayNotification(this, upstream, notification, candidates),
         // The catalogue comes from the shared connection; a host's own one changes only whether it must sign in.
-        changed: (upstream, what) => (session ? this.#scopedChanged(upstream, session, what) : this.#changed(upstream, what)),
+        changed: (upstream, what) => {
+          if (what === "state") this.#restarts.changed(upstream);
+          return session ? this.#scopedChanged(upstream, session, what) : this.#changed(upstream, what);
+        },
         ...(this.oauth ? { oauth: this.oauth } : {}),
       },
       this.log.child({
@@ -235,8 +288,10 @@ export class Gateway {
    */
   serversAwaitingSignIn(session: HostSession): string[] {
     const identity = session.identity === LOCAL_IDENTITY ? undefined : this.#identities.get(session.identity)?.scope;
+    const served = new Set(this.viewFor(session).config.servers.map((server) => server.name));
     return this.upstreams
       .filter((shared) => {
+        if (!served.has(shared.name)) return false;
         const own = this.#connections.peek(session.connectionScope, shared.name) ?? (identity ? this.#connections.peek(identity, shared.name) : undefined);
         return (own ?? shared).signInNeeded !== undefined;
       })
@@ -281,10 +336,11 @@ export class Gateway {
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
     this.tasks.stopFollowing(); // before the upstreams go: their tasks are not failed by mcpx's own stop
-    await this.searchIndexes.stop();
+    await Promise.all([this.searchIndexes, ...this.#profileIndexes.values()].map((indexes) => indexes.stop()));
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
     this.oauth?.close(); // sign-ins still waiting end, and their loopback listener with them
     await this.#schemaCache?.flush();
+    this.#stopQuestionMetrics?.();
   }
 
   upstream(name: string): Upstream | undefined {
@@ -298,6 +354,8 @@ export class Gateway {
   addSession(session: HostSession, sole = false): void {
     this.sessions.add(session);
     if (sole) this.#soleHost = session;
+    this.#sessionOpened.set(session, performance.now());
+    this.telemetry.sessionOpened(session.transport);
   }
 
   /** The connections that belong to `session` as a whole (see `connectionOwner`). */
@@ -318,7 +376,8 @@ export class Gateway {
   async closeSession(session: HostSession): Promise<void> {
     if (session.closed) return;
     session.closed = true;
-    this.sessions.delete(session);
+    if (this.sessions.delete(session))
+      this.telemetry.sessionClosed(session.transport, performance.now() - (this.#sessionOpened.get(session) ?? performance.now()));
     this.delivered.forget(session);
     this.parked.forget(session);
     this.tasks.sessionEnded(session);
@@ -352,7 +411,7 @@ export class Gateway {
    */
   async unsubscribe(session: HostSession, uri: string): Promise<void> {
     session.subscriptions.delete(uri);
-    const owner = this.catalogue.resource(uri);
+    const owner = this.viewFor(session).catalogue.resource(uri);
     const shared = owner && this.upstream(owner.server);
     if (!owner || !shared) return;
     if (shared.config.sharing === "per-host") {
@@ -417,13 +476,21 @@ export class Gateway {
   }
 
   #rebuild(): void {
-    this.catalogue = new Catalogue(
-      this.upstreams.flatMap((upstream) => {
-        const catalog = this.#catalogOf(upstream);
-        return catalog ? [{ server: upstream.name, passthrough: upstream.config.passthrough, catalog, tools: upstream.config.tools }] : [];
-      }),
-      { servers: this.config.servers.map((server) => server.name), maxToolsPerServer: this.config.limits.maxToolsPerServer },
-    );
+    const sources = this.upstreams.flatMap((upstream): CatalogueSource[] => {
+      const catalog = this.#catalogOf(upstream);
+      return catalog ? [{ server: upstream.name, passthrough: upstream.config.passthrough, catalog, tools: upstream.config.tools }] : [];
+    });
+    this.catalogue = new Catalogue(sources, {
+      servers: this.config.servers.map((server) => server.name),
+      maxToolsPerServer: this.config.limits.maxToolsPerServer,
+    });
+    this.#profileViews = new Map(this.config.profiles.map((profile) => [profile.name, profileView(this.config, profile, sources)]));
+    // A profile the config no longer has needs no index.
+    for (const [name, indexes] of this.#profileIndexes) {
+      if (this.#profileViews.has(name)) continue;
+      this.#profileIndexes.delete(name);
+      void indexes.stop();
+    }
     // Every rebuild sees the same conflicts again; the log hears of each one once (`mcpx servers` lists them all).
     for (const { message, ...dropped } of this.catalogue.dropped) {
       // A tool the config hides is what the person asked for: worth a note, not a warning.
@@ -455,32 +522,47 @@ export class Gateway {
    */
   #changed(upstream: Upstream, what: CatalogPart | "state"): void {
     this.#cacheRead(upstream, what);
-    const before = this.catalogue;
+    const before = this.#views();
     this.#rebuild();
     const signIn = what === "state" && this.#signInChanged(upstream);
     this.#announce(before, signIn, what === "state" ? undefined : [what]);
   }
 
+  /** The whole catalogue's view and each profile's, by profile ("" for the whole). */
+  #views(): Map<string, HostView> {
+    const views = new Map<string, HostView>([["", this.viewFor(undefined)]]);
+    for (const [name, view] of this.#profileViews) views.set(name, view);
+    return views;
+  }
+
   /**
    * Tell hosts of the lists that read differently from `before` (or of `parts`, an upstream's
-   * own list_changed, relayed as a direct connection would have it). In discovery mode hosts
+   * own list_changed, relayed as a direct connection would have it), each host for its own view
+   * (a profile's hosts hear only of what changed in their profile). In discovery mode hosts
    * list the gateway tools and the pinned ones: tools are news only when those change, or the
    * servers waiting for a sign-in (`signIn`).
    */
-  #announce(before: Catalogue, signIn: boolean, parts?: CatalogPart[]): void {
-    const differing =
-      parts ??
-      (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
-        (part) => (part === "tools" && signIn) || !sameList(before[part], this.catalogue[part]),
+  #announce(before: Map<string, HostView>, signIn: boolean, parts?: CatalogPart[]): void {
+    const empty = new Catalogue([]);
+    for (const [key, view] of this.#views()) {
+      const old = before.get(key) ?? { ...view, catalogue: empty };
+      const differing =
+        parts ??
+        (["tools", "prompts", "resources", "resourceTemplates"] as const).filter(
+          (part) => (part === "tools" && signIn) || !sameList(old.catalogue[part], view.catalogue[part]),
+        );
+      // The whole catalogue's hosts hear an upstream's own list_changed as it came; a profile's only when theirs reads differently.
+      const relayed = parts !== undefined && view.profile === undefined;
+      const news = differing.filter((part) =>
+        part === "tools"
+          ? signIn ||
+            (relayed && view.config.expose !== "discovery") ||
+            !sameList(listedTools(old.config, old.catalogue), listedTools(view.config, view.catalogue))
+          : parts === undefined || relayed || !sameList(old.catalogue[part], view.catalogue[part]),
       );
-    const news = differing.filter(
-      (part) =>
-        part !== "tools" ||
-        signIn ||
-        this.config.expose !== "discovery" ||
-        !sameList(listedTools(this.config, before), listedTools(this.config, this.catalogue)),
-    );
-    for (const method of new Set(news.map((part) => LIST_CHANGED[part]))) this.broadcast(method);
+      const profile = view.profile;
+      for (const method of new Set(news.map((part) => LIST_CHANGED[part]))) this.broadcast(method, {}, (session) => session.profileName === profile);
+    }
   }
 }
 

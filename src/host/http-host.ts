@@ -55,6 +55,8 @@ export interface HttpHostOptions {
   /** Hosts with identities: the issuer whose access tokens `/mcp` takes. */
   issuer?: IdentityIssuer;
   extraRoutes?: ExtraRoutes;
+  /** `mcpx serve --http --profile NAME`: `/mcp` serves that profile, and no other path serves another. */
+  profile?: string;
 }
 
 export class HttpHost {
@@ -114,7 +116,8 @@ export class HttpHost {
     const url = request.url === MCP_PATH ? undefined : new URL(request.url ?? "/", "http://mcpx.invalid");
     const refused = rejectReason(request, this.#hosts, this.#origins);
     if (refused) return sendError(response, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
-    if (url && url.pathname !== MCP_PATH) {
+    const profile = url ? this.#profileOf(url.pathname) : { name: this.options.profile };
+    if (url && profile === undefined) {
       if (request.method === "GET" && serveResourceMetadata(url, response, this.options.issuer)) return;
       if (await this.options.extraRoutes?.(request, response, url)) return;
       return sendError(response, 404, ErrorCode.InvalidRequest, `Not found: ${url.pathname} (the MCP endpoint is ${MCP_PATH})`);
@@ -124,21 +127,38 @@ export class HttpHost {
       if (caller.challenge) response.setHeader("www-authenticate", caller.challenge);
       return sendError(response, caller.status, ErrorCode.InvalidRequest, caller.message);
     }
-    const { identity } = caller;
+    // Only a caller /mcp takes hears which profiles there are.
+    if (profile === "unknown")
+      return sendError(response, 404, ErrorCode.InvalidRequest, `Not found: ${url!.pathname} is not a profile of this mcpx (config "profiles")`);
+    const who: Caller = { identity: caller.identity, profile: profile!.name };
     switch (request.method) {
       case "POST":
-        return this.#post(request, response, identity);
+        return this.#post(request, response, who);
       case "GET":
-        return this.#get(request, response, identity);
+        return this.#get(request, response, who);
       case "DELETE":
-        return this.#delete(request, response, identity);
+        return this.#delete(request, response, who);
       default:
         response.setHeader("allow", "GET, POST, DELETE");
         return sendError(response, 405, ErrorCode.InvalidRequest, `Method ${request.method} is not allowed on ${MCP_PATH}`);
     }
   }
 
-  async #post(request: IncomingMessage, response: ServerResponse, identity: string): Promise<void> {
+  /**
+   * Which surface a path is: `/mcp` (the served profile with `--profile`, else every tool),
+   * `/mcp/<profile>` for a profile the config has now ("unknown" otherwise), or none of MCP's.
+   */
+  #profileOf(pathname: string): { name: string | undefined } | "unknown" | undefined {
+    if (pathname === MCP_PATH) return { name: this.options.profile };
+    if (!pathname.startsWith(`${MCP_PATH}/`)) return undefined;
+    const name = decodeSegment(pathname.slice(MCP_PATH.length + 1));
+    const known = name !== undefined && this.gateway.config.profiles.some((profile) => profile.name === name);
+    if (!known || (this.options.profile !== undefined && name !== this.options.profile)) return "unknown";
+    return { name };
+  }
+
+  async #post(request: IncomingMessage, response: ServerResponse, who: Caller): Promise<void> {
+    const { identity } = who;
     // The spec has the client accept both (its MUST; what a server does otherwise is left
     // open). One that takes only SSE gets every answer as SSE; one that takes only JSON gets
     // its answer as plain JSON and nothing else on that POST: no request of mcpx's can travel
@@ -179,15 +199,15 @@ export class HttpHost {
     const initializing = messages.some((message) => isRequest(message) && message.method === "initialize" && !isModernRequest(message));
     // Dual era: a session-less POST of the modern era is served statelessly.
     if (!initializing && !request.headers["mcp-session-id"] && isModernPost(request, messages)) {
-      return serveModernPost(this.gateway, request, response, messages, { batch, json: jsonAccepted, identity });
+      return serveModernPost(this.gateway, request, response, messages, { batch, json: jsonAccepted, identity, profile: who.profile });
     }
     let live: Live | undefined;
     if (initializing && !request.headers["mcp-session-id"]) {
       if (batch) return sendError(response, 400, ErrorCode.InvalidRequest, "initialize must not be part of a batch");
       if (this.#sessions.size >= this.gateway.config.limits.maxSessions) return this.#full(response, messages);
-      live = this.#open(identity);
+      live = this.#open(who);
     } else {
-      live = this.#session(request, response, identity);
+      live = this.#session(request, response, who);
       if (!live) return;
       if (!this.#versionHeaderOk(request, response)) return;
       const revision = live.session.revision;
@@ -219,8 +239,8 @@ export class HttpHost {
     live.channel.receive(messages, exchange);
   }
 
-  async #get(request: IncomingMessage, response: ServerResponse, identity: string): Promise<void> {
-    const live = this.#session(request, response, identity);
+  async #get(request: IncomingMessage, response: ServerResponse, who: Caller): Promise<void> {
+    const live = this.#session(request, response, who);
     if (!live) return;
     if (!this.#versionHeaderOk(request, response)) return;
     if (!accepts(request.headers.accept, "text/event-stream")) {
@@ -242,15 +262,15 @@ export class HttpHost {
     live.channel.listen(response, { "mcp-session-id": live.session.id });
   }
 
-  async #delete(request: IncomingMessage, response: ServerResponse, identity: string): Promise<void> {
-    const live = this.#session(request, response, identity);
+  async #delete(request: IncomingMessage, response: ServerResponse, who: Caller): Promise<void> {
+    const live = this.#session(request, response, who);
     if (!live) return;
     this.#sessions.delete(live.session.id);
     await this.gateway.closeSession(live.session);
     response.writeHead(200).end();
   }
 
-  #open(identity: string): Live {
+  #open({ identity, profile }: Caller): Live {
     const id = randomUUID();
     const channel = new HttpSessionChannel(this.gateway.log.child({ session: id }));
     let session: HostSession | undefined;
@@ -265,6 +285,7 @@ export class HttpHost {
     );
     session = new HostSession(peer, "http", id);
     session.identity = identity;
+    session.profileName = profile;
     session.canCarryRequests = (requestId) => requestId !== undefined && channel.carriesRequests(requestId);
     const live = { session, channel, lastSeen: Date.now(), open: 0 };
     this.#sessions.set(id, live);
@@ -273,15 +294,18 @@ export class HttpHost {
     return live;
   }
 
-  /** The session the request names, when it is `identity`'s (another's is unknown to it, word for word). */
-  #session(request: IncomingMessage, response: ServerResponse, identity: string): Live | undefined {
+  /**
+   * The session the request names, when it is `identity`'s and of the path's profile (another
+   * identity's, or one opened on another path, is unknown to it, word for word).
+   */
+  #session(request: IncomingMessage, response: ServerResponse, { identity, profile }: Caller): Live | undefined {
     const id = request.headers["mcp-session-id"];
     if (typeof id !== "string" || id === "") {
       sendError(response, 400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
       return undefined;
     }
     const live = this.#sessions.get(id);
-    if (!live || live.session.identity !== identity) {
+    if (!live || live.session.identity !== identity || live.session.profileName !== profile) {
       sendError(response, 404, ErrorCode.InvalidRequest, "Session not found: it ended or never existed; initialize a new one");
       return undefined;
     }
@@ -329,6 +353,22 @@ export class HttpHost {
       this.gateway.log.info("ended an idle host session", { session: id });
       void this.gateway.closeSession(live.session);
     }
+  }
+}
+
+/** Who calls, and on which profile's path. */
+interface Caller {
+  identity: string;
+  profile: string | undefined;
+}
+
+/** A path segment percent-decoded, or undefined when it is not one segment. */
+function decodeSegment(segment: string): string | undefined {
+  if (segment === "" || segment.includes("/")) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
   }
 }
 

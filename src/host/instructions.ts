@@ -4,6 +4,10 @@
  * tools, and one line per server; each server's own instructions are one mcpx__servers call away.
  */
 import type { Gateway } from "./gateway.js";
+import type { HostView } from "./profile-view.js";
+import type { HostSession } from "./session.js";
+import type { Upstream } from "../upstream/upstream.js";
+import { servedUpstreams } from "./gateway-tools/answers.js";
 import { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL, SERVERS_TOOL } from "./gateway-tools/definitions.js";
 import { pinnedTools } from "./gateway-tools/exposed-tools.js";
 import { serverDescription } from "../discovery/tool-records.js";
@@ -13,20 +17,23 @@ import { EXEC_TOOL } from "./gateway-tools/exec.js";
 const SERVER_LINES_BUDGET = 2500;
 const SERVER_LINE = 100;
 
-export function hostInstructions(gateway: Gateway): string | undefined {
-  return gateway.config.expose === "discovery" ? discoveryInstructions(gateway) : upstreamInstructions(gateway);
+/** What `session` is told: of its profile's servers only, when it has one. */
+export function hostInstructions(gateway: Gateway, session: HostSession | undefined): string | undefined {
+  const view = gateway.viewFor(session);
+  const upstreams = servedUpstreams(gateway, view);
+  return view.config.expose === "discovery" ? discoveryInstructions(view, upstreams) : upstreamInstructions(upstreams);
 }
 
-function upstreamInstructions(gateway: Gateway): string | undefined {
-  const parts = gateway.upstreams
+function upstreamInstructions(upstreams: readonly Upstream[]): string | undefined {
+  const parts = upstreams
     .filter((upstream) => upstream.instructions)
-    .map((upstream) => (gateway.upstreams.length === 1 ? upstream.instructions : `## ${upstream.name}\n${upstream.instructions}`));
+    .map((upstream) => (upstreams.length === 1 ? upstream.instructions : `## ${upstream.name}\n${upstream.instructions}`));
   return parts.length ? parts.join("\n\n") : undefined;
 }
 
-function discoveryInstructions(gateway: Gateway): string {
-  const servers = gateway.upstreams.filter((upstream) => upstream.state !== "disabled");
-  const pinned = pinnedTools(gateway.config, gateway.catalogue).map((tool) => String(tool.name));
+function discoveryInstructions(view: HostView, upstreams: readonly Upstream[]): string {
+  const servers = upstreams.filter((upstream) => upstream.state !== "disabled");
+  const pinned = pinnedTools(view.config, view.catalogue).map((tool) => String(tool.name));
   const lines: string[] = [];
   let length = 0;
   for (const upstream of servers) {

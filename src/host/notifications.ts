@@ -25,6 +25,9 @@ import { relayTaskStatus } from "./tasks/task-messages.js";
 export interface NotificationRelay {
   readonly log: Logger;
   readonly catalogue: Catalogue;
+  readonly sessions: ReadonlySet<HostSession>;
+  /** The catalogue a host sees (its profile's, or the whole one). */
+  viewFor(session: HostSession): { catalogue: Catalogue };
   readonly delivered: DeliveredElicitations;
   readonly urlQuestions: UrlQuestions;
   readonly broker: Broker | undefined;
@@ -54,10 +57,13 @@ export function relayNotification(gateway: NotificationRelay, upstream: Upstream
     }
     case "notifications/resources/updated": {
       if (typeof params.uri !== "string") return;
-      // Hosts subscribed under the URI they know it by, which may be an mcpx alias.
-      const uri = gateway.catalogue.exposedUri(upstream.name, params.uri);
-      if (uri === undefined) return; // another server's resource: not this one's to announce
-      gateway.broadcast(notification.method, { ...params, uri }, (session) => audience(session) && session.subscriptions.has(uri));
+      // Hosts subscribed under the URI they know it by in their view, which may be an mcpx alias;
+      // another server's resource (or one outside the host's profile) is not this one's to announce.
+      const original = params.uri;
+      for (const session of gateway.sessions) {
+        const uri = gateway.viewFor(session).catalogue.exposedUri(upstream.name, original);
+        if (uri !== undefined && audience(session) && session.subscriptions.has(uri)) session.notify(notification.method, { ...params, uri });
+      }
       return;
     }
     case "notifications/elicitation/complete": {

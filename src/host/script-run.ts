@@ -8,10 +8,12 @@
 import { scriptServers } from "../scripts/script-servers.js";
 import { startScript } from "../scripts/run-script.js";
 import type { RunningScript, ScriptLimits, ScriptSource, ToolCaller } from "../scripts/types.js";
-import { GatewayError } from "../protocol/errors.js";
+import { GatewayError, invalidParams } from "../protocol/errors.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { Gateway } from "./gateway.js";
 import { viewOf } from "./gateway-tools/answers.js";
+import { discoveryName } from "../discovery/records.js";
+import { withFixedArguments } from "./profile-view.js";
 import type { CallerContext } from "./session.js";
 import { sendResolvingUrlRequired } from "./url-required.js";
 
@@ -25,15 +27,21 @@ export interface RunOptions {
 
 export async function startRun(gateway: Gateway, source: ScriptSource, options: RunOptions): Promise<RunningScript> {
   await gateway.start();
-  const view = viewOf(gateway);
-  const servers = scriptServers(view.tools.map((tool) => tool.record));
   const { run } = options;
+  // The globals are the tools the caller sees: a host on a profile gets its profile's only.
+  const host = gateway.viewFor(run.session);
+  const view = viewOf(gateway, host);
+  const servers = scriptServers(view.tools.map((tool) => tool.record));
   const caller: ToolCaller = async (server, tool, args, signal) => {
     const upstream = await gateway.connectionFor(run.session, server);
     if (!upstream) throw new GatewayError("UPSTREAM_UNAVAILABLE", `no server named "${server}"`);
     await upstream.start();
     const owner = callOfRun(run, tool);
-    const params: JsonObject = { name: tool, arguments: args };
+    const listed = view.find(discoveryName(server, tool));
+    const owned = listed && host.catalogue.tool(listed.exposed);
+    // A tool that left the profile (a reload) while the script ran is not the profile's to call.
+    if (!owned && host.profile !== undefined) throw invalidParams(`${server}.${tool} is not a tool of profile "${host.profile}"`);
+    const params: JsonObject = { name: tool, arguments: owned ? withFixedArguments(owned, args) : args };
     return sendResolvingUrlRequired(gateway, upstream, owner, "tools/call", signal, () =>
       upstream.call("tools/call", params, { owner, signal, ...(options.legacyCaller ? { legacyCaller: true } : {}) }),
     );

@@ -30,6 +30,8 @@ export class HostSession {
    * else the operator, "local". It owns the session, its questions and its upstream connections.
    */
   identity: string = LOCAL_IDENTITY;
+  /** The profile (config `profiles`) whose tools it sees: `/mcp/<name>`, `mcpx serve --profile`; undefined: every tool. */
+  profileName: string | undefined;
   closed = false;
   /** Set while `initialize` is being answered. */
   initializing: Promise<unknown> | undefined;

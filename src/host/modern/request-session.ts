@@ -30,6 +30,7 @@ export class ModernRequestSession extends HostSession {
   ) {
     super(base.peer, base.transport, `${base.id}~${++counter}`);
     this.identity = base.identity;
+    this.profileName = base.profileName;
     this.apply(envelope);
   }
 

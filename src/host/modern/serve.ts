@@ -15,6 +15,7 @@ import { discover } from "./discover.js";
 import { listen } from "./listen.js";
 import { MRTR_METHODS, serveRound } from "./mrtr.js";
 import { ModernRequestSession } from "./request-session.js";
+import { hostRequestOf } from "../telemetry-hooks.js";
 
 /**
  * What a 2026-07-28 host may call. Gone from the era, and so unknown methods here (-32601; on
@@ -43,9 +44,11 @@ export function servesModern(session: HostSession, context: IncomingContext): bo
   return !session.servesOneRequest && !session.initialized && !session.initializing && isModernRequest(context.request);
 }
 
-/** Every host request enters here (stdio and HTTP). */
+/** Every host request enters here (stdio and HTTP), inside its span when tracing is on. */
 export function serveRequest(gateway: Gateway, session: HostSession, context: IncomingContext): Promise<JsonObject> {
-  return servesModern(session, context) ? serveModern(gateway, session, context) : dispatch(gateway, session, context);
+  const serve = (): Promise<JsonObject> => (servesModern(session, context) ? serveModern(gateway, session, context) : dispatch(gateway, session, context));
+  const traced = gateway.telemetry.traceHostRequest;
+  return traced ? traced(hostRequestOf(session, context), serve) : serve();
 }
 
 async function serveModern(gateway: Gateway, base: HostSession, context: IncomingContext): Promise<JsonObject> {
@@ -53,7 +56,7 @@ async function serveModern(gateway: Gateway, base: HostSession, context: Incomin
   const envelope = readEnvelope(context.request.params);
   if (!MODERN_METHODS.has(method)) throw methodNotFound(method);
   try {
-    if (method === "server/discover") return downgradeResult(method, await discover(gateway), envelope.revision);
+    if (method === "server/discover") return downgradeResult(method, await discover(gateway, base), envelope.revision);
     if (method === "subscriptions/listen") return downgradeResult(method, await listen(gateway, base, envelope, context), envelope.revision);
     const forwardable = withoutEnvelope(context.request.params ?? {});
     if (MRTR_METHODS.has(method)) return await serveRound(gateway, base, envelope, context, forwardable);
