@@ -112,3 +112,29 @@ describe("a 2025-11-25 host that disconnects and comes back", () => {
     }
   });
 });
+
+describe("mcpx stopping while it follows tasks", () => {
+  it("ends each task it can no longer follow failed, saying why; the next mcpx does not know their ids", async () => {
+    const started = await Promise.all(
+      ["modern__slow_compute", "legacy__slow_compute"].map(async (name) =>
+        String((await modern.request("tools/call", { name, arguments: { seconds: 60 } })).result!.taskId),
+      ),
+    );
+    const pid = mcpx.child.pid;
+    await mcpx.close();
+    const listed = JSON.parse((await runMcpx(["tasks", "list", "--all", "--json"], config)).stdout) as TaskRecord[];
+    for (const id of started) {
+      expect(listed.find((task) => task.id === id)).toMatchObject({
+        status: "failed",
+        statusMessage: `mcpx stopped while it followed this task (process ${pid}); it can no longer be reached through mcpx`,
+      });
+    }
+    const next = await startMcpxHttp(config);
+    try {
+      const reply = await modernHost(next.url).request("tasks/get", { taskId: started[0]! });
+      expect(reply.error?.code).toBe(-32602);
+    } finally {
+      await next.close();
+    }
+  });
+});
