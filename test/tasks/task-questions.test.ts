@@ -42,11 +42,12 @@ afterAll(async () => {
   await mcpx?.close();
 });
 
-/** The pending question `message` from `server`, as the CLI lists it (waits for it to open). */
+/** The pending question `message` from `server`, as REST lists it (waits for it to open). */
 async function pendingQuestion(server: string, message: string): Promise<QuestionView> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const found = (await elicitListAll(config)).find((view) => view.state === "pending" && view.server === server && view.message === message);
+    const listed = (await rest.get("/v1/questions")).body as QuestionView[];
+    const found = listed.find((view) => view.state === "pending" && view.server === server && view.message === message);
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no pending question "${message}" from ${server}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
