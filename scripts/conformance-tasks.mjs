@@ -6,7 +6,8 @@
 // The fixture: the 2026-07-28 one serving the extension by hand (test/fixtures/tasks-modern-server.mjs),
 // or with --legacy the 2025-11-25 one (test/fixtures/tasks-server.mjs, SDK 1.x).
 //
-//   npm run build && node test/node22/ensure.mjs && node scripts/conformance-tasks.mjs [--legacy] [--direct] [scenario...]
+//   npm run build && node test/node22/ensure.mjs && node scripts/conformance-tasks.mjs [--legacy] [--direct] [--failures] [scenario...]
+//   (--failures prints each failed check's id and message)
 //
 // About four minutes of wall time (three runs of ten scenarios; some wait out their 20 s limit),
 // which is why it is a script and not part of `npm test`. Figures: docs/protocol.md ("Conformance").
@@ -66,7 +67,14 @@ function runScenario(url, scenario) {
         .flatMap((file) => JSON.parse(readFileSync(path.join(out, file), 'utf8')));
       rmSync(out, { recursive: true, force: true });
       const count = (status) => checks.filter((check) => check.status === status).length;
-      resolve({ passed: count('SUCCESS'), failed: count('FAILURE'), other: checks.length - count('SUCCESS') - count('FAILURE'), ran: checks.length > 0 });
+      const failures = checks.filter((check) => check.status === 'FAILURE').map((check) => `${check.id}: ${check.errorMessage ?? ''}`);
+      resolve({
+        passed: count('SUCCESS'),
+        failed: count('FAILURE'),
+        other: checks.length - count('SUCCESS') - count('FAILURE'),
+        ran: checks.length > 0,
+        failures,
+      });
     });
   });
 }
@@ -118,5 +126,6 @@ for (const run of runs) {
     console.log(
       `  ${scenario.padEnd(30)} ${row.ran ? `${row.passed} passed, ${row.failed} failed${row.other ? `, ${row.other} other` : ''}` : 'no checks (the scenario stopped with an error)'}`,
     );
+    if (process.argv.includes('--failures')) for (const failure of row.failures) console.log(`      ${failure.slice(0, 300)}`);
   }
 }

@@ -70,6 +70,11 @@ const PAGE_HTML = `<!doctype html>
     <h2>Settled</h2>
     <ul id="settled"></ul>
   </section>
+  <section class="history" aria-label="Tasks">
+    <h2>Tasks</h2>
+    <p id="no-tasks" class="empty">No tasks relayed for you.</p>
+    <ul id="tasks"></ul>
+  </section>
 </main>
 <main id="audit" hidden>
   <form id="audit-filter" class="audit-filter" novalidate>

@@ -67,6 +67,7 @@ export class TaskStore {
   readonly #followers;
   readonly #unfollow;
   readonly #old;
+  readonly #cancel;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(
@@ -79,6 +80,7 @@ export class TaskStore {
     this.#all = db.prepare(`SELECT * FROM tasks ORDER BY created_ms`);
     this.#followers = db.prepare(`SELECT DISTINCT owner_pid, owner_instance FROM tasks WHERE ${NOT_TERMINAL}`);
     this.#unfollow = db.prepare(`UPDATE tasks SET status = 'failed', status_message = ?, last_poll_ms = ? WHERE owner_instance = ? AND ${NOT_TERMINAL}`);
+    this.#cancel = db.prepare(`UPDATE tasks SET status = 'cancelled', status_message = ?, last_poll_ms = ? WHERE id = ? AND ${NOT_TERMINAL}`);
     this.#old = db.prepare(`DELETE FROM tasks WHERE created_ms < ? AND (${TERMINAL.map((status) => `status = '${status}'`).join(" OR ")})`);
   }
 
@@ -122,6 +124,15 @@ export class TaskStore {
   /** The tasks `instance` followed and that had not ended: failed, with `why` as their status message. Returns how many. */
   unfollowable(instance: string, why: string): number {
     return this.#unfollow.run(why, Date.now(), instance).changes;
+  }
+
+  /**
+   * A person cancels the task from another process (`mcpx tasks cancel`): the store says so at
+   * once, and the process that follows it, which watches the store, cancels it upstream. Whether
+   * it was still running.
+   */
+  requestCancel(id: string, why: string): boolean {
+    return this.#cancel.run(why, Date.now(), id).changes > 0;
   }
 
   /** Remove ended tasks created before `beforeMs`. */

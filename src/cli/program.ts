@@ -196,9 +196,26 @@ program
     await ui(options);
   });
 
-program
-  .command("tasks")
-  .description("the tasks mcpx relayed for hosts, from the store")
+const tasks = program.command("tasks").description("the tasks mcpx relayed for hosts, from the store");
+
+tasks
+  .command("show <id>")
+  .description("one task: its server, tool, status as last heard, owner session, times, the mcpx process that follows it")
+  .option("--json", "print the record as JSON")
+  .action(async (id: string, options: { json?: boolean }) => {
+    const { tasksShow } = await import("./tasks.js");
+    tasksShow(id, options);
+  });
+
+tasks
+  .command("cancel <id>")
+  .description("cancel a task: the mcpx process that follows it cancels it upstream")
+  .action(async (id: string) => {
+    const { tasksCancel } = await import("./tasks.js");
+    tasksCancel(id);
+  });
+
+tasks
   .command("list")
   .description("tasks not yet ended: id, tool, status, when created and last heard of")
   .option("--all", "ended tasks too")

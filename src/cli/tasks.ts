@@ -1,8 +1,10 @@
 /**
- * `mcpx tasks list`: the tasks mcpx relayed for hosts, from the store in the state directory
- * (broker/task-store.ts), the operator's own (identity "local") as `elicit list` shows its
- * questions. No config file needed. A task whose mcpx process is gone is marked failed first (the
- * broker's sweep), so nothing shows "working" that nobody can follow any more.
+ * `mcpx tasks list|show|cancel`: the tasks mcpx relayed for hosts, from the store in the state
+ * directory (broker/task-store.ts), the operator's own (identity "local") as `elicit list` shows
+ * its questions. No config file needed. A task whose mcpx process is gone is marked failed first
+ * (the broker's sweep), so nothing shows "working" that nobody can follow any more. `cancel`
+ * writes the cancel to the store; the process that follows the task sees it there and cancels
+ * it upstream.
  */
 import { Broker } from "../broker/broker.js";
 import { LOCAL_IDENTITY } from "../broker/identity.js";
@@ -10,6 +12,7 @@ import { openCommandStore } from "./open-store.js";
 import type { TaskRecord } from "../broker/task-store.js";
 import { createLogger } from "../util/log.js";
 import { inert, inertJson } from "./inert.js";
+import { CliError } from "./exit.js";
 
 export function tasksList(options: { json?: boolean; all?: boolean }): void {
   const store = openCommandStore();
@@ -17,6 +20,52 @@ export function tasksList(options: { json?: boolean; all?: boolean }): void {
     new Broker(store, createLogger({}, "warn")).sweep();
     const tasks = store.tasks.all().filter((task) => task.identity === LOCAL_IDENTITY && (options.all === true || !ended(task)));
     process.stdout.write(options.json ? `${inertJson(JSON.stringify(tasks, null, 2))}\n` : table(tasks, options.all === true));
+  } finally {
+    store.close();
+  }
+}
+
+export function tasksShow(id: string, options: { json?: boolean }): void {
+  withOwnTask(id, (task) => {
+    if (options.json) {
+      process.stdout.write(`${inertJson(JSON.stringify(task, null, 2))}\n`);
+      return;
+    }
+    const fields: Array<[string, unknown]> = [
+      ["id", task.id],
+      ["server", task.server],
+      ["tool", task.tool],
+      ["status", task.status],
+      ["message", task.statusMessage],
+      ["host session", task.hostSession],
+      ["created", task.createdAt],
+      ["last heard", task.lastPolledAt],
+      ["expires", task.expiresAt],
+      ["upstream's id", task.upstreamTaskId],
+      ["followed by", `mcpx process ${task.followerPid}`],
+    ];
+    const width = Math.max(...fields.map(([name]) => name.length));
+    for (const [name, value] of fields) if (value !== undefined) process.stdout.write(`${name.padEnd(width)}  ${inert(value)}\n`);
+  });
+}
+
+export function tasksCancel(id: string): void {
+  withOwnTask(id, (task, store) => {
+    if (ended(task)) throw new CliError(`task ${inert(id)} already ended (${task.status}${task.statusMessage ? `: ${inert(task.statusMessage)}` : ""})`);
+    const why = `cancelled with \`mcpx tasks cancel\`; the mcpx process that follows it (process ${task.followerPid}) cancels it upstream`;
+    if (!store.tasks.requestCancel(task.id, why)) throw new CliError(`task ${inert(id)} ended meanwhile`);
+    process.stdout.write(`cancelled task ${inert(id)}: mcpx process ${task.followerPid}, which follows it, cancels it upstream\n`);
+  });
+}
+
+/** The operator's task `id` (after the sweep); another identity's is unknown, as one that never existed. */
+function withOwnTask(id: string, use: (task: TaskRecord, store: ReturnType<typeof openCommandStore>) => void): void {
+  const store = openCommandStore();
+  try {
+    new Broker(store, createLogger({}, "warn")).sweep();
+    const task = store.tasks.get(id);
+    if (!task || task.identity !== LOCAL_IDENTITY) throw new CliError(`no task ${inert(id)} (\`mcpx tasks list --all\` lists them)`);
+    use(task, store);
   } finally {
     store.close();
   }

@@ -28,8 +28,9 @@ import { serveExec } from "./gateway-tools/exec-call.js";
 import { serveSignIn, SIGN_IN_TOOL, signInToolDefinitions } from "./gateway-tools/sign-in.js";
 import type { Upstream } from "../upstream/upstream.js";
 import { TASK_HANDLERS, relayTaskCall } from "./tasks/methods.js";
-import { hostTasksCapability, toolsForHost } from "./tasks/capability.js";
-import { MODERN_TASK_HANDLERS, offersModernTasks, relayModernTask, takesModernTasks } from "./tasks/modern-methods.js";
+import { hostTasksCapability, runsToolTasks, toolsForHost } from "./tasks/capability.js";
+import { MODERN_TASK_HANDLERS } from "./tasks/modern-methods.js";
+import { callMayStartTask, taskShapeOf } from "./tasks/start.js";
 
 type Handler = (gateway: Gateway, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
 
@@ -109,21 +110,22 @@ async function callTool(gateway: Gateway, session: HostSession, context: Incomin
   return forwardCall(gateway, session, context, params, view.catalogue.tool(name));
 }
 
-/** A tool call on its way upstream; one that asks for a task may come back as a task relayed for the host (host/tasks/). */
-async function forwardCall(
-  gateway: Gateway,
-  session: HostSession,
-  context: IncomingContext,
-  params: JsonObject,
-  owned: Owned | undefined,
-): Promise<JsonObject> {
-  const send = (relayTask = false): Promise<JsonObject> => forward(gateway, session, context, "name", params, owned, "tool", relayTask);
-  if (owned && takesModernTasks(session)) {
-    const upstream = await gateway.connectionFor(session, owned.server);
-    if (upstream && offersModernTasks(upstream)) return relayModernTask(gateway, session, upstream, owned.original, await send(true));
-  }
-  if (!isObject(params.task) || !owned) return send();
-  return relayTaskCall(gateway, session, await gateway.connectionFor(session, owned.server), owned.original, send);
+/** A tool call on its way upstream; one that may start a task comes back as a task relayed for the host (host/tasks/). */
+async function forwardCall(gateway: Gateway, session: HostSession, context: IncomingContext, asked: JsonObject, owned: Owned | undefined): Promise<JsonObject> {
+  const send = (sent: JsonObject, relayTask: boolean): Promise<JsonObject> => forward(gateway, session, context, "name", sent, owned, "tool", relayTask);
+  const params = withoutModernHostsTask(session, asked);
+  const shape = taskShapeOf(session, params);
+  const upstream = owned && shape ? await gateway.connectionFor(session, owned.server) : undefined;
+  if (!owned || !shape || !upstream) return send(params, false);
+  if (shape === "2025" && runsToolTasks(upstream)) return relayTaskCall(gateway, session, upstream, owned.original, () => send(params, false));
+  return callMayStartTask(gateway, session, upstream, owned.original, shape, params, send);
+}
+
+/** A 2026-07-28 host's `task` is 2025 vocabulary the extension ignores (the server decides): it goes no further. */
+function withoutModernHostsTask(session: HostSession, params: JsonObject): JsonObject {
+  if (!session.revision || isLegacyHost(session) || params.task === undefined) return params;
+  const { task: _ignored, ...rest } = params;
+  return rest;
 }
 
 async function initialize(gateway: Gateway, session: HostSession, _context: IncomingContext, params: JsonObject): Promise<JsonObject> {

@@ -222,6 +222,7 @@ export class Gateway {
         question: (upstream, context, candidates, inputKey) => {
           // A question a relayed task raises is its owner's, whatever else is in flight (host/tasks/).
           const task = taskQuestion(this.tasks, upstream, context);
+          if (task?.follower) return task.follower.fromUpstream(context);
           return relayQuestion(this, upstream, task?.context ?? context, task?.candidates ?? candidates, inputKey);
         },
         signInWaiter: (upstream, elicitationId, owner, signal) => askWaitingCaller(this, upstream, elicitationId, owner as CallerContext, signal),
@@ -334,6 +335,7 @@ export class Gateway {
   /** Stop serving: every session, then every upstream. Idempotent; never throws. */
   async stop(): Promise<void> {
     for (const session of [...this.sessions]) await this.closeSession(session);
+    this.tasks.stopFollowing(); // before the upstreams go: their tasks are not failed by mcpx's own stop
     await Promise.all([this.searchIndexes, ...this.#profileIndexes.values()].map((indexes) => indexes.stop()));
     await Promise.all(this.upstreams.map((upstream) => upstream.stop().catch((error: unknown) => this.#failedTeardown("an upstream", error))));
     this.oauth?.close(); // sign-ins still waiting end, and their loopback listener with them

@@ -218,7 +218,7 @@ function originOf(attribution: Attribution, upstream: Upstream): Origin {
   };
 }
 
-type Decided = (Decision & { by: string }) | "error" | undefined;
+export type Decided = (Decision & { by: string }) | "error" | undefined;
 
 /**
  * Who answers at once, in this order: the operator's rules, then the run's script (its
@@ -238,6 +238,11 @@ function decide(
   const mode = (): Decided => modeDecision(gateway.config.elicitation.mode);
   if (!scriptOf(attribution)?.handlesQuestions) return mode();
   return scriptDecision(question, attribution, signal, (answer) => answerFit(question, answer), log).then((scripted) => scripted ?? mode());
+}
+
+/** What answers a question at once without asking anyone: a rule, else the mode (a task's questions, host/tasks/task-questions.ts). */
+export function decidedAtOnce(gateway: QuestionRelay, question: Question, tool: string | undefined): Decided {
+  return ruleDecision(gateway, question, tool) ?? modeDecision(gateway.config.elicitation.mode);
 }
 
 /** The first rule that matches, when its answer fits the question. */

@@ -59,7 +59,8 @@ const FEATURES = {
   notificationParamsMeta: { since: "2025-11-25" },
   completionContext: { since: "2025-06-18" },
   icons: { since: "2025-11-25" },
-  toolExecution: { since: "2025-11-25" },
+  /** A tool's `execution` (its task support): 2025-11-25 core tasks; the 2026 Tool has none (the tasks extension decides per call). */
+  toolExecution: { since: "2025-11-25", until: "2026-07-28" },
   samplingTools: { since: "2025-11-25" },
   /** A sampling message's `content` may be a list of blocks, not just one. */
   samplingContentArrays: { since: "2025-11-25" },

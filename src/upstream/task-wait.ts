@@ -11,6 +11,7 @@ import { GatewayError, RpcError } from "../protocol/errors.js";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { contentOf, inputResponse } from "../protocol/modern.js";
 import { isTerminalStatus, pendingInputRequests } from "../protocol/modern-tasks.js";
+import { withoutRelatedTask } from "../protocol/related-task.js";
 import { sleep } from "../util/sleep.js";
 
 export interface TaskWait {
@@ -91,4 +92,50 @@ function finished(server: string, taskId: string, task: JsonObject): JsonObject 
     taskId,
     status: task.status,
   });
+}
+
+/**
+ * A 2025-11-25 upstream's tool call that runs as a task although its caller asked for none:
+ * mcpx asked for the task itself (a tool whose `execution.taskSupport` is "required", called by
+ * a caller that cannot take a task), or the server made one unasked. The caller gets the task's
+ * result as an ordinary result: mcpx waits on `tasks/result` (where a 2025 server delivers the
+ * task's questions, asked of the caller as any of its call's), within the call's timeout
+ * (paused while a question waits for a person); a wait that fails or is given up cancels the
+ * task where the server takes `tasks/cancel`.
+ */
+export interface LegacyTaskWait {
+  server: string;
+  /** The CreateTaskResult (`{task}`). */
+  created: JsonObject;
+  /** The server takes `tasks/cancel`. */
+  cancels: boolean;
+  /** One request about the task to the server, as the caller's call (its owner, timeout, cancellation). */
+  send(method: string, params: JsonObject): Promise<JsonObject>;
+}
+
+/** The server's tools that must run as a task (`execution.taskSupport` "required"). */
+export function requiresTask(tools: readonly JsonObject[], name: unknown): boolean {
+  const tool = tools.find((candidate) => candidate.name === name);
+  return isObject(tool?.execution) && tool.execution.taskSupport === "required";
+}
+
+/** A 2025-11-25 CreateTaskResult (a task, no tool result). */
+export function isLegacyCreatedTask(result: JsonObject): boolean {
+  return isObject(result.task) && typeof result.task.taskId === "string" && !("content" in result);
+}
+
+export async function waitForLegacyTask(wait: LegacyTaskWait): Promise<JsonObject> {
+  const taskId = String((wait.created.task as JsonObject).taskId);
+  try {
+    return withoutRelatedTask(await wait.send("tasks/result", { taskId }));
+  } catch (error) {
+    if (wait.cancels) void wait.send("tasks/cancel", { taskId }).catch(() => {});
+    if (error instanceof GatewayError && error.code === "UPSTREAM_TIMEOUT") {
+      throw new GatewayError("UPSTREAM_TIMEOUT", `upstream "${wait.server}" task ${taskId} did not finish within the call's timeout; mcpx cancelled it`, {
+        server: wait.server,
+        taskId,
+      });
+    }
+    throw error;
+  }
 }

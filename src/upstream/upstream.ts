@@ -13,7 +13,7 @@ import type { Arrival, Channel } from "../rpc/channel.js";
 import { Peer, type IncomingContext } from "../rpc/peer.js";
 import type { OversizedMessage, ReportsOversized } from "../rpc/oversized.js";
 import type { Pressure } from "../rpc/pressure.js";
-import { ErrorCode, type JsonObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
+import { ErrorCode, isObject, type JsonObject, type JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { GatewayError, RpcError } from "../protocol/errors.js";
 import { defines, LATEST_LEGACY, MODERN_REVISIONS, type Revision } from "../protocol/revisions.js";
 import { INPUT_REQUIRED_METHODS } from "../protocol/modern.js";
@@ -22,7 +22,7 @@ import { emptyCatalog, fetchPart, offeredParts, readCatalog, REFRESHED_BY, type 
 import { CallsInFlight, withProgressToken, type CallOptions, type CallOwner, type Candidates } from "./calls.js";
 import { MODERN_CAPABILITIES, modernEnvelope } from "./client-capabilities.js";
 import { declaresTasksExtension, withTasksExtension } from "../protocol/modern-tasks.js";
-import { waitForTask } from "./task-wait.js";
+import { isLegacyCreatedTask, requiresTask, waitForLegacyTask, waitForTask } from "./task-wait.js";
 import type { ServerHello } from "./era-probe.js";
 import { openConnection, type Transport } from "./handshake.js";
 import { BadHeaderTools } from "./header-declarations.js";
@@ -270,7 +270,7 @@ export class Upstream {
     if (this.state === "down" && this.#signIn.waiting) return this.#untilSignedIn(options).then(() => this.#call(method, params, options));
     if (!this.#peer || this.state !== "ready") return Promise.reject(this.unavailable());
     const progressToken = options.onProgress ? `mcpx-${this.name}-${++this.#progressCounter}` : undefined;
-    if (!this.#modern) return this.#send(method, withoutInputFields(params), options, progressToken);
+    if (!this.#modern) return this.#legacyCall(method, withoutInputFields(params), options, progressToken);
     const refused = method === "tools/call" ? this.#badHeaderTools.refusal(params) : undefined;
     if (refused) return Promise.reject(refused);
     const local = this.#removed.answer(method, params, () => this.#listen?.update(SUBSCRIBE_ACK_WAIT_MS) ?? Promise.resolve());
@@ -292,6 +292,26 @@ export class Upstream {
       },
       // The tasks extension (task-wait.ts): relayed to a caller that takes tasks, else waited for.
       task: (created) => (options.relayTask ? Promise.resolve(created) : this.#waitForTask(created, options, candidates)),
+    });
+  }
+
+  /**
+   * A request to a legacy-era server. A tool call whose tool must run as a task, from a caller
+   * that asked for none, is made a task by mcpx, and (like a task the server made unasked) waited
+   * for on the caller's behalf (task-wait.ts).
+   */
+  #legacyCall(method: string, params: JsonObject | undefined, options: CallOptions, progressToken: string | undefined): Promise<JsonObject> {
+    if (method !== "tools/call" || params?.task !== undefined) return this.#send(method, params, options, progressToken);
+    const tasks = isObject(this.capabilities.tasks) ? this.capabilities.tasks : {};
+    const sent = requiresTask(this.catalog.tools, params?.name) && isObject(tasks.requests) ? { ...params, task: {} } : params;
+    return this.#send(method, sent, options, progressToken).then((result) => {
+      if (!isLegacyCreatedTask(result)) return result;
+      return waitForLegacyTask({
+        server: this.name,
+        created: result,
+        cancels: isObject(tasks.cancel),
+        send: (taskMethod, taskParams) => this.#send(taskMethod, taskParams, { ...options, onProgress: undefined }, undefined),
+      });
     });
   }
 

@@ -16,13 +16,14 @@ function session(identity?: string): HostSession {
   return made;
 }
 
+const ERAS = { shape: "2025", runsAs: "2025" } as const;
 const TASK = { taskId: "upstream-1", status: "working", createdAt: new Date().toISOString(), lastUpdatedAt: new Date().toISOString(), ttl: 60_000 };
 
 describe("a relayed task's owner", () => {
   it("is the session that created it, for a host that did not sign in", () => {
     const tasks = new TaskRegistry();
     const [mine, other] = [session(), session()];
-    const task = tasks.add(mine, upstream, "slow", TASK);
+    const task = tasks.add(mine, upstream, "slow", TASK, ERAS);
     expect(task.id).toMatch(/^work\/[0-9a-f-]{36}$/);
     expect(tasks.ownedBy(mine, task.id)).toBe(task);
     expect(tasks.ownedBy(other, task.id)).toBeUndefined();
@@ -34,23 +35,33 @@ describe("a relayed task's owner", () => {
   it("is the identity a signed-in host is, so any of its sessions finds it, and its news goes to the latest", () => {
     const tasks = new TaskRegistry();
     const [first, second, stranger] = [session("https://issuer|ada"), session("https://issuer|ada"), session("https://issuer|bob")];
-    const task = tasks.add(first, upstream, "slow", TASK);
+    const task = tasks.add(first, upstream, "slow", TASK, ERAS);
     expect(tasks.ownedBy(second, task.id)).toBe(task);
     expect(task.session).toBe(second);
     expect(tasks.ownedBy(stranger, task.id)).toBeUndefined();
     expect(tasks.ownedBy(session(), task.id)).toBeUndefined();
   });
 
-  it("forgets a session's own tasks when it ends, not an identity's", () => {
+  it("keeps a session's own tasks when it ends, for that host's next session that names them (same identity); never another identity's", () => {
     const tasks = new TaskRegistry();
     const local = session();
     const signedIn = session("https://issuer|ada");
-    const localTask = tasks.add(local, upstream, "slow", { ...TASK, taskId: "a" });
-    const identityTask = tasks.add(signedIn, upstream, "slow", { ...TASK, taskId: "b" });
+    const localTask = tasks.add(local, upstream, "slow", { ...TASK, taskId: "a" }, ERAS);
+    const identityTask = tasks.add(signedIn, upstream, "slow", { ...TASK, taskId: "b" }, ERAS);
+    const other = session();
+    // While its session lives, another session of the same identity does not get it.
+    expect(tasks.ownedBy(other, localTask.id)).toBeUndefined();
     tasks.sessionEnded(local);
     tasks.sessionEnded(signedIn);
-    expect(tasks.byUpstreamId(upstream, "a")).toBeUndefined();
-    expect(tasks.ownedBy(local, localTask.id)).toBeUndefined();
+    // The upstream's news of it still reaches mcpx.
+    expect(tasks.byUpstreamId(upstream, "a")).toBe(localTask);
+    expect(tasks.ownedBy(session("https://issuer|bob"), localTask.id)).toBeUndefined();
+    const back = session();
+    expect(tasks.ownedBy(back, localTask.id)).toBe(localTask);
+    expect(localTask.session).toBe(back);
+    expect(tasks.allOwnedBy(back)).toEqual([localTask]);
+    // Once its host is back, it is that session's alone again.
+    expect(tasks.ownedBy(other, localTask.id)).toBeUndefined();
     expect(tasks.ownedBy(session("https://issuer|ada"), identityTask.id)).toBe(identityTask);
   });
 
@@ -58,7 +69,7 @@ describe("a relayed task's owner", () => {
     const tasks = new TaskRegistry();
     const mine = session();
     const long = Date.now() - 10_000;
-    const task = tasks.add(mine, upstream, "slow", { ...TASK, createdAt: new Date(long).toISOString(), ttl: 5_000 });
+    const task = tasks.add(mine, upstream, "slow", { ...TASK, createdAt: new Date(long).toISOString(), ttl: 5_000 }, ERAS);
     expect(tasks.ownedBy(mine, task.id)).toBeUndefined();
   });
 });

@@ -414,6 +414,22 @@ export const APP_JS = String.raw`"use strict";
     }
   }
 
+  // ---- tasks (GET /v1/tasks: the caller's own, running and ended), looked at every few seconds --
+
+  async function refreshTasks() {
+    if (!credential) return;
+    try {
+      var tasks = await getJson("/v1/tasks?all=1");
+      var list = document.getElementById("tasks");
+      list.replaceChildren.apply(list, tasks.slice(-30).reverse().map(function (task) {
+        return h("li", { "data-id": task.id, "data-status": task.status },
+          h("strong", {}, task.server + " / " + task.tool), " \u2014 ", task.status,
+          task.statusMessage ? " (" + task.statusMessage + ")" : "", h("small", { class: "id" }, " " + task.id));
+      }));
+      document.getElementById("no-tasks").hidden = tasks.length > 0;
+    } catch (e) { /* tried again shortly */ }
+  }
+
   // ---- signing in and the live stream --------------------------------------------------
 
   function authorized(headers) {
@@ -514,6 +530,8 @@ export const APP_JS = String.raw`"use strict";
     if (!signedIn) return;
     connect();
     setInterval(tick, 1000);
+    refreshTasks();
+    setInterval(refreshTasks, 3000);
   });
 })();
 `;

@@ -3,7 +3,8 @@
  * `tasks/cancel`), and the task-augmented `tools/call` that starts a task.
  *
  * Each request about a task goes to the connection the task runs on, under the upstream's id,
- * and comes back under the host's. A task is found only together with its owner
+ * and comes back under the host's; a task mcpx follows itself (a 2026 upstream's, follower.ts)
+ * is answered from its follower, as a 2025 Task. A task is found only together with its owner
  * (registry.ts): another host's id is "unknown" (`-32602`, as the spec has it for an id that
  * does not exist), word for word as an id that never existed.
  */
@@ -16,6 +17,8 @@ import type { Logger } from "../../util/log.js";
 import type { CallerContext, HostSession } from "../session.js";
 import { cancelsTasks, runsToolTasks } from "./capability.js";
 import { asHostsTask, type RelayedTask, type TaskRegistry, withRelatedTask } from "./registry.js";
+import type { TaskFollower } from "./follower.js";
+import { legacyTask } from "./shapes.js";
 
 /** What the task methods need of the gateway. */
 export interface TaskRelay {
@@ -41,6 +44,7 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
   "tasks/result": forTaskHosts(async (gateway, session, context, params) => {
     const task = owned(gateway, session, params);
     const owner = ownerOf(session, context, task);
+    if (task.follower) return followedResult(task, task.follower, owner, context);
     // A question the task raises meanwhile travels with the latest of these (questions.ts).
     task.waiting.add(owner);
     try {
@@ -60,7 +64,7 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
         poll(gateway, session, context, task).then(
           (fields) => asHostsTask(task, fields),
           // The upstream said it has no such task any more: gone from the list too.
-          (error: unknown) => (isUnknownTask(error) ? undefined : task.last),
+          (error: unknown) => (isUnknownTask(error) ? undefined : task.follower ? legacyTask(task.last, task.id) : task.last),
         ),
       ),
     );
@@ -68,6 +72,10 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
   }),
   "tasks/cancel": forTaskHosts(async (gateway, session, context, params) => {
     const task = owned(gateway, session, params);
+    if (task.follower) {
+      if (!task.follower.end) await task.follower.cancel("its owner cancelled it", context.signal);
+      return poll(gateway, session, context, task);
+    }
     if (!cancelsTasks(task.upstream)) throw new RpcError(ErrorCode.MethodNotFound, `"${task.server}" does not take tasks/cancel`);
     const result = await send(task, "tasks/cancel", ownerOf(session, context, task), context);
     gateway.tasks.heard(task, result);
@@ -91,7 +99,7 @@ export async function relayTaskCall(
   if (!upstream || !session.revision || !defines(session.revision, "tasks") || !runsToolTasks(upstream)) return result;
   const created = isObject(result.task) ? result.task : undefined;
   if (typeof created?.taskId !== "string") return result;
-  const task = gateway.tasks.add(session, upstream, tool, created);
+  const task = gateway.tasks.add(session, upstream, tool, created, { shape: "2025", runsAs: "2025" });
   gateway.log.info("relayed a task", { server: task.server, task: task.id, tool, session: session.id });
   return { ...result, task: task.last };
 }
@@ -105,6 +113,11 @@ function owned(gateway: TaskRelay, session: HostSession, params: JsonObject): Re
 
 /** `tasks/get` upstream: the Task as the upstream has it now (a task it no longer has is forgotten). */
 async function poll(gateway: TaskRelay, session: HostSession, context: IncomingContext, task: RelayedTask): Promise<JsonObject> {
+  // A 2026 task mcpx follows for a 2025-11-25 host: asked afresh, shown as a 2025 Task.
+  if (task.follower) {
+    const fields = await task.follower.refresh(context.signal);
+    return legacyTask(fields, task.id, task.follower.end?.status);
+  }
   try {
     const fields = await send(task, "tasks/get", ownerOf(session, context, task), context);
     gateway.tasks.heard(task, fields);
@@ -114,6 +127,40 @@ async function poll(gateway: TaskRelay, session: HostSession, context: IncomingC
     gateway.tasks.forget(task);
     throw unknownTask(task.id);
   }
+}
+
+/**
+ * `tasks/result` of a task mcpx follows: the owner is asked the task's waiting questions inline
+ * (and any it raises meanwhile) and gets the result once the task ends: the tool's result, or
+ * the task's error.
+ */
+async function followedResult(task: RelayedTask, follower: TaskFollower, owner: CallerContext, context: IncomingContext): Promise<JsonObject> {
+  task.waiting.add(owner);
+  const asking = new AbortController();
+  follower.questions.askWaiting(owner, AbortSignal.any([asking.signal, context.signal]));
+  try {
+    const end = await untilAborted(follower.ended, context.signal);
+    if (end.status === "completed") return withRelatedTask(end.result, task.id);
+    if (end.status === "failed")
+      throw new RpcError(
+        typeof end.error.code === "number" ? end.error.code : ErrorCode.InternalError,
+        String(end.error.message ?? "the task failed"),
+        end.error.data,
+      );
+    throw new RpcError(ErrorCode.InternalError, `task ${task.id} was cancelled; it has no result`);
+  } finally {
+    asking.abort();
+    task.waiting.delete(owner);
+  }
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }
 
 function send(task: RelayedTask, method: string, owner: CallerContext, context: IncomingContext, options: { untimed?: boolean } = {}): Promise<JsonObject> {

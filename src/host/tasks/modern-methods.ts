@@ -1,78 +1,63 @@
 /**
  * The 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`) served to modern hosts:
  * a host that declares it in a request's client capabilities may get a `tools/call` answered
- * with a task of an upstream that offers the extension (`resultType: "task"`, under an id of
- * mcpx's), and asks about it with `tasks/get`, `tasks/update` and `tasks/cancel`, each sent to
- * the connection the task runs on under the upstream's id. As for 2025-11-25 tasks
- * (methods.ts), a task is found only together with its owner: another's id is unknown (-32602).
- * A request about tasks that does not declare the extension is refused -32021, as the
- * extension says.
+ * with a task (`resultType: "task"`, under an id of mcpx's: start.ts), of an upstream that
+ * offers the extension or of a 2025-11-25 one, which mcpx follows (follower.ts). It asks about
+ * it with `tasks/get` (the DetailedTask: how the upstream has it now, its end as mcpx collected
+ * it, its questions as the broker holds them), `tasks/update` (answers to those questions) and
+ * `tasks/cancel`. As for 2025-11-25 tasks (methods.ts), a task is found only together with its
+ * owner: another's id is unknown (-32602). A request about tasks that does not declare the
+ * extension is refused -32021, as the extension says.
  */
 import { invalidParams, RpcError } from "../../protocol/errors.js";
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
 import { MODERN_ERROR } from "../../protocol/modern.js";
-import { declaresTasksExtension, isCreatedTask, TASKS_EXTENSION, TASKS_REQUIRED } from "../../protocol/modern-tasks.js";
-import { MODERN_REVISIONS } from "../../protocol/revisions.js";
+import { declaresTasksExtension, TASKS_EXTENSION, TASKS_REQUIRED } from "../../protocol/modern-tasks.js";
+export { modernTasksCapability, offersModernTasks, takesModernTasks } from "./capability.js";
 import type { IncomingContext } from "../../rpc/peer.js";
-import type { Upstream } from "../../upstream/upstream.js";
 import type { HostSession } from "../session.js";
 import type { TaskRelay } from "./methods.js";
-import { asHostsTask, type RelayedTask } from "./registry.js";
-
-/** A modern host that declared the extension in this request: it takes a task as the answer to a call. */
-export function takesModernTasks(session: HostSession): boolean {
-  return session.revision !== undefined && MODERN_REVISIONS.includes(session.revision) && declaresTasksExtension(session.capabilities);
-}
-
-/** An upstream connection that offers the extension (mcpx then declares it on every request there). */
-export function offersModernTasks(upstream: Upstream): boolean {
-  return upstream.state === "ready" && declaresTasksExtension(upstream.capabilities);
-}
-
-/** The extension in `server/discover`'s capabilities: only when an upstream offers it. */
-export function modernTasksCapability(upstreams: readonly Upstream[]): JsonObject | undefined {
-  return upstreams.some(offersModernTasks) ? { extensions: { [TASKS_EXTENSION]: {} } } : undefined;
-}
-
-/** A tool call's result for a host that takes tasks: a task the upstream created is remembered and given under mcpx's id. */
-export function relayModernTask(gateway: TaskRelay, session: HostSession, upstream: Upstream, tool: string, result: JsonObject): JsonObject {
-  if (!isCreatedTask(result)) return result;
-  const task = gateway.tasks.add(session, upstream, tool, result);
-  gateway.log.info("relayed a task (tasks extension)", { server: task.server, task: task.id, tool, session: session.id });
-  return asHostsTask(task, result);
-}
+import type { TaskFollower } from "./follower.js";
+import type { RelayedTask } from "./registry.js";
+import { detailedTask } from "./shapes.js";
 
 type ModernTaskHandler = (gateway: TaskRelay, session: HostSession, context: IncomingContext, params: JsonObject) => Promise<JsonObject>;
 
+/** The extension's acknowledgement (tasks/update, tasks/cancel): an empty complete result. */
+const ACK: JsonObject = { resultType: "complete" };
+
 export const MODERN_TASK_HANDLERS: Record<string, ModernTaskHandler> = {
-  "tasks/get": async (gateway, session, context, params) => {
-    const task = owned(gateway, session, params);
-    const fields = await send(task, "tasks/get", session, context, {});
-    gateway.tasks.heard(task, fields);
-    return asHostsTask(task, fields);
+  "tasks/get": async (_gateway, session, context, params) => {
+    const { task, follower } = owned(_gateway, session, params);
+    // A 2026 task: asked afresh; a 2025-11-25 one: its status asked afresh, its end as mcpx collected it.
+    const fields = follower.end
+      ? follower.fields
+      : task.runsAs === "2026"
+        ? await follower.refresh(context.signal)
+        : await follower.legacyStatus(context.signal);
+    return detailedTask(fields, task.id, follower.end, follower.questions.inputRequests(session));
   },
-  "tasks/update": async (gateway, session, context, params) => {
-    const task = owned(gateway, session, params);
+  "tasks/update": async (gateway, session, _context, params) => {
+    const { follower } = owned(gateway, session, params);
     if (!isObject(params.inputResponses)) throw invalidParams("tasks/update needs an inputResponses object");
-    return send(task, "tasks/update", session, context, { inputResponses: params.inputResponses });
+    // Each answer settles its question in the broker (the first answer stands) and goes upstream from there.
+    await follower.questions.answer(session, params.inputResponses);
+    return ACK;
   },
   "tasks/cancel": async (gateway, session, context, params) => {
-    const task = owned(gateway, session, params);
-    return send(task, "tasks/cancel", session, context, {});
+    const { follower } = owned(gateway, session, params);
+    // Cancelling a task that ended is the same empty acknowledgement (the extension: idempotent).
+    if (!follower.end) await follower.cancel("its owner cancelled it", context.signal);
+    return ACK;
   },
 };
 
-function owned(gateway: TaskRelay, session: HostSession, params: JsonObject): RelayedTask {
+function owned(gateway: TaskRelay, session: HostSession, params: JsonObject): { task: RelayedTask; follower: TaskFollower } {
   if (!declaresTasksExtension(session.capabilities)) {
     throw new RpcError(MODERN_ERROR.MissingRequiredClientCapability, `Missing required client capability: the ${TASKS_EXTENSION} extension`, TASKS_REQUIRED);
   }
   const task = gateway.tasks.ownedBy(session, params.taskId);
-  if (!task) throw invalidParams(`unknown task ${JSON.stringify(params.taskId)}`);
-  return task;
-}
-
-/** The request to the task's connection under the upstream's id; what comes back names none (acks) or is renamed by the caller. */
-function send(task: RelayedTask, method: string, session: HostSession, context: IncomingContext, params: JsonObject): Promise<JsonObject> {
-  const owner = { session, requestId: context.request.id, tool: task.tool };
-  return task.upstream.call(method, { ...params, taskId: task.upstreamId }, { owner, signal: context.signal });
+  // A 2025-11-25 host's task is not one of the extension's (it has no follower of mcpx's).
+  if (!task?.follower || task.shape !== "2026") throw invalidParams(`unknown task ${JSON.stringify(params.taskId)}`);
+  return { task, follower: task.follower };
 }

@@ -2,11 +2,16 @@
  * The store's record of the tasks relayed for hosts (broker/task-store.ts): written as a task is
  * relayed and as mcpx hears how it stands, so `mcpx tasks` and a later mcpx can read them. A
  * record that cannot be written is logged and the relay goes on: the host's task does not
- * depend on it.
+ * depend on it. While this process follows tasks it watches the store for a person's cancel of
+ * one (`mcpx tasks cancel`, another process: the record says cancelled) and cancels it upstream.
  */
 import type { Broker } from "../../broker/broker.js";
 import type { Logger } from "../../util/log.js";
-import type { RelayedTask, TaskRecorder } from "./registry.js";
+import { cancelUpstream } from "./cancel.js";
+import { isTerminal, type RelayedTask, type TaskRecorder } from "./registry.js";
+
+/** How often the store is looked at for a cancel from another process (only when it changed). */
+const CANCEL_WATCH_MS = 250;
 
 const SESSION_OWNER = "session:";
 
@@ -23,9 +28,11 @@ export function storeRecorder(broker: Broker, log: Logger): TaskRecorder {
       log.warn(`could not record ${what} in the store; the task is relayed all the same`, { task: task.id, error });
     }
   };
+  const watched = watchCancels(broker, log);
   return {
     created: (task) =>
-      safely("a relayed task", task, () =>
+      safely("a relayed task", task, () => {
+        watched.add(task);
         broker.recordTask({
           id: task.id,
           identity: task.session.identity,
@@ -36,11 +43,51 @@ export function storeRecorder(broker: Broker, log: Logger): TaskRecorder {
           status: task.status,
           createdMs: Date.parse(task.createdAt) || Date.now(),
           expiresMs: task.expiresAt,
-        }),
-      ),
+        });
+      }),
     heard: (task) =>
       safely("how a task stands", task, () =>
         broker.taskHeard(task.id, task.status, typeof task.last.statusMessage === "string" ? task.last.statusMessage : undefined),
       ),
+  };
+}
+
+/**
+ * The tasks this process follows, watched for a cancel written to the store by another process:
+ * looked at only when the store changed (SQLite's data_version), and only while some task runs.
+ */
+function watchCancels(broker: Broker, log: Logger): { add(task: RelayedTask): void } {
+  const live = new Set<RelayedTask>();
+  let timer: NodeJS.Timeout | undefined;
+  let seen = -1;
+  const look = (): void => {
+    if (!broker.store.open) return;
+    const version = broker.store.dataVersion();
+    if (version === seen) return;
+    seen = version;
+    for (const task of live) {
+      if (isTerminal(task.status)) {
+        live.delete(task);
+        continue;
+      }
+      if (broker.store.tasks.get(task.id)?.status !== "cancelled") continue;
+      live.delete(task);
+      task.status = "cancelled";
+      log.info("a person cancelled a task from another process; cancelling it upstream", { task: task.id, server: task.server });
+      cancelUpstream(task, "a person cancelled it (mcpx tasks cancel)").catch((error: unknown) =>
+        log.warn("could not cancel the task upstream", { task: task.id, error }),
+      );
+    }
+    if (live.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  return {
+    add: (task) => {
+      live.add(task);
+      timer ??= setInterval(look, CANCEL_WATCH_MS);
+      timer.unref();
+    },
   };
 }

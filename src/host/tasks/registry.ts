@@ -9,10 +9,14 @@
  * task, or, for a host that signed in as an identity, that identity (any of its sessions).
  */
 import { randomUUID } from "node:crypto";
-import { isObject, type JsonObject } from "../../protocol/jsonrpc.js";
+import type { JsonObject } from "../../protocol/jsonrpc.js";
 import type { Upstream } from "../../upstream/upstream.js";
 import { LOCAL_IDENTITY } from "../../broker/identity.js";
-import type { CallerContext, HostSession } from "../session.js";
+import type { HostSession } from "../session.js";
+import type { TaskFollower } from "./follower.js";
+import type { FollowedTask, TaskEra } from "./followed-task.js";
+
+export type { TaskEra } from "./followed-task.js";
 
 /** The statuses 2025-11-25 defines; the last three are terminal. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -23,29 +27,21 @@ export function isTerminal(status: unknown): boolean {
 }
 
 /** One task a host created through mcpx. */
-export interface RelayedTask {
-  /** The id the owning host knows it by. */
-  readonly id: string;
-  /** Who may see and touch it (`ownerKey`). */
-  readonly owner: string;
-  /** The session that created it, or the owner's latest one to touch it: where its status notifications go. */
-  session: HostSession;
-  /** The connection the task runs on: every request about it goes there. */
-  readonly upstream: Upstream;
-  readonly server: string;
-  readonly upstreamId: string;
-  /** The upstream's own name of the tool the task runs. */
-  readonly tool: string;
+export interface RelayedTask extends FollowedTask {
   status: string;
   /** The Task as the upstream last described it, under the host's id (what `tasks/list` shows when the upstream cannot be asked). */
   last: JsonObject;
   readonly createdAt: string;
   /** When mcpx last heard how it is (a poll, a notification), ISO 8601. */
   lastPolledAt: string;
-  /** When the upstream may forget it (creation + its `ttl`); undefined: kept as long as mcpx runs. */
-  readonly expiresAt: number | undefined;
-  /** Host requests waiting on `tasks/result` for it now: a question of the task travels with the latest. */
-  readonly waiting: Set<CallerContext>;
+  /** Its owner's session ended; the task waits for that host to come back (`ownedBy`). */
+  orphaned: boolean;
+  /**
+   * mcpx follows it itself (follower.ts): a task whose upstream or owner is of the other era, or
+   * a 2026 task, whose questions go through the broker while nobody polls. Undefined: a 2025-11-25
+   * task relayed to a 2025-11-25 host, which the host follows through mcpx.
+   */
+  follower?: TaskFollower;
 }
 
 /**
@@ -76,7 +72,7 @@ export class TaskRegistry {
   readonly #byUpstream = new Map<Upstream, Map<string, RelayedTask>>();
 
   /** Remember a task `session` created on `upstream`, from the `task` of the upstream's CreateTaskResult. */
-  add(session: HostSession, upstream: Upstream, tool: string, task: JsonObject): RelayedTask {
+  add(session: HostSession, upstream: Upstream, tool: string, task: JsonObject, eras: { shape: TaskEra; runsAs: TaskEra }): RelayedTask {
     const upstreamId = String(task.taskId);
     const now = new Date().toISOString();
     const createdAt = typeof task.createdAt === "string" ? task.createdAt : now;
@@ -86,6 +82,9 @@ export class TaskRegistry {
     const relayed: RelayedTask = {
       id,
       owner: ownerKey(session),
+      identity: session.identity,
+      orphaned: false,
+      ...eras,
       session,
       upstream,
       server: upstream.name,
@@ -106,11 +105,21 @@ export class TaskRegistry {
     return relayed;
   }
 
-  /** The task `session` knows by `id`, if it is its owner's; the session becomes the one its news goes to. */
+  /**
+   * The task `session` knows by `id`, if it is its owner's; the session becomes the one its news
+   * goes to. A task whose owning session ended is its host's again when a session of the same
+   * identity names it (a host that reconnects): its id, an unguessable one mcpx gave that host
+   * alone, is the proof, as a live session's id is; live sessions' tasks stay their own.
+   */
   ownedBy(session: HostSession, id: unknown): RelayedTask | undefined {
     this.#expire();
     const task = typeof id === "string" ? this.#byId.get(id) : undefined;
-    if (!task || task.owner !== ownerKey(session)) return undefined;
+    if (!task) return undefined;
+    if (task.orphaned && task.identity === session.identity) {
+      task.owner = ownerKey(session);
+      task.orphaned = false;
+    }
+    if (task.owner !== ownerKey(session)) return undefined;
     task.session = session;
     return task;
   }
@@ -128,8 +137,19 @@ export class TaskRegistry {
     return typeof upstreamId === "string" ? this.#byUpstream.get(upstream)?.get(upstreamId) : undefined;
   }
 
+  /** Every task, oldest first (a store's cancel request is looked up among them). */
+  all(): RelayedTask[] {
+    return [...this.#byId.values()];
+  }
+
+  /** The task mcpx knows by `id`, whoever owns it (for the operator's surfaces, which check ownership themselves). */
+  byId(id: string): RelayedTask | undefined {
+    return this.#byId.get(id);
+  }
+
   /** The upstream no longer has it (it said so, or its time is up). */
   forget(task: RelayedTask): void {
+    task.follower?.stop();
     this.#byId.delete(task.id);
     const mine = this.#byUpstream.get(task.upstream);
     mine?.delete(task.upstreamId);
@@ -137,12 +157,17 @@ export class TaskRegistry {
   }
 
   /**
-   * The session has ended: its own tasks can be asked about by nobody any more (an identity's
-   * stay, for its other sessions). The upstream's tasks run on; only mcpx's ids for them go.
+   * The session has ended: its own tasks wait for their host to come back (`ownedBy`), until
+   * their ttl (an identity's stay its other sessions' anyway). The upstream's tasks run on.
    */
   sessionEnded(session: HostSession): void {
     const owner = `session:${session.id}`;
-    for (const task of this.#byId.values()) if (task.owner === owner) this.forget(task);
+    for (const task of this.#byId.values()) if (task.owner === owner) task.orphaned = true;
+  }
+
+  /** mcpx stops: it follows no task any more (the store marks them unfollowable: broker.stop). */
+  stopFollowing(): void {
+    for (const task of this.#byId.values()) task.follower?.stop();
   }
 
   /** Note what the upstream said of the task (a Task object: a poll's answer, a notification). */
@@ -172,18 +197,4 @@ function taskFields(fields: JsonObject, id: string): JsonObject {
   return { ...task, taskId: id };
 }
 
-/** The `io.modelcontextprotocol/related-task` metadata of a message, if it names a task id. */
-export const RELATED_TASK = "io.modelcontextprotocol/related-task";
-
-export function relatedTaskId(params: unknown): string | undefined {
-  const meta = isObject(params) && isObject(params._meta) ? params._meta : undefined;
-  const related = meta && isObject(meta[RELATED_TASK]) ? meta[RELATED_TASK] : undefined;
-  return typeof related?.taskId === "string" ? related.taskId : undefined;
-}
-
-/** The same params or result with its related-task metadata naming `id` (the host's id) instead. */
-export function withRelatedTask(params: JsonObject, id: string): JsonObject {
-  const meta = isObject(params._meta) ? params._meta : {};
-  const related = isObject(meta[RELATED_TASK]) ? meta[RELATED_TASK] : {};
-  return { ...params, _meta: { ...meta, [RELATED_TASK]: { ...related, taskId: id } } };
-}
+export { RELATED_TASK, relatedTaskId, withRelatedTask } from "../../protocol/related-task.js";

@@ -1,0 +1,29 @@
+/**
+ * The tasks mcpx relayed for hosts, on the REST API (broker/task-store.ts), scoped as questions
+ * are: each caller sees its own identity's tasks only; another identity's is unknown (404).
+ *
+ *   GET /v1/tasks[?all=1]   → [task record] (running ones; with all=1 ended ones too), oldest first
+ *   GET /v1/tasks/:id       → task record | 404 UNKNOWN_TASK
+ */
+import type { ServerResponse } from "node:http";
+import type { Broker } from "../broker/broker.js";
+import type { TaskRecord } from "../broker/task-store.js";
+import { sendApiError, sendJson } from "./http.js";
+
+const ENDED = ["completed", "failed", "cancelled"];
+
+export function serveTasks(response: ServerResponse, broker: Broker, identity: string, url: URL, id?: string): void {
+  const own = (task: TaskRecord | undefined): task is TaskRecord => task !== undefined && task.identity === identity;
+  if (id !== undefined) {
+    const task = broker.store.tasks.get(id);
+    if (own(task)) sendJson(response, 200, task);
+    else sendApiError(response, 404, "UNKNOWN_TASK", `no task ${JSON.stringify(id)}`);
+    return;
+  }
+  const all = ["1", "true"].includes(url.searchParams.get("all") ?? "");
+  sendJson(
+    response,
+    200,
+    broker.store.tasks.all().filter((task) => own(task) && (all || !ENDED.includes(task.status))),
+  );
+}
