@@ -232,7 +232,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       return sendApiError(response, 400, "INVALID_ANSWER", 'field "content" must be a JSON object');
     }
     own(id, caller);
-    const record = broker.answer(id, { action, ...(content !== undefined ? { content } : {}) }, { by: caller.by });
+    const record = broker.answer(id, { action, ...(content !== undefined ? { content } : {}) }, { by: caller.by, ...fromAddress(request) });
     // Answered is not yet delivered: say which it is once the waiting process confirms (bounded).
     const { delivery } = await broker.awaitDelivery(record.id);
     sendJson(response, 200, viewOf(record, Date.now(), delivery));
@@ -253,7 +253,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     }
     if (!isObject(value) || Object.keys(value).length > 0) return sendApiError(response, 400, "INVALID_ANSWER", "the body of done is an empty object {}");
     own(id, caller);
-    sendJson(response, 200, viewOf(broker.complete(id, caller.by)));
+    sendJson(response, 200, viewOf(broker.complete(id, caller.by, fromAddress(request).from)));
   }
 
   /** The question, when it is the caller's; another identity's is as unknown as one that never was. */
@@ -277,4 +277,10 @@ function idOf(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** Where an answer over HTTP came from, for the record (the socket's peer: a proxy's forwarding headers are not believed). */
+function fromAddress(request: IncomingMessage): { from?: string } {
+  const address = request.socket.remoteAddress;
+  return address ? { from: address } : {};
 }

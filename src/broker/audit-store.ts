@@ -29,6 +29,8 @@ export interface AuditEntry {
   method?: string;
   /** Questions: who answered (cli, web, rest, host:<session>, rule:<n>, expiry, …). */
   answeredBy?: string;
+  /** Questions answered over HTTP (REST, the page): the address the answer came from. */
+  answeredFrom?: string;
   detail?: string;
 }
 
@@ -60,6 +62,7 @@ interface AuditRow {
   question_id: string | null;
   method: string | null;
   answered_by: string | null;
+  answered_from: string | null;
   detail: string | null;
 }
 
@@ -69,8 +72,8 @@ export class AuditStore {
 
   constructor(private readonly db: Database.Database) {
     this.#insert = db.prepare(
-      `INSERT INTO audit (at_ms, kind, identity, host_session, client, call_id, server, tool, arguments_json, outcome, duration_ms, question_id, method, answered_by, detail)
-       VALUES (@at_ms, @kind, @identity, @host_session, @client, @call_id, @server, @tool, @arguments_json, @outcome, @duration_ms, @question_id, @method, @answered_by, @detail)`,
+      `INSERT INTO audit (at_ms, kind, identity, host_session, client, call_id, server, tool, arguments_json, outcome, duration_ms, question_id, method, answered_by, answered_from, detail)
+       VALUES (@at_ms, @kind, @identity, @host_session, @client, @call_id, @server, @tool, @arguments_json, @outcome, @duration_ms, @question_id, @method, @answered_by, @answered_from, @detail)`,
     );
     this.#prune = db.prepare("DELETE FROM audit WHERE at_ms < ?");
   }
@@ -91,6 +94,7 @@ export class AuditStore {
       question_id: entry.questionId ?? null,
       method: entry.method ?? null,
       answered_by: entry.answeredBy ?? null,
+      answered_from: entry.answeredFrom ?? null,
       detail: entry.detail ?? null,
     });
   }
@@ -136,6 +140,7 @@ function fromRow(row: AuditRow): AuditEntry {
     ...(row.question_id !== null ? { questionId: row.question_id } : {}),
     ...(row.method !== null ? { method: row.method } : {}),
     ...(row.answered_by !== null ? { answeredBy: row.answered_by } : {}),
+    ...(row.answered_from !== null ? { answeredFrom: row.answered_from } : {}),
     ...(row.detail !== null ? { detail: row.detail } : {}),
   };
 }

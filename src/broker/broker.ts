@@ -33,6 +33,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 export interface AnswerOptions {
   /** Who is answering, for the record. */
   by: string;
+  /** The network address the answer came from (an answer over HTTP), for the record. */
+  from?: string;
   /** The answerer is an agent (a gateway tool): person-only questions are refused. */
   asAgent?: boolean;
   /**
@@ -141,6 +143,7 @@ export class Broker {
         questionId: record.id,
         method: record.method,
         ...(record.answer ? { answeredBy: record.answer.by } : {}),
+        ...(record.answer?.from ? { answeredFrom: record.answer.from } : {}),
         durationMs: Date.parse(record.answer?.answeredAt ?? new Date().toISOString()) - Date.parse(record.createdAt),
         detail: record.audience === "person" ? `person-only: ${record.audienceReason}` : record.audienceReason,
       });
@@ -218,7 +221,12 @@ export class Broker {
     // A person-only answer for a waiter in this process is handed over in memory: its content is
     // never written, so there is nothing to forget (and no checkpoint to pay) once it is delivered.
     const inHand = record.audience === "person" && input.content !== undefined && this.#waiters.has(id);
-    const answer = { action: input.action, by: options.by, ...(input.content && !inHand ? { content: input.content } : {}) };
+    const answer = {
+      action: input.action,
+      by: options.by,
+      ...(options.from ? { from: options.from } : {}),
+      ...(input.content && !inHand ? { content: input.content } : {}),
+    };
     if (!this.store.settle(id, "answered", answer, this.#clock.now())) throw alreadySettled(this.store.get(id) ?? record);
     this.log.info("question answered", { question: id, action: input.action, by: options.by });
     return this.#settled(id, inHand ? input.content : undefined);
@@ -229,7 +237,7 @@ export class Broker {
    * upstream that never notifies). A pending one is accepted with it (finishing is consenting).
    * Refused for anything but a URL question, one already complete, or one settled otherwise.
    */
-  complete(id: string, by: string): QuestionRecord {
+  complete(id: string, by: string, from?: string): QuestionRecord {
     this.sweep();
     const record = this.store.get(id);
     if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
@@ -237,7 +245,7 @@ export class Broker {
       throw new BrokerError("INVALID_ANSWER", `question ${id} is not a URL question: only a URL question is completed (answer it instead)`);
     }
     const wasPending = record.state === "pending";
-    if (!this.store.complete(id, by)) {
+    if (!this.store.complete(id, by, undefined, from)) {
       const now = this.store.get(id) ?? record;
       if (now.completion)
         throw new BrokerError("ALREADY_SETTLED", `question ${id} was already completed (by ${now.completion.by} at ${now.completion.completedAt})`);

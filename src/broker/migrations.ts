@@ -101,4 +101,7 @@ export const MIGRATIONS: readonly string[] = [
      detail TEXT
    );
    CREATE INDEX audit_by_time ON audit (at_ms);`,
+  // 9: the network address an answer came from (REST and the page), for the answer and the audit trail.
+  `ALTER TABLE answers ADD COLUMN answered_from TEXT;
+   ALTER TABLE audit ADD COLUMN answered_from TEXT;`,
 ];

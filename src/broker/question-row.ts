@@ -29,6 +29,7 @@ export interface QuestionRow {
   action: string | null;
   content_json: string | null;
   answered_by: string | null;
+  answered_from: string | null;
   answered_ms: number | null;
   delivered_ms: number | null;
   completed_ms: number | null;
@@ -36,7 +37,7 @@ export interface QuestionRow {
 }
 
 /** Every question with its answer, if any; callers add WHERE and ORDER BY. */
-export const SELECT_QUESTIONS = `SELECT q.*, a.action, a.content_json, a.answered_by, a.answered_ms, a.delivered_ms
+export const SELECT_QUESTIONS = `SELECT q.*, a.action, a.content_json, a.answered_by, a.answered_from, a.answered_ms, a.delivered_ms
                 FROM questions q LEFT JOIN answers a ON a.question_id = q.id`;
 
 /** The named parameters of the `questions` INSERT for a new (pending) question. */
@@ -97,6 +98,7 @@ export function fromRow(row: QuestionRow): QuestionRecord {
     record.answer = {
       action: row.action as Answer["action"],
       by: row.answered_by,
+      ...(row.answered_from ? { from: row.answered_from } : {}),
       answeredAt: new Date(row.answered_ms).toISOString(),
       ...(row.content_json ? { content: JSON.parse(row.content_json) as JsonObject } : {}),
     };

@@ -61,7 +61,7 @@ export class QuestionStore {
       ofCall: db.prepare(`${SELECT_QUESTIONS} WHERE q.call_id = ? ORDER BY q.created_ms, q.id`),
       attachToCall: db.prepare(`UPDATE questions SET call_id = ? WHERE id = ? AND state = 'pending' AND call_id IS NULL AND host_session IS NULL`),
       setState: db.prepare(`UPDATE questions SET state = @state WHERE id = @id AND state = 'pending'`),
-      answer: db.prepare(`INSERT INTO answers (question_id, action, content_json, answered_by, answered_ms) VALUES (?, ?, ?, ?, ?)`),
+      answer: db.prepare(`INSERT INTO answers (question_id, action, content_json, answered_by, answered_from, answered_ms) VALUES (?, ?, ?, ?, ?, ?)`),
       overdue: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND expires_ms <= ?`),
       owners: db.prepare(`SELECT DISTINCT owner_pid, owner_instance FROM questions WHERE state = 'pending'`),
       ownedPending: db.prepare(`SELECT id FROM questions WHERE state = 'pending' AND owner_instance = ?`),
@@ -169,7 +169,7 @@ export class QuestionStore {
   settle(id: string, state: Exclude<QuestionState, "pending">, answer: Omit<Answer, "answeredAt">, now = Date.now()): boolean {
     const run = this.#db.transaction((): boolean => {
       if (this.#statements.setState.run({ id, state }).changes === 0) return false;
-      this.#statements.answer.run(id, answer.action, answer.content ? JSON.stringify(answer.content) : null, answer.by, now);
+      this.#statements.answer.run(id, answer.action, answer.content ? JSON.stringify(answer.content) : null, answer.by, answer.from ?? null, now);
       return true;
     });
     return run.immediate();
@@ -180,12 +180,12 @@ export class QuestionStore {
    * by the same hand in the same transaction (finishing it is consenting to it). True when this
    * call recorded it; false when it was already complete, or settled other than by accept.
    */
-  complete(id: string, by: string, now = Date.now()): boolean {
+  complete(id: string, by: string, now = Date.now(), from?: string): boolean {
     const run = this.#db.transaction((): boolean => {
       const record = this.get(id);
       if (!record || record.completion) return false;
       if (record.state === "pending") {
-        if (!this.settle(id, "answered", { action: "accept", by })) return false;
+        if (!this.settle(id, "answered", { action: "accept", by, ...(from ? { from } : {}) })) return false;
       } else if (record.state !== "answered" || record.answer?.action !== "accept") return false;
       return this.#statements.complete.run(now, by, id).changes > 0;
     });

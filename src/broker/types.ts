@@ -12,6 +12,8 @@ export interface Answer {
   content?: JsonObject;
   /** Who answered: `cli`, `web`, `rest`, `host:<session>`, `agent-tool`, `rule:<n>`, `expiry`, ... */
   by: string;
+  /** The network address it came from, for an answer given over HTTP (REST, the page). */
+  from?: string;
   answeredAt: string;
 }
 

@@ -43,5 +43,5 @@ function line(entry: AuditEntry): string {
   if (entry.kind === "call") {
     return `${entry.at}  call      ${what} ${JSON.stringify(entry.arguments ?? {})}  ${entry.outcome} in ${entry.durationMs ?? "?"} ms${who ? `  by ${who}` : ""}${entry.detail ? `: ${entry.detail}` : ""}`;
   }
-  return `${entry.at}  question  ${what} ${entry.method ?? ""} ${entry.questionId ?? ""}  ${entry.outcome}${entry.answeredBy ? ` by ${entry.answeredBy}` : ""}${who ? `  for ${who}` : ""}`;
+  return `${entry.at}  question  ${what} ${entry.method ?? ""} ${entry.questionId ?? ""}  ${entry.outcome}${entry.answeredBy ? ` by ${entry.answeredBy}${entry.answeredFrom ? ` from ${entry.answeredFrom}` : ""}` : ""}${who ? `  for ${who}` : ""}`;
 }

@@ -123,6 +123,11 @@ describe("REST API and event stream (mcpx ui)", () => {
     expect(accepted.body).toMatchObject({ id: asked.id, state: "answered", answer: { action: "accept", by: "rest", content: { name: "Ada", seats: 2 } } });
     const settled = await waited;
     expect(settled.answer).toMatchObject({ action: "accept", by: "rest", content: { name: "Ada", seats: 2 } });
+    // Who answered from where goes into the audit trail once the waiting process has the answer.
+    expect(settled.answer?.from).toBe("127.0.0.1");
+    other.broker.delivered(asked.id);
+    const entry = other.broker.store.audit.list().find((audited) => audited.questionId === asked.id);
+    expect(entry).toMatchObject({ kind: "question", outcome: "accept", answeredBy: "rest", answeredFrom: "127.0.0.1" });
 
     const again = await answer(asked.id, { action: "decline" });
     expect(again.status).toBe(409);

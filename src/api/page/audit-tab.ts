@@ -42,6 +42,7 @@ export const AUDIT_JS = String.raw`"use strict";
       : [entry.method || "", entry.questionId || ""].join(" ").trim();
     var outcome = entry.outcome + (entry.kind === "call" && typeof entry.durationMs === "number" ? " in " + entry.durationMs + " ms" : "");
     if (entry.answeredBy) outcome += " by " + entry.answeredBy;
+    if (entry.answeredFrom) outcome += " from " + entry.answeredFrom;
     if (entry.detail) outcome += ": " + entry.detail;
     [cell(entry.at, "at"), cell(entry.kind, "kind"), cell(what, "what"), cell(detail, "detail"), cell(outcome, "outcome"), cell(who(entry), "who")]
       .forEach(function (td) { tr.append(td); });
