@@ -17,12 +17,17 @@ const ENDED = ["completed", "failed", "cancelled"];
 
 export function cancelTask(response: ServerResponse, broker: Broker, identity: string, id: string): void {
   const task = broker.store.tasks.get(id);
-  if (task === undefined || task.identity !== identity) return sendApiError(response, 404, "UNKNOWN_TASK", `no task ${JSON.stringify(id)}`);
+  if (task === undefined || task.identity !== identity) {
+    sendApiError(response, 404, "UNKNOWN_TASK", `no task ${JSON.stringify(id)}`);
+    return;
+  }
   const why = `cancelled through the REST API; the mcpx process that follows it (process ${task.followerPid}) cancels it upstream`;
   if (ENDED.includes(task.status) || !broker.cancelTask(id, why)) {
+    // Ended before, or meanwhile: say how, as `mcpx tasks cancel` does.
     const now = broker.store.tasks.get(id) ?? task;
     const message = now.statusMessage ? `: ${now.statusMessage}` : "";
-    return sendApiError(response, 409, "TASK_ENDED", `task ${JSON.stringify(id)} already ended (${now.status}${message})`);
+    sendApiError(response, 409, "TASK_ENDED", `task ${JSON.stringify(id)} already ended (${now.status}${message})`);
+    return;
   }
   sendJson(response, 200, broker.store.tasks.get(id) ?? task);
 }
