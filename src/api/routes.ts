@@ -7,6 +7,7 @@
  *   POST /v1/questions/:id/answer      {action, content?} → view | 400 | 404 | 409
  *   POST /v1/questions/:id/done        {} → view | 400 (not a URL question) | 404 | 409
  *   GET  /v1/tasks[?all=1], /v1/tasks/:id → the caller's tasks (task-routes.ts)
+ *   POST /v1/tasks/:id/cancel          {} → task record | 404 | 409 (task-routes.ts)
  *   GET  /v1/events                    → text/event-stream, event `question` with a view
  *   POST /v1/page-session              {code} → {token, expiresInSeconds} | 401 INVALID_CODE
  *   POST /v1/page-link                 {} → {url, expiresInSeconds}: a one-time link to the page, for the caller's identity
@@ -38,7 +39,7 @@ import { callerOf, type ApiAuth, type Caller } from "./auth.js";
 import { QuestionEvents } from "./events.js";
 import { MAX_BODY_BYTES, mediaType, readBody, sendApiError, sendJson } from "./http.js";
 import { servePage } from "./page.js";
-import { serveTasks } from "./task-routes.js";
+import { cancelTask, serveTasks } from "./task-routes.js";
 import { CODE_TTL_MS, mintPageCode, PageCodes } from "./page-codes.js";
 import { PageSessions } from "./page-sessions.js";
 
@@ -149,6 +150,10 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       const own = caller.identity === LOCAL_IDENTITY ? filter : { ...filter, identity: caller.identity };
       return sendJson(response, 200, broker.store.audit.list(own));
     }
+    if (parts.length === 3 && parts[0] === "tasks" && parts[2] === "cancel") {
+      if (method !== "POST") return notAllowed(response, "POST");
+      return cancelTask(response, broker, caller.identity, idOf(parts[1]!));
+    }
     if (parts[0] === "tasks" && parts.length <= 2) {
       if (method !== "GET") return notAllowed(response, "GET");
       return serveTasks(response, broker, caller.identity, url, parts[1] === undefined ? undefined : idOf(parts[1]));
@@ -161,7 +166,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       response,
       404,
       "NOT_FOUND",
-      `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer, /v1/questions/:id/done, /v1/tasks, /v1/tasks/:id, /v1/events and /v1/page-link)`,
+      `Not found: ${url.pathname} (the API has /v1/questions, /v1/questions/:id, /v1/questions/:id/answer, /v1/questions/:id/done, /v1/tasks, /v1/tasks/:id, /v1/tasks/:id/cancel, /v1/events and /v1/page-link)`,
     );
   }
 

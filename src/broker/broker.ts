@@ -58,6 +58,8 @@ export class Broker {
   #sweeper: NodeJS.Timeout | undefined;
   #pruner: NodeJS.Timeout | undefined;
   readonly #listeners = new Set<(record: QuestionRecord) => void>();
+  /** This process's followers of tasks, told of a cancel made here (another process's they see in the store). */
+  readonly #taskCancels = new Set<(id: string) => void>();
 
   readonly #clock: Clock;
   readonly #retention: Retention;
@@ -326,6 +328,23 @@ export class Broker {
   /** How a task this process follows stands now. */
   taskHeard(id: string, status: string, statusMessage?: string): void {
     this.store.tasks.heard(id, status, statusMessage);
+  }
+
+  /**
+   * A person cancels a task (REST, the page): the store says cancelled at once, and the process
+   * that follows it cancels it upstream (this one hears it now; another one sees the store
+   * change: host/tasks/records.ts). Whether it was still running.
+   */
+  cancelTask(id: string, why: string): boolean {
+    if (!this.store.tasks.requestCancel(id, why)) return false;
+    for (const listener of this.#taskCancels) listener(id);
+    return true;
+  }
+
+  /** Hear of the tasks cancelled through this process's broker (`cancelTask`). */
+  onTaskCancel(listener: (id: string) => void): () => void {
+    this.#taskCancels.add(listener);
+    return () => this.#taskCancels.delete(listener);
   }
 
   /** The record, after expiring or closing it when it is pending past its deadline or its waiting process is gone. */

@@ -117,7 +117,11 @@ async function forwardCall(gateway: Gateway, session: HostSession, context: Inco
   const shape = taskShapeOf(session, params);
   const upstream = owned && shape ? await gateway.connectionFor(session, owned.server) : undefined;
   if (!owned || !shape || !upstream) return send(params, false);
-  if (shape === "2025" && runsToolTasks(upstream)) return relayTaskCall(gateway, session, upstream, owned.original, () => send(params, false));
+  if (shape === "2025") {
+    // A dual-era server's legacy lane carries this host's call (legacy-lane.ts): its task is that connection's.
+    const legacy = (await upstream.legacyLane()) ?? upstream;
+    if (runsToolTasks(legacy)) return relayTaskCall(gateway, session, legacy, owned.original, () => send(params, false));
+  }
   return callMayStartTask(gateway, session, upstream, owned.original, shape, params, send);
 }
 

@@ -243,6 +243,15 @@ export class Upstream {
     return this.#call(method, params, options);
   }
 
+  /**
+   * The legacy connection a legacy caller's calls go on (a server found modern that speaks both
+   * eras: legacy-lane.ts), opened if need be; undefined for any other, or while it cannot be had.
+   */
+  legacyLane(): Promise<Upstream | undefined> {
+    const lane = this.#modern ? this.#legacyLane : undefined;
+    return lane ? lane.connection() : Promise.resolve(undefined);
+  }
+
   /** A tool call through the gateway's checks, once whatever connection it ends on: a person's approval first (when one is needed), the audit trail after. */
   async #gatedCall(params: JsonObject, options: CallOptions): Promise<JsonObject> {
     const started = performance.now();

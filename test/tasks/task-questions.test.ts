@@ -27,6 +27,8 @@ beforeAll(async () => {
     mcpServers: {
       modern: nodeServer("tasks-modern-server.mjs", ["--stdio"]),
       legacy: nodeServer("tasks-server.mjs", ["--stdio"]),
+      // A 2025-11-25 upstream whose questions expire after a second.
+      legacyBrief: { ...nodeServer("tasks-server.mjs", ["--stdio"]), elicitation: { ttlSeconds: 1 } },
       // Its questions expire after a second.
       brief: { ...nodeServer("tasks-modern-server.mjs", ["--stdio"]), elicitation: { ttlSeconds: 1 } },
     },
@@ -127,5 +129,50 @@ describe("a 2026 task followed for a 2025-11-25 host", () => {
     const result = await legacyHost.client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
     expect(textOf(result)).toBe("Deleted away.txt");
     expect(legacyHost.requests("elicitation/create")).toEqual([]);
+  });
+});
+
+describe("a 2025-11-25 task relayed between a 2025-11-25 host and a 2025-11-25 upstream", () => {
+  async function startLegacy(server: string): Promise<string> {
+    const created = await legacyHost.client.request(
+      { method: "tools/call", params: { name: `${server}__ask_name`, arguments: {}, task: {} } },
+      CreateTaskResultSchema,
+    );
+    return created.task.taskId;
+  }
+
+  it("raises its question through the broker while the host does not wait on tasks/result; the host's tasks/result then gives the result", async () => {
+    const taskId = await startLegacy("legacy");
+    const question = await pendingQuestion("legacy", "What is your name?");
+    // Attributed to the task's owner: that host's session, the task's tool.
+    expect(question).toMatchObject({ tool: "ask_name" });
+    expect(question.hostSession).toMatch(/\S/);
+    expect((await legacyHost.client.experimental.tasks.getTask(taskId)).status).toBe("input_required");
+    expect((await elicit(config, "answer", question.id, '{"name":"Grace"}')).code).toBe(0);
+    const result = await legacyHost.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(textOf(result)).toBe("Hello, Grace!");
+    expect((await legacyHost.client.experimental.tasks.getTask(taskId)).status).toBe("completed");
+    expect(legacyHost.requests("elicitation/create")).toEqual([]);
+  });
+
+  it("answered over REST, the answer stands and the task completes with it", async () => {
+    const taskId = await startLegacy("legacy");
+    const question = await pendingQuestion("legacy", "What is your name?");
+    expect((await rest.answer(question.id, { action: "accept", content: { name: "Rest" } })).status).toBe(200);
+    const result = await legacyHost.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(textOf(result)).toBe("Hello, Rest!");
+  });
+
+  it("that nobody answers in time cancels the task", async () => {
+    const taskId = await startLegacy("legacyBrief");
+    const deadline = Date.now() + 10_000;
+    let status = "";
+    while (Date.now() < deadline && status !== "cancelled") {
+      status = (await legacyHost.client.experimental.tasks.getTask(taskId)).status;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe("cancelled");
+    const expired = (await elicitListAll(config)).filter((view) => view.server === "legacyBrief");
+    expect(expired.map((view) => view.state)).toEqual(["expired"]);
   });
 });

@@ -2,6 +2,8 @@
  * The store's tasks on the REST API and the page (issue 17 item 4), served by the store server
  * `mcpx ui` runs: `GET /v1/tasks` and `/v1/tasks/:id` show the caller's own identity's tasks
  * only (another's is unknown, 404), and the page lists them, as text, in headless Chromium.
+ * `POST /v1/tasks/:id/cancel` and the page's Cancel button cancel the caller's own running
+ * task in the store (the process that follows it cancels it upstream: rest-cancel.test.ts).
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,19 +23,21 @@ const ids = {
   bobs: "work/0f6e7c1a-0000-4000-8000-000000000003",
 };
 
+/** A task record of `identity`'s, running. */
+const task = (id: string, identity: string, tool: string) => ({
+  id,
+  identity,
+  hostSession: undefined,
+  server: "work",
+  tool,
+  upstreamTaskId: `up-${id.slice(-1)}`,
+  status: "working",
+  createdMs: Date.now(),
+  expiresMs: undefined,
+});
+
 beforeAll(async () => {
   server = await startStoreServer({ host: "127.0.0.1", port: 0, stateDir: tempStateDir(), log: silentLogger });
-  const task = (id: string, identity: string, tool: string) => ({
-    id,
-    identity,
-    hostSession: undefined,
-    server: "work",
-    tool,
-    upstreamTaskId: `up-${id.slice(-1)}`,
-    status: "working",
-    createdMs: Date.now(),
-    expiresMs: undefined,
-  });
   server.broker.recordTask(task(ids.running, "local", 'slow <img src=x onerror="globalThis.pwned=1">'));
   server.broker.recordTask(task(ids.ended, "local", "quick"));
   server.broker.taskHeard(ids.ended, "completed", "done in a blink");
@@ -77,6 +81,40 @@ describe("GET /v1/tasks", () => {
   });
 });
 
+describe("POST /v1/tasks/:id/cancel", () => {
+  async function cancel(id: string): Promise<{ status: number; body: any }> {
+    const response = await fetch(new URL(`/v1/tasks/${encodeURIComponent(id)}/cancel`, server.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  it("cancels the caller's running task in the store", async () => {
+    const id = "work/0f6e7c1a-0000-4000-8000-000000000004";
+    server.broker.recordTask(task(id, "local", "to_cancel"));
+    const reply = await cancel(id);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ id, status: "cancelled" });
+    expect(server.broker.store.tasks.get(id)?.status).toBe("cancelled");
+  });
+
+  it("refuses an ended task (409 TASK_ENDED, saying how it ended); another identity's is unknown (404), and stays as it was", async () => {
+    const ended = await cancel(ids.ended);
+    expect(ended.status).toBe(409);
+    expect(ended.body.error).toMatchObject({ code: "TASK_ENDED" });
+    expect(ended.body.error.message).toContain("completed: done in a blink");
+    const bobs = await cancel(ids.bobs);
+    expect(bobs.status).toBe(404);
+    expect(bobs.body.error.code).toBe("UNKNOWN_TASK");
+    expect(server.broker.store.tasks.get(ids.bobs)?.status).toBe("working");
+    const response = await fetch(new URL(`/v1/tasks/${encodeURIComponent(ids.running)}/cancel`, server.url), {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    expect(response.status).toBe(405);
+  });
+});
+
 (chromiumHere ? describe : describe.skip)("the page's tasks", () => {
   let browser: Browser;
   let page: Page;
@@ -102,5 +140,13 @@ describe("GET /v1/tasks", () => {
     expect(await page.locator("#no-tasks").isHidden()).toBe(true);
     server.broker.taskHeard(ids.running, "input_required", "waiting for a name");
     await page.locator(`#tasks li[data-id="${ids.running}"][data-status="input_required"]`).waitFor({ timeout: 10_000 });
+  });
+
+  it("cancels a running task with its Cancel button; an ended task has none", async () => {
+    expect(await page.locator(`#tasks li[data-id="${ids.ended}"] button`).count()).toBe(0);
+    await page.locator(`#tasks li[data-id="${ids.running}"] button.task-cancel`).click();
+    await page.locator(`#tasks li[data-id="${ids.running}"][data-status="cancelled"]`).waitFor({ timeout: 10_000 });
+    expect(server.broker.store.tasks.get(ids.running)?.status).toBe("cancelled");
+    expect(await page.locator(`#tasks li[data-id="${ids.running}"] button`).count()).toBe(0);
   });
 });

@@ -422,12 +422,33 @@ export const APP_JS = String.raw`"use strict";
       var tasks = await getJson("/v1/tasks?all=1");
       var list = document.getElementById("tasks");
       list.replaceChildren.apply(list, tasks.slice(-30).reverse().map(function (task) {
+        var running = ["completed", "failed", "cancelled"].indexOf(task.status) < 0;
         return h("li", { "data-id": task.id, "data-status": task.status },
           h("strong", {}, task.server + " / " + task.tool), " \u2014 ", task.status,
-          task.statusMessage ? " (" + task.statusMessage + ")" : "", h("small", { class: "id" }, " " + task.id));
+          task.statusMessage ? " (" + task.statusMessage + ")" : "", h("small", { class: "id" }, " " + task.id),
+          running ? " " : null,
+          running ? h("button", { type: "button", class: "cancel task-cancel", on: { click: function (event) { cancelTask(task.id, event.currentTarget); } } }, "Cancel") : null);
       }));
       document.getElementById("no-tasks").hidden = tasks.length > 0;
     } catch (e) { /* tried again shortly */ }
+  }
+
+  // POST /v1/tasks/:id/cancel; the list shows the task's new status (or why not) at once.
+  async function cancelTask(id, button) {
+    button.disabled = true;
+    try {
+      var response = await fetch("/v1/tasks/" + encodeURIComponent(id) + "/cancel", { method: "POST", credentials: "omit", headers: authorized({}) });
+      if (response.status === 401) { signedOut("This tab's sign-in is no longer valid (mcpx restarted, or it expired)."); return; }
+      if (!response.ok) {
+        var reply = await response.json().catch(function () { return {}; });
+        button.replaceWith(h("span", { class: "error" }, " " + (reply.error && reply.error.message ? reply.error.message : "The cancel failed (HTTP " + response.status + ").")));
+        return;
+      }
+    } catch (problem) {
+      button.disabled = false;
+      return;
+    }
+    refreshTasks();
   }
 
   // ---- signing in and the live stream --------------------------------------------------

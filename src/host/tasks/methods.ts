@@ -3,8 +3,11 @@
  * `tasks/cancel`), and the task-augmented `tools/call` that starts a task.
  *
  * Each request about a task goes to the connection the task runs on, under the upstream's id,
- * and comes back under the host's; a task mcpx follows itself (a 2026 upstream's, follower.ts)
- * is answered from its follower, as a 2025 Task. A task is found only together with its owner
+ * and comes back under the host's. mcpx follows every task it relays (follower.ts), so that its
+ * questions reach the broker while nobody polls: a 2026 upstream's is answered from its
+ * follower, as a 2025 Task; a 2025-11-25 upstream's status is asked of the upstream, and its
+ * `tasks/result` is the one the follower collected (mcpx alone waits on the upstream's, where
+ * SDK 1.x delivers the task's questions). A task is found only together with its owner
  * (registry.ts): another host's id is "unknown" (`-32602`, as the spec has it for an id that
  * does not exist), word for word as an id that never existed.
  */
@@ -17,7 +20,7 @@ import type { Logger } from "../../util/log.js";
 import type { CallerContext, HostSession } from "../session.js";
 import { cancelsTasks, runsToolTasks } from "./capability.js";
 import { asHostsTask, type RelayedTask, type TaskRegistry, withRelatedTask } from "./registry.js";
-import type { TaskFollower } from "./follower.js";
+import { type FollowerGateway, TaskFollower } from "./follower.js";
 import { legacyTask } from "./shapes.js";
 
 /** What the task methods need of the gateway. */
@@ -64,7 +67,7 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
         poll(gateway, session, context, task).then(
           (fields) => asHostsTask(task, fields),
           // The upstream said it has no such task any more: gone from the list too.
-          (error: unknown) => (isUnknownTask(error) ? undefined : task.follower ? legacyTask(task.last, task.id) : task.last),
+          (error: unknown) => (isUnknownTask(error) ? undefined : task.runsAs === "2026" ? legacyTask(task.last, task.id) : task.last),
         ),
       ),
     );
@@ -74,7 +77,7 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
     const task = owned(gateway, session, params);
     if (task.follower) {
       if (!task.follower.end) await task.follower.cancel("its owner cancelled it", context.signal);
-      return poll(gateway, session, context, task);
+      return asHostsTask(task, await poll(gateway, session, context, task));
     }
     if (!cancelsTasks(task.upstream)) throw new RpcError(ErrorCode.MethodNotFound, `"${task.server}" does not take tasks/cancel`);
     const result = await send(task, "tasks/cancel", ownerOf(session, context, task), context);
@@ -85,11 +88,12 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
 
 /**
  * A host's `tools/call` with `task`, sent on by `call`: a CreateTaskResult from a connection that
- * runs tool tasks is remembered and comes back under the host's id. Anything else (an upstream
- * that ran the call plainly, an error) is the host's as it came.
+ * runs tool tasks is remembered, followed (its questions through the broker even while the host
+ * does not wait on `tasks/result`), and comes back under the host's id. Anything else (an
+ * upstream that ran the call plainly, an error) is the host's as it came.
  */
 export async function relayTaskCall(
-  gateway: TaskRelay,
+  gateway: TaskRelay & FollowerGateway,
   session: HostSession,
   upstream: Upstream | undefined,
   tool: string,
@@ -100,6 +104,7 @@ export async function relayTaskCall(
   const created = isObject(result.task) ? result.task : undefined;
   if (typeof created?.taskId !== "string") return result;
   const task = gateway.tasks.add(session, upstream, tool, created, { shape: "2025", runsAs: "2025" });
+  task.follower = new TaskFollower(gateway, task, created, (fields) => gateway.tasks.heard(task, fields)).start();
   gateway.log.info("relayed a task", { server: task.server, task: task.id, tool, session: session.id });
   return { ...result, task: task.last };
 }
@@ -114,7 +119,7 @@ function owned(gateway: TaskRelay, session: HostSession, params: JsonObject): Re
 /** `tasks/get` upstream: the Task as the upstream has it now (a task it no longer has is forgotten). */
 async function poll(gateway: TaskRelay, session: HostSession, context: IncomingContext, task: RelayedTask): Promise<JsonObject> {
   // A 2026 task mcpx follows for a 2025-11-25 host: asked afresh, shown as a 2025 Task.
-  if (task.follower) {
+  if (task.follower && task.runsAs === "2026") {
     const fields = await task.follower.refresh(context.signal);
     return legacyTask(fields, task.id, task.follower.end?.status);
   }

@@ -3,7 +3,8 @@
  * relayed and as mcpx hears how it stands, so `mcpx tasks` and a later mcpx can read them. A
  * record that cannot be written is logged and the relay goes on: the host's task does not
  * depend on it. While this process follows tasks it watches the store for a person's cancel of
- * one (`mcpx tasks cancel`, another process: the record says cancelled) and cancels it upstream.
+ * one (`mcpx tasks cancel`, another process: the record says cancelled), and hears one made
+ * through its own broker (REST, the page), and cancels it upstream.
  */
 import type { Broker } from "../../broker/broker.js";
 import type { Logger } from "../../util/log.js";
@@ -60,29 +61,33 @@ function watchCancels(broker: Broker, log: Logger): { add(task: RelayedTask): vo
   const live = new Set<RelayedTask>();
   let timer: NodeJS.Timeout | undefined;
   let seen = -1;
+  const cancel = (task: RelayedTask, where: string): void => {
+    live.delete(task);
+    task.status = "cancelled";
+    log.info(`a person cancelled a task ${where}; cancelling it upstream`, { task: task.id, server: task.server });
+    cancelUpstream(task, `a person cancelled it ${where}`).catch((error: unknown) => log.warn("could not cancel the task upstream", { task: task.id, error }));
+  };
+  const idle = (): void => {
+    if (live.size > 0) return;
+    clearInterval(timer);
+    timer = undefined;
+  };
   const look = (): void => {
     if (!broker.store.open) return;
     const version = broker.store.dataVersion();
     if (version === seen) return;
     seen = version;
     for (const task of live) {
-      if (isTerminal(task.status)) {
-        live.delete(task);
-        continue;
-      }
-      if (broker.store.tasks.get(task.id)?.status !== "cancelled") continue;
-      live.delete(task);
-      task.status = "cancelled";
-      log.info("a person cancelled a task from another process; cancelling it upstream", { task: task.id, server: task.server });
-      cancelUpstream(task, "a person cancelled it (mcpx tasks cancel)").catch((error: unknown) =>
-        log.warn("could not cancel the task upstream", { task: task.id, error }),
-      );
+      if (isTerminal(task.status)) live.delete(task);
+      else if (broker.store.tasks.get(task.id)?.status === "cancelled") cancel(task, "from another process (mcpx tasks cancel)");
     }
-    if (live.size === 0) {
-      clearInterval(timer);
-      timer = undefined;
-    }
+    idle();
   };
+  // A cancel through this process's own broker (REST, the page): SQLite's data_version counts only other connections' writes.
+  broker.onTaskCancel((id) => {
+    for (const task of live) if (task.id === id && !isTerminal(task.status)) cancel(task, "through mcpx's REST API or page");
+    idle();
+  });
   return {
     add: (task) => {
       live.add(task);
