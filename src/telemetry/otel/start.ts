@@ -33,7 +33,8 @@ export async function startOtel(settings: OtelSettings, options: { prometheus: b
   const meterProvider = new MeterProvider({ resource, readers });
   const instruments = new Instruments(meterProvider.getMeter(IMPLEMENTATION.name, IMPLEMENTATION.version));
   const tracing = traces?.tracing;
-  log.info("OpenTelemetry on", { traces: settings.traces, metrics: settings.metrics, prometheus: options.prometheus });
+  // Said only when OTEL_* asked for an export: /metrics alone is not news at every start.
+  if (settings.traces || settings.metrics) log.info("OpenTelemetry on", { traces: settings.traces, metrics: settings.metrics, prometheus: options.prometheus });
   return {
     ...(tracing
       ? {
