@@ -29,7 +29,7 @@ export const DEFAULT_TABLE = join(packageRoot(), "data", "word-vectors", "words.
 
 /**
  * This module is dist/discovery/vectors/table.js, or part of the hot path's bundle
- * dist/cli/hot.js (scripts/bundle-hot.mjs), or src/discovery/vectors/table.ts under the tests:
+ * dist/cli/hot-script.js (scripts/bundle-hot.mjs), or src/discovery/vectors/table.ts under the tests:
  * a path relative to it would miss the table in the bundle (and `search` would rank without vectors).
  */
 function packageRoot(): string {
