@@ -3,7 +3,7 @@
  * `dist/cli/hot-script.js`: hot.ts and the modules those commands load, bundled as one CommonJS
  * function (scripts/bundle-hot.mjs), compiled with the V8 code cache the build wrote beside it
  * (`hot-script.cache`), so the process deserialises bytecode instead of parsing and compiling
- * 160 KiB of JavaScript: about a fifth of what a `search` costs beyond Node's own start (issue
+ * 160 KiB of JavaScript: about a third of what a `search` cost beyond Node's own start (issue
  * 14). Node 20 has no code cache for modules, hence a script. A cache V8 refuses (another Node,
  * other V8 flags) is only slower. Without the bundle (the tests' sources, a build without
  * esbuild), hot.ts as it is.
