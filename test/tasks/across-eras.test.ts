@@ -14,6 +14,7 @@ import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx } from "../hel
 import { expectValidToClient, validateDefinition } from "../helpers/spec-validator.js";
 import { startHttpFixture, textOf, type HttpFixture } from "../helpers/upstreams.js";
 import { type Frame, httpHost, type RecordingHost } from "../relay/support.js";
+import { recordingSentMethods, type SentMethods } from "./support.js";
 import { ended, modernHost, RELATED, type ModernHost } from "./support.js";
 
 const LEGACY = ["legacy", "legacyhttp"] as const;
@@ -21,7 +22,7 @@ const LEGACY = ["legacy", "legacyhttp"] as const;
 let legacyHttp: HttpFixture;
 let mcpx: RunningMcpx & { url: URL };
 let modern: ModernHost;
-type Host = RecordingHost & { sent: Map<unknown, string> };
+type Host = SentMethods<RecordingHost>;
 /** A 2025-11-25 host that takes tasks and answers forms; and one that declares neither. */
 let taskHost: Host;
 let plainHost: Host;
@@ -34,13 +35,7 @@ async function legacyHost(name: string, capabilities: object): Promise<Host> {
       if ("elicitation" in capabilities) client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { confirm: true } }));
     },
   });
-  const sent = new Map<unknown, string>();
-  const send = host.transport.send.bind(host.transport);
-  host.transport.send = (message, options) => {
-    if ("method" in message && "id" in message) sent.set(message.id, message.method);
-    return send(message, options);
-  };
-  return { ...host, sent };
+  return recordingSentMethods(host);
 }
 
 beforeAll(async () => {

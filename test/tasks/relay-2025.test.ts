@@ -15,13 +15,14 @@ import { startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
 import { post } from "../helpers/raw-http.js";
 import { expectValidToClient, validateDefinition } from "../helpers/spec-validator.js";
 import { type Frame, httpHost, type RecordingHost } from "../relay/support.js";
+import { recordingSentMethods, type SentMethods } from "./support.js";
 
 const RELATED = "io.modelcontextprotocol/related-task";
 const SERVERS = ["stdio", "http"] as const;
 
 let upstreamHttp: HttpFixture;
 let mcpx: RunningMcpx & { url: URL };
-type Host = RecordingHost & { sent: Map<unknown, string> };
+type Host = SentMethods<RecordingHost>;
 /** A and B declare tasks and take forms; C declares neither. */
 const hosts = {} as Record<"A" | "B" | "C", Host>;
 
@@ -35,13 +36,7 @@ async function answeringHost(label: string, capabilities: object): Promise<Host>
         client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: `Ada of ${label}` } }));
     },
   });
-  const sent = new Map<unknown, string>();
-  const send = host.transport.send.bind(host.transport);
-  host.transport.send = (message, options) => {
-    if ("method" in message && "id" in message) sent.set(message.id, message.method);
-    return send(message, options);
-  };
-  return { ...host, sent };
+  return recordingSentMethods(host);
 }
 
 beforeAll(async () => {

@@ -58,3 +58,17 @@ export function expectValidModern(method: string, frame: Reply): void {
 }
 
 export const ended = (task: Record<string, unknown>): boolean => ["completed", "failed", "cancelled"].includes(String(task.status));
+
+/** An SDK host that also remembers the method of each request it sends, by id (to validate the results against the right schema). */
+export type SentMethods<H> = H & { sent: Map<unknown, string> };
+
+export function recordingSentMethods<H extends { transport: { send: (message: never, options?: never) => Promise<void> } }>(host: H): SentMethods<H> {
+  const sent = new Map<unknown, string>();
+  const transport = host.transport as unknown as { send: (message: Record<string, unknown>, options?: unknown) => Promise<void> };
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ("method" in message && "id" in message) sent.set(message.id, String(message.method));
+    return send(message, options);
+  };
+  return { ...host, sent };
+}
