@@ -8,6 +8,7 @@
  * - scripts/ (the sandbox scripts run in) knows nothing of host/, api/, cli/, upstream/ or broker/ either;
  * - telemetry/ knows only protocol/ and util/, and the OpenTelemetry SDK is reached only by the
  *   dynamic import in telemetry/load.ts (telemetry/otel/ is the one place that imports it);
+ * - cluster/ (handing requests between instances) knows only protocol/ and util/;
  * - nothing in src/ imports cli/, which is the thin layer on top;
  * - no two modules import each other, directly or round a longer circle.
  */
@@ -98,6 +99,13 @@ describe("layering", () => {
       module.local
         .filter((target) => ["host", "api", "cli", "upstream", "broker", "discovery", "scripts"].includes(layerOf(target)))
         .map((target) => `${module.path} imports ${target}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it("cluster/ knows only protocol/ and util/: who owns what is its callers' to say", () => {
+    const offences = ALL.filter((module) => module.layer === "cluster").flatMap((module) =>
+      module.local.filter((target) => !["cluster", "protocol", "util"].includes(layerOf(target))).map((target) => `${module.path} imports ${target}`),
     );
     expect(offences).toEqual([]);
   });
