@@ -23,6 +23,7 @@ import { UrlQuestions } from "./url-questions.js";
 import { ParkedCalls } from "./parked-calls.js";
 import type { OAuthContext } from "../upstream/oauth/context.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
+import type { ClusterRouting } from "../cluster/routing.js";
 import type { Broker } from "../broker/broker.js";
 import { parseRules, type Rule } from "../broker/policy.js";
 import { type CallerContext, type HostSession, LOG_LEVELS, type LogLevel } from "./session.js";
@@ -58,6 +59,8 @@ export class Gateway {
   catalogue = new Catalogue([]);
   /** Where questions wait for an answer; without one (`mcpx servers`), questions are answered cancel. */
   readonly broker: Broker | undefined;
+  /** One of several instances on a shared store (cluster/): ids that say this instance holds them, and handing requests on. */
+  readonly cluster: ClusterRouting | undefined;
   /** How upstreams sign in (upstream/oauth/); absent: a 401 is an error. */
   readonly oauth: OAuthContext | undefined;
   /** This process serves the web page and REST API (`serve --http`): messages may point people at them. */
@@ -106,9 +109,10 @@ export class Gateway {
      * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to;
      * `oauth`: how upstreams that require OAuth sign in (absent: that state dir's credentials, with a loopback redirect).
      */
-    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext; telemetry?: Telemetry } = {},
+    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext; telemetry?: Telemetry; cluster?: ClusterRouting } = {},
   ) {
     this.#config = config;
+    this.cluster = options.cluster;
     this.broker = options.broker;
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.#restarts = new RestartCounter(this.telemetry);

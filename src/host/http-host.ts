@@ -9,6 +9,10 @@
  * session is its identity's alone: another identity's request naming it is 404, as an unknown one. A POST must accept JSON or SSE (406; a JSON-only POST gets its answer as
  * JSON and carries nothing else) and send JSON (415), a GET must accept SSE (406). Bodies are bounded in size (413), headers and bodies in time (408, then the connection
  * closes). Other paths are offered to `extraRoutes` (the REST API and the web page), else 404.
+ *
+ * One of a cluster's instances (`gateway.cluster`) mints session ids that name it, and hands a
+ * request naming another instance's session, or a modern retry of a call another holds, on to
+ * that instance (cluster/); when it is gone, the host hears so as 404 or "call again".
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -29,7 +33,9 @@ import { authenticate, isRefused, serveResourceMetadata } from "./identity-auth.
 import type { IdentityIssuer } from "./identity-issuer.js";
 import { accepts, isJson, postAcceptance } from "./media-types.js";
 import { readBody, sendError } from "./http-replies.js";
+import { HOP_HEADER } from "../cluster/hop.js";
 import { slowClientBounds } from "../api/http.js";
+import { heldCallOf } from "./modern/request-state.js";
 
 export const MCP_PATH = "/mcp";
 /** Idle sessions are looked for this often at most; a short idle timeout is checked more often. */
@@ -114,7 +120,10 @@ export class HttpHost {
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // Nearly every request is to the MCP path itself, spelled plainly: no URL is parsed for those.
     const url = request.url === MCP_PATH ? undefined : new URL(request.url ?? "/", "http://mcpx.invalid");
-    const refused = rejectReason(request, this.#hosts, this.#origins);
+    const hop = this.#acceptHop(request);
+    if (hop && "refused" in hop) return sendError(response, 403, ErrorCode.InvalidRequest, `Forbidden: ${hop.refused}`);
+    // A request handed on by another instance had its Host and Origin checked there (this one's Host is its own address).
+    const refused = hop ? undefined : rejectReason(request, this.#hosts, this.#origins);
     if (refused) return sendError(response, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
     const profile = url ? this.#profileOf(url.pathname) : { name: this.options.profile };
     if (url && profile === undefined) {
@@ -131,6 +140,12 @@ export class HttpHost {
     if (profile === "unknown")
       return sendError(response, 404, ErrorCode.InvalidRequest, `Not found: ${url!.pathname} is not a profile of this mcpx (config "profiles")`);
     const who: Caller = { identity: caller.identity, profile: profile!.name };
+    const sessionId = request.headers["mcp-session-id"];
+    const holder = typeof sessionId === "string" ? this.gateway.cluster?.elsewhere(request, sessionId) : undefined;
+    if (holder) {
+      if ((await this.gateway.cluster!.handOn(request, response, holder)) === "forwarded") return;
+      return sendError(response, 404, ErrorCode.InvalidRequest, "Session not found: the mcpx instance that held it is gone; initialize a new one");
+    }
     switch (request.method) {
       case "POST":
         return this.#post(request, response, who);
@@ -199,6 +214,7 @@ export class HttpHost {
     const initializing = messages.some((message) => isRequest(message) && message.method === "initialize" && !isModernRequest(message));
     // Dual era: a session-less POST of the modern era is served statelessly.
     if (!initializing && !request.headers["mcp-session-id"] && isModernPost(request, messages)) {
+      if (await this.#handedOnRetry(request, response, messages, body)) return;
       return serveModernPost(this.gateway, request, response, messages, { batch, json: jsonAccepted, identity, profile: who.profile });
     }
     let live: Live | undefined;
@@ -270,8 +286,33 @@ export class HttpHost {
     response.writeHead(200).end();
   }
 
+  /** A hop from another instance: undefined when the request is no hop; refused when it is one this instance cannot accept. */
+  #acceptHop(request: IncomingMessage): { from: string } | { refused: string } | undefined {
+    if (this.gateway.cluster) return this.gateway.cluster.acceptHop(request);
+    return request.headers[HOP_HEADER] === undefined ? undefined : { refused: "this mcpx is not one of a cluster's instances" };
+  }
+
+  /**
+   * A modern retry whose call another instance holds is handed on to it, body and all; when that
+   * instance is gone, the host is told to call again. Whether this instance is done with it.
+   */
+  async #handedOnRetry(request: IncomingMessage, response: ServerResponse, messages: JsonRpcMessage[], body: string): Promise<boolean> {
+    const [message] = messages;
+    if (!this.gateway.cluster || messages.length !== 1 || !message || !isRequest(message)) return false;
+    const call = heldCallOf(message.params?.requestState);
+    const holder = call === undefined ? undefined : this.gateway.cluster.elsewhere(request, call);
+    if (!holder) return false;
+    if ((await this.gateway.cluster.handOn(request, response, holder, Buffer.from(body))) === "forwarded") return true;
+    const error = {
+      code: ErrorCode.InvalidParams,
+      message: "the call this requestState belongs to is no longer open: the mcpx instance that held it is gone; call again",
+    };
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(errorResponse(message.id, error)));
+    return true;
+  }
+
   #open({ identity, profile }: Caller): Live {
-    const id = randomUUID();
+    const id = this.gateway.cluster?.newId() ?? randomUUID();
     const channel = new HttpSessionChannel(this.gateway.log.child({ session: id }));
     let session: HostSession | undefined;
     const peer = new Peer(

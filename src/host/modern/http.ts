@@ -30,6 +30,7 @@ import { NAME_SOURCE, paramValues, readHeaderValue } from "../../protocol/modern
 import { isModernRequest, readEnvelope } from "./envelope.js";
 import { HEADER_MISMATCH } from "./errors.js";
 import { rememberPeer } from "./host-identity.js";
+import { peerOf } from "../../cluster/routing.js";
 import { MODERN_METHODS, serveRequest } from "./serve.js";
 
 /** Requests whose target is mirrored in `Mcp-Name`, and the param it mirrors. */
@@ -161,7 +162,7 @@ export function serveModernPost(
   base = new HostSession(peer, "http", id);
   base.identity = options.identity;
   base.profileName = options.profile;
-  rememberPeer(base, request.socket.remoteAddress);
+  rememberPeer(base, peerOf(request));
   const [message] = messages;
   if (!message || !isRequest(message)) {
     response.writeHead(202).end();

@@ -42,7 +42,6 @@ interface Ask {
 type Outcome = { ok: true; result: JsonObject } | { ok: false; error: unknown };
 
 class ModernCall implements InputSink {
-  readonly id = randomUUID();
   readonly controller = new AbortController();
   /** Questions asked of the host and not yet answered by it, by input-request key. */
   readonly asks = new Map<string, Ask>();
@@ -58,6 +57,8 @@ class ModernCall implements InputSink {
     readonly binding: Binding,
     /** The host it is held for (host-identity.ts): its share of waiting calls is bounded. */
     readonly identity: string,
+    /** In a cluster, the id names this instance, so a retry reaching another is handed on here. */
+    readonly id: string = randomUUID(),
   ) {}
 
   /** Answered input_required and waiting for the host's retry. */
@@ -167,7 +168,7 @@ class ModernCalls {
   start(base: HostSession, envelope: Envelope, context: IncomingContext, params: JsonObject, binding: Binding): ModernCall {
     const session = new ModernRequestSession(base, envelope);
     session.follow(context.request, base);
-    const call = new ModernCall(session, binding, hostIdentity(base, envelope));
+    const call = new ModernCall(session, binding, hostIdentity(base, envelope), this.gateway.cluster?.newId());
     session.sink = call;
     this.#calls.set(call.id, call);
     const request = { ...context.request, params };

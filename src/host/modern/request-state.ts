@@ -67,6 +67,20 @@ export class RequestStateSigner {
   }
 }
 
+/**
+ * The call a `requestState` names, read without checking it: only to find which instance holds
+ * that call, which checks it in full (`verify`). Undefined when it says none.
+ */
+export function heldCallOf(state: unknown): string | undefined {
+  if (typeof state !== "string") return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(state.split(".")[0] ?? "", "base64url").toString("utf8"));
+    return isObject(claims) && typeof claims.call === "string" ? claims.call : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function isClaims(value: unknown): value is StateClaims {
   return (
     isObject(value) &&
