@@ -182,6 +182,15 @@ export interface Config {
      */
     auth?: HttpAuth;
   };
+  /** One of several instances on a shared store (config/cluster.ts); absent: this instance alone. */
+  cluster?: {
+    /** Proves a request handed on between instances came from one of them. */
+    secret: string;
+    /** Where the other instances reach this one (an origin); absent: the address it listens on. */
+    advertise?: string;
+    /** Where hosts and people reach the instances (the balancer's origin), for the page's links. */
+    publicUrl?: string;
+  };
   /** The background `mcpx daemon` that commands needing live servers use. */
   daemon: {
     /** It exits after this long with no request from a command, no host session and no call in flight. */

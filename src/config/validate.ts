@@ -14,6 +14,7 @@ import type { Config, ElicitationMode, Expose, LeftOutServer, ServerConfig } fro
 import { readPinned } from "./pinned.js";
 import { readApprovals } from "./approvals.js";
 import { readProfiles } from "./profiles.js";
+import { readCluster } from "./cluster.js";
 
 /** The `file` of a config that came from no file at all. */
 export const DEFAULTS_FILE = "<defaults>";
@@ -32,6 +33,7 @@ const TOP_KEYS = [
   "daemon",
   "scripts",
   "limits",
+  "cluster",
 ];
 const MODES: readonly ElicitationMode[] = ["ask", "host", "auto", "decline", "error"];
 export const EXPOSE_CHOICES: readonly Expose[] = ["all", "discovery"];
@@ -209,6 +211,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
   const pinned = top?.read("pinned", (v, at) => readPinned(check, v, at, servers)) ?? [];
   const approvals = top?.read("approvals", (v, at) => readApprovals(check, v, at, servers)) ?? [];
   const profiles = top?.read("profiles", (v, at) => readProfiles(check, v, at, servers, EXPOSE_CHOICES)) ?? [];
+  const cluster = top?.read("cluster", (v, at) => readCluster(check, v, at));
 
   check.finish();
   const ignored = ignoredWarning(file, check.ignored);
@@ -226,6 +229,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     daemon,
     scripts,
     limits,
+    ...(cluster ? { cluster } : {}),
   };
   return { config, warnings: [...(ignored ? [ignored] : []), ...new Set(warnings)] };
 }
