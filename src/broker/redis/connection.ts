@@ -1,0 +1,88 @@
+/**
+ * The connection to Redis or Valkey, made so that no call ever hangs: commands are not queued
+ * while the server is unreachable (they fail at once), a reply that does not come within the
+ * command timeout fails the command, and the client reconnects by itself, quickly, when the
+ * server is back. Every failure of the connection is a STORE_UNAVAILABLE naming the URL
+ * without its password.
+ */
+import { Redis, type RedisOptions } from "ioredis";
+import { GatewayError } from "../../protocol/errors.js";
+
+export const DEFAULT_PREFIX = "mcpx:";
+
+export interface RedisTarget {
+  /** What ioredis connects to: the URL without mcpx's own query parameters. */
+  url: string;
+  /** The URL to name in messages: no password. */
+  where: string;
+  /** Every key mcpx writes starts with it (`?prefix=` in the URL; `mcpx:` by default). */
+  prefix: string;
+}
+
+/** Read `redis://[user[:password]@]host[:port][/db][?prefix=…]` (or rediss:// for TLS). */
+export function redisTarget(url: string): RedisTarget {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new GatewayError("STORE_UNAVAILABLE", `the store URL is not a URL (expected redis://host:port or rediss://…)`);
+  }
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
+    throw new GatewayError("STORE_UNAVAILABLE", `the store URL ${withoutPassword(parsed)} is not redis:// or rediss://`);
+  }
+  const prefix = parsed.searchParams.get("prefix") ?? DEFAULT_PREFIX;
+  parsed.searchParams.delete("prefix");
+  return { url: parsed.toString(), where: withoutPassword(parsed), prefix };
+}
+
+function withoutPassword(url: URL): string {
+  const shown = new URL(url.toString());
+  shown.password = "";
+  shown.searchParams.delete("prefix");
+  return shown.toString();
+}
+
+export interface ConnectionTimings {
+  /** How long connecting may take before it counts as a failure. */
+  connectTimeoutMs: number;
+  /** How long a command may wait for its reply. */
+  commandTimeoutMs: number;
+  /** The longest pause between two attempts to reconnect. */
+  maxReconnectDelayMs: number;
+}
+
+export const DEFAULT_TIMINGS: ConnectionTimings = { connectTimeoutMs: 1_000, commandTimeoutMs: 1_500, maxReconnectDelayMs: 1_000 };
+
+/** A client that fails fast while the server is away and comes back by itself. Not yet connected. */
+export function redisClient(target: RedisTarget, timings: ConnectionTimings, name: string): Redis {
+  const options: RedisOptions = {
+    lazyConnect: true,
+    connectionName: name,
+    // Never queue a command for later: a caller hears at once that the store is away.
+    enableOfflineQueue: false,
+    // A command in flight when the connection drops fails with it rather than being sent again later.
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    connectTimeout: timings.connectTimeoutMs,
+    commandTimeout: timings.commandTimeoutMs,
+    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), timings.maxReconnectDelayMs),
+  };
+  const client = new Redis(target.url, options);
+  // ioredis reports connection errors as events too; the commands report them to their callers.
+  client.on("error", () => {});
+  return client;
+}
+
+/** Errors a Lua script of ours raises on purpose (a duplicate id): what the caller did, not the store being away. */
+export const SCRIPT_ERROR = "MCPX_";
+
+/** The store-unavailable error for anything the connection threw; a script's own error stays what it was. */
+export function storeError(error: unknown, where: string): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.includes(SCRIPT_ERROR)) return new Error(message.slice(message.indexOf(SCRIPT_ERROR) + SCRIPT_ERROR.length));
+  return new GatewayError(
+    "STORE_UNAVAILABLE",
+    `the Redis store ${where} cannot be used: ${message}. Check that Redis is running and reachable; mcpx reconnects by itself.`,
+    { where },
+  );
+}
