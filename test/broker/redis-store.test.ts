@@ -140,6 +140,7 @@ describe.skipIf(!redisInstalled)("the Redis store across Redis's own failures", 
     expect((error as GatewayError).code).toBe("STORE_UNAVAILABLE");
     expect((error as GatewayError).message).toContain(`127.0.0.1:${server.port}`);
     expect((error as GatewayError).message).not.toContain("s3cret-pw");
+    expect((error as GatewayError).message).toContain("not connected");
     expect(ms).toBeLessThan(500);
     const why = await store.unwritable();
     expect(why).toContain(`127.0.0.1:${server.port}`);
@@ -164,8 +165,10 @@ describe.skipIf(!redisInstalled)("the Redis store across Redis's own failures", 
     server.pause();
     const { error, ms } = await failure(() => store.questions.settle(record.id, "answered", { action: "decline", by: "cli" }));
     expect((error as GatewayError).code).toBe("STORE_UNAVAILABLE");
+    expect((error as GatewayError).message).toContain("did not answer in time");
     expect(ms).toBeGreaterThanOrEqual(350);
     expect(ms).toBeLessThan(1_500);
+    expect(await store.unwritable()).toContain("did not answer in time");
     server.resume();
     await retryUntilUp(() => store.questions.get(record.id));
   });
@@ -210,6 +213,44 @@ describe.skipIf(!redisInstalled)("the Redis store across Redis's own failures", 
     }
     latencies.sort((x, y) => x - y);
     expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(20);
+  });
+});
+
+describe.skipIf(!redisInstalled)("the Redis store's own keys", () => {
+  let server: RedisServer;
+  const stores: BrokerStore[] = [];
+  beforeAll(async () => {
+    server = await RedisServer.start();
+  });
+  afterAll(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    await server?.dispose();
+  });
+
+  async function storeOn(prefix: string, options: RedisStoreOptions = FAST): Promise<BrokerStore> {
+    const store = await openRedisStore(`${server.url}?prefix=${prefix}`, tempStateDir(), options);
+    stores.push(store);
+    return store;
+  }
+
+  it("keeps stores with different prefixes apart, and says what a second question under one id is", async () => {
+    const [a, b] = [await storeOn(`a${randomUUID()}:`), await storeOn(`b${randomUUID()}:`)];
+    const record = question();
+    await a.questions.insert(record);
+    expect(await b.questions.get(record.id)).toBeUndefined();
+    expect(await b.secrets.get("api-token")).not.toBe(await a.secrets.get("api-token"));
+    const { error } = await failure(() => a.questions.insert(record));
+    expect(error).not.toBeInstanceOf(GatewayError);
+    expect((error as Error).message).toBe(`question ${record.id} is already stored`);
+  });
+
+  it("caps the audit stream near its limit however long retention is not run", async () => {
+    const store = await storeOn(`c${randomUUID()}:`, { ...FAST, auditCap: 100 });
+    for (let i = 0; i < 500; i += 1) await store.audit.append({ kind: "call", identity: "local", server: "files", outcome: "ok", detail: String(i) });
+    const kept = await store.audit.list();
+    expect(kept.length).toBeGreaterThanOrEqual(100);
+    expect(kept.length).toBeLessThan(300);
+    expect(kept.at(-1)?.detail).toBe("499");
   });
 });
 

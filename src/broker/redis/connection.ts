@@ -76,13 +76,24 @@ export function redisClient(target: RedisTarget, timings: ConnectionTimings, nam
 /** Errors a Lua script of ours raises on purpose (a duplicate id): what the caller did, not the store being away. */
 export const SCRIPT_ERROR = "MCPX_";
 
-/** The store-unavailable error for anything the connection threw; a script's own error stays what it was. */
-export function storeError(error: unknown, where: string): Error {
+/**
+ * The store-unavailable error for anything the connection threw, said in mcpx's words; a
+ * script's own error stays what it was (without Redis's note of where in the script).
+ */
+export function storeError(error: unknown, where: string, client?: Redis): Error {
   const message = error instanceof Error ? error.message : String(error);
-  if (message.includes(SCRIPT_ERROR)) return new Error(message.slice(message.indexOf(SCRIPT_ERROR) + SCRIPT_ERROR.length));
+  const ours = message.indexOf(SCRIPT_ERROR);
+  if (ours >= 0) return new Error(message.slice(ours + SCRIPT_ERROR.length).replace(/ script: \w+, on @user_script:\d+\.$/, ""));
   return new GatewayError(
     "STORE_UNAVAILABLE",
-    `the Redis store ${where} cannot be used: ${message}. Check that Redis is running and reachable; mcpx reconnects by itself.`,
+    `the Redis store ${where} cannot be used: ${why(message, client)}. Check that Redis is running and reachable; mcpx reconnects by itself.`,
     { where },
   );
+}
+
+function why(message: string, client: Redis | undefined): string {
+  if (client && client.status !== "ready") return `it is not connected (${client.status})`;
+  if (message === "Command timed out") return "it did not answer in time";
+  if (message.startsWith("Connection is closed")) return "the connection was lost";
+  return message;
 }

@@ -22,7 +22,7 @@ export class RedisLink {
     try {
       return await script.run(this.client, [this.prefix, ...args]);
     } catch (error) {
-      throw storeError(error, this.where);
+      throw storeError(error, this.where, this.client);
     }
   }
 
@@ -31,7 +31,7 @@ export class RedisLink {
     try {
       return await command(this.client);
     } catch (error) {
-      throw storeError(error, this.where);
+      throw storeError(error, this.where, this.client);
     }
   }
 
