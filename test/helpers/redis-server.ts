@@ -64,6 +64,8 @@ export class RedisServer {
     const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", "--daemonize", "no", "--loglevel", "notice"];
     if (this.options.password) args.push("--requirepass", this.options.password);
     args.push(...(this.options.appendonly ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]));
+    // The AOF's base (an RDB) uncompressed, so a test can look for a value in the files.
+    args.push("--rdbcompression", "no");
     const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
     this.#process = child;
     await new Promise<void>((resolve, reject) => {
