@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { tooOld } from "../../src/broker/redis/connection.js";
 import { openRedisStore, type RedisStoreOptions } from "../../src/broker/redis/open.js";
 import type { BrokerStore } from "../../src/broker/store-api.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
@@ -258,6 +259,15 @@ describe.skipIf(!redisInstalled)("the Redis store's own keys", () => {
     expect(kept.length).toBeGreaterThanOrEqual(100);
     expect(kept.length).toBeLessThan(300);
     expect(kept.at(-1)?.detail).toBe("499");
+  });
+});
+
+describe("the Redis versions the store takes", () => {
+  it("takes Redis 7 and Valkey (which says redis_version 7.2.4), refuses Redis 6 saying why", () => {
+    expect(tooOld("# Server\r\nredis_version:7.0.15\r\nredis_mode:standalone\r\n")).toBeUndefined();
+    expect(tooOld("# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\nvalkey_version:8.0.1\r\n")).toBeUndefined();
+    expect(tooOld("# Server\r\nredis_version:6.2.14\r\n")).toContain("mcpx needs Redis 7 or later");
+    expect(tooOld("# Server\r\n")).toContain("does not say its version");
   });
 });
 

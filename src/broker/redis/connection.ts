@@ -73,6 +73,17 @@ export function redisClient(target: RedisTarget, timings: ConnectionTimings, nam
   return client;
 }
 
+/**
+ * Why a server is too old for the store, from its INFO server text, or undefined. The scripts
+ * need Redis 7 (XADD with `<ms>-*`, SET with both NX and GET); Valkey reports the Redis version
+ * it is compatible with (7.2.4) as its redis_version.
+ */
+export function tooOld(info: string): string | undefined {
+  const version = /^redis_version:(\d+)\.(\d+)/m.exec(info);
+  if (!version) return "it does not say its version (INFO server has no redis_version)";
+  return Number(version[1]) >= 7 ? undefined : `it is Redis ${version[1]}.${version[2]}; mcpx needs Redis 7 or later, or Valkey`;
+}
+
 /** Errors a Lua script of ours raises on purpose (a duplicate id): what the caller did, not the store being away. */
 export const SCRIPT_ERROR = "MCPX_";
 

@@ -16,12 +16,13 @@
  * besides (`save …`) keeps such content until the next snapshot.
  */
 import type { Redis } from "ioredis";
+import { GatewayError } from "../../protocol/errors.js";
 import { ensurePrivateDir } from "../state-dir.js";
 import type { BrokerStore } from "../store-api.js";
 import { RedisAudit, DEFAULT_AUDIT_CAP } from "./audit.js";
 import { RedisCalls } from "./calls.js";
 import { ChangeFeed } from "./changes.js";
-import { type ConnectionTimings, DEFAULT_TIMINGS, redisClient, redisTarget, storeError } from "./connection.js";
+import { type ConnectionTimings, DEFAULT_TIMINGS, redisClient, redisTarget, storeError, tooOld } from "./connection.js";
 import { RedisLink } from "./link.js";
 import { DEFAULT_HEARTBEAT, type HeartbeatTimings, RedisLiveness } from "./liveness.js";
 import { RedisPageCodes } from "./page-codes.js";
@@ -45,13 +46,15 @@ export async function openRedisStore(url: string, stateDir: string, options: Red
   const subscriber = redisClient(target, timings, "mcpx-changes");
   try {
     await Promise.all([client.connect(), subscriber.connect()]);
+    const old = tooOld(await client.info("server"));
+    if (old) throw new GatewayError("STORE_UNAVAILABLE", `the Redis store ${target.where} cannot be used: ${old}`, { where: target.where });
     const feed = await ChangeFeed.open(subscriber, `${target.prefix}changed`);
     const link = new RedisLink(client, target.prefix, target.where);
     return new RedisStore(link, subscriber, feed, stateDir, { ...DEFAULT_HEARTBEAT, ...options.heartbeat }, options.auditCap ?? DEFAULT_AUDIT_CAP);
   } catch (error) {
     client.disconnect();
     subscriber.disconnect();
-    throw storeError(error, target.where);
+    throw error instanceof GatewayError ? error : storeError(error, target.where);
   }
 }
 
