@@ -130,6 +130,11 @@ describe.skipIf(!redisInstalled)("the Redis store across Redis's own failures", 
   it("while Redis is stopped a settle fails at once with STORE_UNAVAILABLE, unwritable says so, and all works again once it is back", async () => {
     const server = await start({ appendonly: true, password: "s3cret-pw" });
     const store = await storeOn(server.url);
+    const waiting = await storeOn(server.url);
+    let heard = 0;
+    waiting.onChange(() => {
+      heard += 1;
+    });
     const record = question();
     await store.questions.insert(record);
     expect(store.where).not.toContain("s3cret-pw");
@@ -141,7 +146,7 @@ describe.skipIf(!redisInstalled)("the Redis store across Redis's own failures", 
     expect((error as GatewayError).code).toBe("STORE_UNAVAILABLE");
     expect((error as GatewayError).message).toContain(`127.0.0.1:${server.port}`);
     expect((error as GatewayError).message).not.toContain("s3cret-pw");
-    expect((error as GatewayError).message).toContain("not connected");
+    expect((error as GatewayError).message, (error as GatewayError).message).toContain("not connected");
     expect(ms).toBeLessThan(500);
     const why = await store.unwritable();
     expect(why).toContain(`127.0.0.1:${server.port}`);
@@ -155,7 +160,12 @@ describe.skipIf(!redisInstalled)("the Redis store across Redis's own failures", 
     await server.restart();
     await retryUntilUp(() => store.questions.get(record.id));
     expect(await store.unwritable()).toBeUndefined();
+    // The other store's listeners hear that something may have changed while it was away, and then the answer itself.
+    await until(() => heard > 0, "the reconnection told to the listeners", 5_000);
+    const before = heard;
     expect(await store.questions.settle(record.id, "answered", { action: "decline", by: "cli" })).toBe(true);
+    await until(() => heard > before, "the answer heard after Redis came back", 3_000);
+    expect((await waiting.questions.get(record.id))?.state).toBe("answered");
   });
 
   it("while Redis hangs (answers nothing) a call fails after the command timeout, not later", async () => {

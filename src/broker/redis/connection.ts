@@ -104,6 +104,8 @@ export function storeError(error: unknown, where: string, client?: Redis): Error
 
 function why(message: string, client: Redis | undefined): string {
   if (client && client.status !== "ready") return `it is not connected (${client.status})`;
+  // The connection has just ended and ioredis has not yet noticed it closed.
+  if (message.startsWith("Stream isn't writeable")) return "it is not connected";
   if (message === "Command timed out") return "it did not answer in time";
   if (message.startsWith("Connection is closed")) return "the connection was lost";
   return message;
