@@ -12,8 +12,12 @@
  * A person-only answer's content is removed from its hash once delivered (design rule 9). The
  * AOF still holds the command that wrote it until the AOF is rewritten, and an RDB snapshot
  * taken meanwhile holds it until the next one: `compact()` asks Redis to rewrite the AOF
- * (BGREWRITEAOF), which leaves only what is still there. An operator who keeps RDB snapshots
- * besides (`save …`) keeps such content until the next snapshot.
+ * (BGREWRITEAOF), which leaves only what is still there. Redis runs one rewrite at a time (a
+ * fork writing the whole dataset); one asked for while another runs is asked again at the
+ * broker's next sweep. An operator who keeps RDB snapshots besides (`save …`) keeps such
+ * content until the next snapshot.
+ *
+ * Redis 7 or Valkey, standalone or a primary (not Redis Cluster: the scripts compute their keys).
  */
 import type { Redis } from "ioredis";
 import { GatewayError } from "../../protocol/errors.js";
