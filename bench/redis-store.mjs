@@ -3,8 +3,8 @@
 //
 //   - a plain tool call's path: one audit append;
 //   - a question's path: insert, settle (the compare-and-set), get, markDelivered;
-//   - an answer heard by another instance: a settle through one store until the other's
-//     onChange fires (pub/sub), beside the SQLite store's data_version poll.
+//   - an answer heard by another instance: a settle through one Redis store until the other's
+//     onChange fires (pub/sub). (SQLite's processes hear by polling data_version every 100 ms.)
 //
 // Each operation runs --ops times after a warm-up, one at a time (latency, not throughput), the
 // two stores alternating in blocks so a busy machine slows both alike. redis-server runs on
@@ -143,7 +143,7 @@ function summary(values) {
   return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
 }
 
-/** An answer settled through `writer` until `reader` hears it; `hear` subscribes. */
+/** An answer settled through `writer` until `reader` hears it. */
 async function heardAfter(writer, reader) {
   const record = question();
   await writer.questions.insert(record);
