@@ -6,11 +6,14 @@
 import { Agent, createServer, get, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Haproxy, haproxyInstalled } from "./haproxy.js";
+import { Haproxy, type HaproxyOptions, haproxyInstalled } from "./haproxy.js";
 
-/** A tiny HTTP server that answers its own name. */
+/** A tiny HTTP server that answers its own name, and gives a session header to a request without one. */
 async function namedServer(name: string): Promise<{ server: Server; port: number }> {
-  const server = createServer((_, response) => response.end(name));
+  const server = createServer((request, response) => {
+    if (!request.headers["mcp-session-id"]) response.setHeader("Mcp-Session-Id", `${name}-${Math.random()}`);
+    response.end(name);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("no port");
@@ -23,12 +26,12 @@ describe.skipIf(!haproxyInstalled)("haproxy in front of two backends", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function setUp(): Promise<{ proxy: Haproxy; backends: Server[] }> {
+  async function setUp(options: HaproxyOptions = {}): Promise<{ proxy: Haproxy; backends: Server[] }> {
     const backends = [await namedServer("a"), await namedServer("b")];
     for (const { server } of backends) cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const proxy = await Haproxy.start(
       backends.map((backend) => backend.port),
-      { checkIntervalMs: 100 },
+      { checkIntervalMs: 100, ...options },
     );
     cleanups.push(() => proxy.stop());
     return { proxy, backends: backends.map((backend) => backend.server) };
@@ -55,6 +58,22 @@ describe.skipIf(!haproxyInstalled)("haproxy in front of two backends", () => {
     expect(sockets.size).toBe(1);
     expect(new Set(names)).toEqual(new Set(["a", "b"]));
     for (let i = 1; i < names.length; i += 1) expect(names[i], names.join(",")).not.toBe(names[i - 1]);
+  });
+
+  it("with stickiness on Mcp-Session-Id, sends a session's requests to the backend that gave it", async () => {
+    const { proxy } = await setUp({ stickOnHeader: "Mcp-Session-Id" });
+    const sessions: Array<{ id: string; owner: string }> = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await fetch(proxy.url);
+      sessions.push({ id: response.headers.get("mcp-session-id")!, owner: await response.text() });
+    }
+    expect(new Set(sessions.map((session) => session.owner))).toEqual(new Set(["a", "b"]));
+    for (const session of sessions) {
+      for (let i = 0; i < 3; i += 1) {
+        const response = await fetch(proxy.url, { headers: { "Mcp-Session-Id": session.id } });
+        expect(await response.text()).toBe(session.owner);
+      }
+    }
   });
 
   it("sends every request to the backend left once the other is gone", async () => {

@@ -1,7 +1,7 @@
 /**
  * HAProxy in front of loopback backends, for the tests of several mcpx instances: HTTP mode,
- * round robin with no stickiness (each request may go to another backend, the hard case for
- * mcpx), a backend that stops answering taken out by health checks and its requests sent to
+ * round robin with no stickiness by default (each request may go to another backend, the hard
+ * case for mcpx; stickiness on a header is an option), a backend that stops answering taken out by health checks and its requests sent to
  * another, long streams (SSE) allowed. The config is written to a temp dir; tests that need it
  * skip when haproxy is not installed (`describe.skipIf(!haproxyInstalled)`).
  */
@@ -17,6 +17,11 @@ export const haproxyInstalled = spawnSync("haproxy", ["-v"], { stdio: "ignore" }
 export interface HaproxyOptions {
   /** How often each backend is health-checked (a TCP connect); a backend down twice in a row is taken out. */
   checkIntervalMs?: number;
+  /**
+   * Stick on a header (the lines docs/deploying.md may show for `Mcp-Session-Id`): the backend
+   * that first answered with it gets every request that carries the same value. Absent: none.
+   */
+  stickOnHeader?: string;
 }
 
 export class Haproxy {
@@ -32,7 +37,7 @@ export class Haproxy {
   static async start(backends: number[], options: HaproxyOptions = {}): Promise<Haproxy> {
     const proxy = new Haproxy(await freePort(), mkdtempSync(join(tmpdir(), "mcpx-haproxy-")));
     const config = join(proxy.dir, "haproxy.cfg");
-    writeFileSync(config, haproxyConfig(proxy.port, backends, options.checkIntervalMs ?? 500));
+    writeFileSync(config, haproxyConfig(proxy.port, backends, options));
     const child = spawn("haproxy", ["-db", "-f", config], { stdio: ["ignore", "pipe", "pipe"] });
     proxy.#process = child;
     child.stdout?.on("data", (chunk: Buffer) => (proxy.#log += chunk.toString()));
@@ -62,7 +67,12 @@ export class Haproxy {
   }
 }
 
-export function haproxyConfig(port: number, backends: number[], checkIntervalMs: number): string {
+export function haproxyConfig(port: number, backends: number[], options: HaproxyOptions = {}): string {
+  const checkIntervalMs = options.checkIntervalMs ?? 500;
+  const header = options.stickOnHeader?.toLowerCase();
+  const sticky = header
+    ? ["  stick-table type string len 128 size 100k expire 30m", `  stick on req.hdr(${header})`, `  stick store-response res.hdr(${header})`]
+    : [];
   return [
     "global",
     "  maxconn 1000",
@@ -81,6 +91,7 @@ export function haproxyConfig(port: number, backends: number[], checkIntervalMs:
     "  default_backend instances",
     "backend instances",
     "  balance roundrobin",
+    ...sticky,
     ...backends.map((backend, i) => `  server instance${i} 127.0.0.1:${backend} check inter ${checkIntervalMs} fall 2 rise 1`),
     "",
   ].join("\n");
