@@ -1,0 +1,58 @@
+/**
+ * Which instances are alive: each joined one keeps the key `alive:<instance>` (its pid) with a
+ * short expiry, refreshed well within it, so an instance that dies (or loses Redis for longer
+ * than the expiry) is gone for the others within that time, and one that leaves is gone at once.
+ */
+import type { Liveness, Owner } from "../store-api.js";
+import type { RedisLink } from "./link.js";
+
+export interface HeartbeatTimings {
+  /** How often a joined instance renews its key. */
+  refreshMs: number;
+  /** How long the key lives without renewal: an instance silent for longer is gone. */
+  expireMs: number;
+}
+
+export const DEFAULT_HEARTBEAT: HeartbeatTimings = { refreshMs: 2_000, expireMs: 6_000 };
+
+export class RedisLiveness implements Liveness {
+  readonly #beats = new Map<() => void, NodeJS.Timeout>();
+
+  constructor(
+    private readonly link: RedisLink,
+    private readonly timings: HeartbeatTimings,
+  ) {
+    // Back from a lost connection: renew at once rather than at the next beat, so no other
+    // instance takes this one for gone in between.
+    link.client.on("ready", () => {
+      for (const beat of this.#beats.keys()) beat();
+    });
+  }
+
+  join(owner: Owner): () => Promise<void> {
+    const key = this.link.key(`alive:${owner.instance}`);
+    const beat = (): void => {
+      // A beat that fails (Redis away) is retried at the next; unwritable() says why meanwhile.
+      this.link.client.set(key, String(owner.pid), "PX", this.timings.expireMs).catch(() => {});
+    };
+    beat();
+    const timer = setInterval(beat, this.timings.refreshMs);
+    timer.unref();
+    this.#beats.set(beat, timer);
+    return async () => {
+      clearInterval(timer);
+      this.#beats.delete(beat);
+      await this.link.call((client) => client.del(key));
+    };
+  }
+
+  async alive(owner: Owner): Promise<boolean> {
+    return (await this.link.call((client) => client.exists(this.link.key(`alive:${owner.instance}`)))) === 1;
+  }
+
+  /** Stop every heartbeat of this store (it is closing); the keys lapse by themselves. */
+  stop(): void {
+    for (const timer of this.#beats.values()) clearInterval(timer);
+    this.#beats.clear();
+  }
+}
