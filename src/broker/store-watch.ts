@@ -5,6 +5,7 @@
  * listens; Redis: pub/sub) and reads rows again only when it fires. This process's own writes
  * are heard from its broker (`LocalChanges`), since a store need not report them.
  */
+import { coalesced } from "../util/coalesce.js";
 import { type Delivery, deliveryOf } from "./delivery.js";
 import { BrokerError } from "./errors.js";
 import type { BrokerStore } from "./store-api.js";
@@ -28,15 +29,15 @@ export type LocalChanges = (listener: (id: string) => void) => () => void;
 export class Waiters {
   readonly #waiting = new Map<string, Set<Waiter>>();
   #unlisten: (() => void) | undefined;
-  /** A look at the store is under way; `#again` says another change came meanwhile. */
-  #looking = false;
-  #again = false;
+  readonly #look: () => void;
 
   constructor(
     private readonly store: BrokerStore,
     private readonly settledElsewhere: (id: string) => Promise<unknown>,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+    onError: (error: unknown) => void,
+  ) {
+    this.#look = coalesced(() => this.#lookOnce(), onError);
+  }
 
   add(id: string, waiter: Waiter): void {
     let waiters = this.#waiting.get(id);
@@ -69,22 +70,6 @@ export class Waiters {
   stop(): void {
     this.#unlisten?.();
     this.#unlisten = undefined;
-  }
-
-  #look(): void {
-    if (this.#looking) {
-      this.#again = true;
-      return;
-    }
-    this.#looking = true;
-    void this.#lookOnce()
-      .catch(this.onError)
-      .finally(() => {
-        this.#looking = false;
-        if (!this.#again) return;
-        this.#again = false;
-        this.#look();
-      });
   }
 
   async #lookOnce(): Promise<void> {

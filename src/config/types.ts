@@ -182,6 +182,12 @@ export interface Config {
      */
     auth?: HttpAuth;
   };
+  /**
+   * Where the broker keeps questions, answers, calls, tasks and the audit trail: absent, the
+   * state directory's SQLite file (one machine); `url` (redis:// or rediss://), a Redis or
+   * Valkey server several instances share.
+   */
+  store?: { url: string };
   /** The background `mcpx daemon` that commands needing live servers use. */
   daemon: {
     /** It exits after this long with no request from a command, no host session and no call in flight. */
