@@ -6,26 +6,26 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { CODE_TTL_MS, mintPageCode, PageCodes } from "../../src/api/page-codes.js";
 import { PageSessions, SESSION_TTL_MS } from "../../src/api/page-sessions.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { startUi, tempStateDir, type RunningUi } from "../helpers/questions-api.js";
 
 const KEY = "k".repeat(64);
 const T0 = 1_800_000_000_000;
 
-const opened: QuestionStore[] = [];
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
+const opened: SqliteStore[] = [];
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
 });
 
 /** The used codes of a store on `dir` (a fresh state dir by default), as an instance has them. */
-function usedIn(dir = tempStateDir()): QuestionStore["usedPageCodes"] {
-  const store = QuestionStore.open(dir);
+function usedIn(dir = tempStateDir()): SqliteStore["usedPageCodes"] {
+  const store = SqliteStore.open(dir);
   opened.push(store);
   return store.usedPageCodes;
 }
 
 describe("page codes", () => {
-  it("are good once, for their port, with the right key", () => {
+  it("are good once, for their port, with the right key", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
     const code = mintPageCode(KEY, 7777, T0 + 1000);
     expect(codes.redeem(code, 7778, T0 + 2000)).toBe(false);
@@ -34,14 +34,14 @@ describe("page codes", () => {
     expect(codes.redeem(code, 7777, T0 + 3000)).toBe(false);
   });
 
-  it("expire, and are refused by an instance started after they were minted", () => {
+  it("expire, and are refused by an instance started after they were minted", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
     expect(codes.redeem(mintPageCode(KEY, 7777, T0), 7777, T0 + CODE_TTL_MS + 1)).toBe(false);
     const beforeRestart = mintPageCode(KEY, 7777, T0);
     expect(new PageCodes(KEY, usedIn(), T0 + 60_000).redeem(beforeRestart, 7777, T0 + 61_000)).toBe(false);
   });
 
-  it("refuse anything malformed or tampered with", () => {
+  it("refuse anything malformed or tampered with", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
     const [issued, nonce, mac] = mintPageCode(KEY, 7777, T0).split(".");
     for (const bad of [
@@ -63,7 +63,7 @@ describe("page codes", () => {
 // Issue 13 item 11: used codes lived in memory, so an instance restarted within the clock
 // allowance (5 s) of a code's minting accepted it again, even a code already used.
 describe("a used code, for every instance on the state dir", () => {
-  it("is refused by a second instance (a restart) on the same state dir, started within the clock allowance", () => {
+  it("is refused by a second instance (a restart) on the same state dir, started within the clock allowance", async () => {
     const dir = tempStateDir();
     const code = mintPageCode(KEY, 7777, T0 + 1000);
     expect(new PageCodes(KEY, usedIn(dir), T0).redeem(code, 7777, T0 + 2000)).toBe(true);
@@ -73,7 +73,7 @@ describe("a used code, for every instance on the state dir", () => {
     expect(restarted.redeem(mintPageCode(KEY, 7777, T0 + 4000), 7777, T0 + 4500)).toBe(true);
   });
 
-  it("is kept only until it expires: the store holds no more than the codes that could still be used", () => {
+  it("is kept only until it expires: the store holds no more than the codes that could still be used", async () => {
     const dir = tempStateDir();
     const used = usedIn(dir);
     const codes = new PageCodes(KEY, used, T0);
@@ -119,7 +119,7 @@ async function trade(ui: RunningUi, code: string): Promise<number> {
 }
 
 describe("page sessions", () => {
-  it("are random, known only to the instance that opened them, and end after SESSION_TTL_MS", () => {
+  it("are random, known only to the instance that opened them, and end after SESSION_TTL_MS", async () => {
     const sessions = new PageSessions();
     const { token } = sessions.open(T0);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);

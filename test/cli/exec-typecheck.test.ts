@@ -6,16 +6,16 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { nodeServer, writeConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 
-function runsIn(stateDir: string): number {
-  const store = QuestionStore.open(stateDir);
+async function runsIn(stateDir: string): Promise<number> {
+  const store = SqliteStore.open(stateDir);
   try {
-    return store.calls.idsStartingWith("", 100).length;
+    return (await store.calls.idsStartingWith("", 100)).length;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
