@@ -63,6 +63,8 @@ export class Broker {
   readonly #taskCancels = new Set<(id: string) => void>();
   /** This process's own changes to questions, by id (a store need not report its own writes to `onChange`). */
   readonly #localChanges = new Set<(id: string) => void>();
+  /** The last step asked for on each question still under way (`#inOrder`). */
+  readonly #steps = new Map<string, Promise<void>>();
   /** Takes back `liveness.join` (from `start` until `stop`). */
   #leave: (() => Promise<void>) | undefined;
 
@@ -197,7 +199,7 @@ export class Broker {
     }
     await this.store.questions.insert(record);
     if (ttlSeconds * 1000 <= MAX_TIMER_MS) {
-      const timer = setTimeout(() => this.#inBackground("expiry", () => this.#expire(record.id)), ttlSeconds * 1000);
+      const timer = setTimeout(() => this.#inBackground("expiry", () => this.#inOrder(record.id, () => this.#expire(record.id))), ttlSeconds * 1000);
       timer.unref();
       this.#expiry.set(record.id, timer);
     }
@@ -236,7 +238,11 @@ export class Broker {
    * first answer stands: a second gets a BrokerError saying who answered first, or why the
    * question closed (`alreadySettled`).
    */
-  async answer(id: string, input: AnswerInput, options: AnswerOptions): Promise<QuestionRecord> {
+  answer(id: string, input: AnswerInput, options: AnswerOptions): Promise<QuestionRecord> {
+    return this.#inOrder(id, () => this.#answer(id, input, options));
+  }
+
+  async #answer(id: string, input: AnswerInput, options: AnswerOptions): Promise<QuestionRecord> {
     // Settle it first if it is overdue or orphaned, so an answer nobody can receive is refused.
     // Only this question: a whole sweep reads every held answer, on every answer.
     const record = await this.#unlessStale(await this.store.questions.get(id));
@@ -265,9 +271,13 @@ export class Broker {
    * upstream that never notifies). A pending one is accepted with it (finishing is consenting).
    * Refused for anything but a URL question, one already complete, or one settled otherwise.
    */
-  async complete(id: string, by: string, from?: string): Promise<QuestionRecord> {
-    await this.sweep();
-    const record = await this.store.questions.get(id);
+  complete(id: string, by: string, from?: string): Promise<QuestionRecord> {
+    return this.#inOrder(id, () => this.#complete(id, by, from));
+  }
+
+  async #complete(id: string, by: string, from?: string): Promise<QuestionRecord> {
+    // An overdue or orphaned one is settled first, and then refused (only this question, as an answer).
+    const record = await this.#unlessStale(await this.store.questions.get(id));
     if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
     if (record.kind !== "elicitation" || record.mode !== "url") {
       throw new BrokerError("INVALID_ANSWER", `question ${id} is not a URL question: only a URL question is completed (answer it instead)`);
@@ -293,7 +303,11 @@ export class Broker {
   }
 
   /** Nobody waits for the answer any more (`why`, see `CLOSED_BECAUSE`): the question can no longer be answered usefully. */
-  async close(id: string, why: string): Promise<void> {
+  close(id: string, why: string): Promise<void> {
+    return this.#inOrder(id, () => this.#close(id, why));
+  }
+
+  async #close(id: string, why: string): Promise<void> {
     if (await this.store.questions.settle(id, "closed", { action: "cancel", by: `${CLOSED_PREFIX}${why}` }, this.#clock.now())) {
       this.log.info("question closed", { question: id, why });
       await this.#settled(id);
@@ -345,7 +359,7 @@ export class Broker {
   /** Expire overdue questions and close those whose waiting process no longer exists. */
   async sweep(): Promise<void> {
     if (!this.store.open) return;
-    for (const id of await this.store.questions.overdue(this.#clock.now())) await this.#expire(id);
+    for (const id of await this.store.questions.overdue(this.#clock.now())) await this.#inOrder(id, () => this.#expire(id));
     for (const owner of await this.store.questions.pendingOwners()) {
       if (await this.#mineOrAlive(owner)) continue;
       for (const id of await this.store.questions.pendingOwnedBy(owner.instance)) await this.close(id, CLOSED_BECAUSE.processGone);
@@ -395,7 +409,7 @@ export class Broker {
     if (record?.state !== "pending") return record;
     if (Date.parse(record.expiresAt) <= this.#clock.now()) await this.#expire(record.id);
     else if (!(await this.#mineOrAlive(ownerOf(record)))) {
-      await this.close(record.id, "the mcpx process that was waiting on it is gone");
+      await this.#close(record.id, "the mcpx process that was waiting on it is gone");
     } else return record;
     return this.store.questions.get(record.id);
   }
@@ -407,7 +421,7 @@ export class Broker {
     const record = await this.store.questions.get(id);
     const left = record ? Date.parse(record.expiresAt) - this.#clock.now() : 0;
     if (record?.state === "pending" && left > 0) {
-      const timer = setTimeout(() => this.#inBackground("expiry", () => this.#expire(id)), Math.min(left, MAX_TIMER_MS));
+      const timer = setTimeout(() => this.#inBackground("expiry", () => this.#inOrder(id, () => this.#expire(id))), Math.min(left, MAX_TIMER_MS));
       timer.unref();
       this.#expiry.set(id, timer);
       return;
@@ -427,6 +441,26 @@ export class Broker {
     this.#changedHere(id);
     this.#emit(record);
     return record;
+  }
+
+  /**
+   * This process's steps on one question happen in the order they were asked for, as they did
+   * when the store answered at once: a completion the server sent just before it stopped waiting
+   * is recorded before the close its stopping asks for (which then finds it settled). A step with
+   * none before it starts at once.
+   */
+  #inOrder<T>(id: string, step: () => Promise<T>): Promise<T> {
+    const before = this.#steps.get(id);
+    const run = before === undefined ? step() : before.then(step, step);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.#steps.set(id, tail);
+    void tail.then(() => {
+      if (this.#steps.get(id) === tail) this.#steps.delete(id);
+    });
+    return run;
   }
 
   readonly #local: LocalChanges = (listener) => {

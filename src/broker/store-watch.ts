@@ -99,7 +99,9 @@ class Watch {
     this.#stops = [store.onChange(heard), local((changed) => changed === id && heard())];
   }
 
-  next(untilMs: number, signal?: AbortSignal): Promise<void> {
+  /** `holdOpen`: the process stays up for it (an answering command waits for delivery, bounded); else it does not. */
+  next(untilMs: number, options: { signal?: AbortSignal; holdOpen?: boolean } = {}): Promise<void> {
+    const { signal } = options;
     if (this.#changed || signal?.aborted) {
       this.#changed = false;
       return Promise.resolve();
@@ -112,9 +114,9 @@ class Watch {
         this.#changed = false;
         resolve();
       };
-      // Unref'd: a watch must not hold up exiting.
       const timer = setTimeout(done, Math.max(1, untilMs - Date.now()));
-      timer.unref();
+      // A watch of a URL question's end must not hold up exiting; a wait for delivery must.
+      if (!options.holdOpen) timer.unref();
       signal?.addEventListener("abort", done, { once: true });
       this.#wake = done;
     });
@@ -139,7 +141,7 @@ export async function watchFinish(store: BrokerStore, local: LocalChanges, id: s
       const refused = record.state !== "pending" && record.answer?.action !== "accept";
       if (record.completion || refused || Date.now() >= untilMs || signal?.aborted) return record;
       // Expiry of a pending one is the waiting process's timer; the rest is a store write.
-      await watch.next(untilMs, signal);
+      await watch.next(untilMs, signal ? { signal } : {});
     }
   } finally {
     watch.stop();
@@ -167,7 +169,7 @@ export async function watchDelivery(
       const alive = record.state === "pending" || record.deliveredAt !== undefined || (await store.liveness.alive(ownerOf(record)));
       const delivery = deliveryOf(record, () => alive) ?? "pending";
       if (delivery !== "pending" || Date.now() >= deadline) return { record, delivery };
-      await watch.next(Math.min(deadline, Date.now() + LIVENESS_LOOK_MS));
+      await watch.next(Math.min(deadline, Date.now() + LIVENESS_LOOK_MS), { holdOpen: true });
     }
   } finally {
     watch.stop();

@@ -135,7 +135,7 @@ const HOSTILE = {
       );
       expect(status).toBe(405);
     }
-    expect(server.broker.store.audit.list()).toHaveLength(3);
+    expect(await server.broker.store.audit.list()).toHaveLength(3);
     // And back to the questions.
     await page.click("#tab-questions");
     expect(await page.locator("#audit").isHidden()).toBe(true);

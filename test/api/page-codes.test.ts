@@ -28,17 +28,17 @@ describe("page codes", () => {
   it("are good once, for their port, with the right key", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
     const code = mintPageCode(KEY, 7777, T0 + 1000);
-    expect(codes.redeem(code, 7778, T0 + 2000)).toBe(false);
-    expect(new PageCodes("x".repeat(64), usedIn(), T0).redeem(code, 7777, T0 + 2000)).toBe(false);
-    expect(codes.redeem(code, 7777, T0 + 2000)).toBe(true);
-    expect(codes.redeem(code, 7777, T0 + 3000)).toBe(false);
+    expect(await codes.redeem(code, 7778, T0 + 2000)).toBe(false);
+    expect(await new PageCodes("x".repeat(64), usedIn(), T0).redeem(code, 7777, T0 + 2000)).toBe(false);
+    expect(await codes.redeem(code, 7777, T0 + 2000)).toBe(true);
+    expect(await codes.redeem(code, 7777, T0 + 3000)).toBe(false);
   });
 
   it("expire, and are refused by an instance started after they were minted", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
-    expect(codes.redeem(mintPageCode(KEY, 7777, T0), 7777, T0 + CODE_TTL_MS + 1)).toBe(false);
+    expect(await codes.redeem(mintPageCode(KEY, 7777, T0), 7777, T0 + CODE_TTL_MS + 1)).toBe(false);
     const beforeRestart = mintPageCode(KEY, 7777, T0);
-    expect(new PageCodes(KEY, usedIn(), T0 + 60_000).redeem(beforeRestart, 7777, T0 + 61_000)).toBe(false);
+    expect(await new PageCodes(KEY, usedIn(), T0 + 60_000).redeem(beforeRestart, 7777, T0 + 61_000)).toBe(false);
   });
 
   it("refuse anything malformed or tampered with", async () => {
@@ -55,7 +55,7 @@ describe("page codes", () => {
       `${issued}.${nonce}.${mac}.x`,
       "x".repeat(300),
     ]) {
-      expect(codes.redeem(bad, 7777, T0 + 1000)).toBe(false);
+      expect(await codes.redeem(bad, 7777, T0 + 1000)).toBe(false);
     }
   });
 });
@@ -66,21 +66,21 @@ describe("a used code, for every instance on the state dir", () => {
   it("is refused by a second instance (a restart) on the same state dir, started within the clock allowance", async () => {
     const dir = tempStateDir();
     const code = mintPageCode(KEY, 7777, T0 + 1000);
-    expect(new PageCodes(KEY, usedIn(dir), T0).redeem(code, 7777, T0 + 2000)).toBe(true);
+    expect(await new PageCodes(KEY, usedIn(dir), T0).redeem(code, 7777, T0 + 2000)).toBe(true);
     const restarted = new PageCodes(KEY, usedIn(dir), T0 + 3000);
-    expect(restarted.redeem(code, 7777, T0 + 3500)).toBe(false);
+    expect(await restarted.redeem(code, 7777, T0 + 3500)).toBe(false);
     // It still takes codes of its own.
-    expect(restarted.redeem(mintPageCode(KEY, 7777, T0 + 4000), 7777, T0 + 4500)).toBe(true);
+    expect(await restarted.redeem(mintPageCode(KEY, 7777, T0 + 4000), 7777, T0 + 4500)).toBe(true);
   });
 
   it("is kept only until it expires: the store holds no more than the codes that could still be used", async () => {
     const dir = tempStateDir();
     const used = usedIn(dir);
     const codes = new PageCodes(KEY, used, T0);
-    for (let i = 0; i < 5; i++) expect(codes.redeem(mintPageCode(KEY, 7777, T0 + i), 7777, T0 + 10)).toBe(true);
-    expect(used.count()).toBe(5);
-    expect(codes.redeem(mintPageCode(KEY, 7777, T0 + CODE_TTL_MS + 100), 7777, T0 + CODE_TTL_MS + 200)).toBe(true);
-    expect(used.count()).toBe(1);
+    for (let i = 0; i < 5; i++) expect(await codes.redeem(mintPageCode(KEY, 7777, T0 + i), 7777, T0 + 10)).toBe(true);
+    expect(await used.count()).toBe(5);
+    expect(await codes.redeem(mintPageCode(KEY, 7777, T0 + CODE_TTL_MS + 100), 7777, T0 + CODE_TTL_MS + 200)).toBe(true);
+    expect(await used.count()).toBe(1);
   });
 
   it("two real `mcpx ui` processes, one after the other on the same port and state dir: the second refuses the code the first took", async () => {

@@ -107,14 +107,14 @@ describe("elicitation.mode when no rule answers", () => {
   ])("%s: the upstream gets %j at once and the store records the policy", async (mode, expected) => {
     const { outcome, config } = await callWithMode(mode);
     expect(outcome).toEqual(expected);
-    expect(storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: expected.action, by: `policy:${mode}` } }]);
+    expect(await storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: expected.action, by: `policy:${mode}` } }]);
   });
 
   it("a matching rule whose answer does not fit (acceptDefaults, a required field without default) leaves it to the mode", async () => {
     // ask_form's default schema requires "name", which has no default.
     const { outcome, host, config } = await callWithMode("auto", [{ match: { server: "ask" }, action: "acceptDefaults", reason: "defaults" }]);
     expect(outcome).toEqual({ action: "cancel" });
-    expect(storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: "cancel", by: "policy:auto" } }]);
+    expect(await storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: "cancel", by: "policy:auto" } }]);
     const warning = (): LogRecord | undefined =>
       logRecords(host.log()).find((record) => record.msg.startsWith("policy rule matched but its answer does not fit"));
     await untilLogged(host, warning, "the misfit warning");
@@ -128,6 +128,6 @@ describe("elicitation.mode when no rule answers", () => {
     const refusal = (): LogRecord | undefined =>
       logRecords(host.log()).find((record) => record.level === "warn" && record.msg.includes("elicitation.mode is error"));
     await untilLogged(host, refusal, "the refusal");
-    expect(storedQuestions(config)).toEqual([]);
+    expect(await storedQuestions(config)).toEqual([]);
   });
 });

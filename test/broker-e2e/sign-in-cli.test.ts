@@ -95,7 +95,7 @@ describe("sign-in from the command line", () => {
     expect(done.stdout).toContain("alice");
     expect(done.code).toBe(0);
     const [ended] = (await elicitListAll(eager)).filter((view) => view.id === question.id);
-    expect(ended).toMatchObject({ state: "answered" });
+    expect(ended, JSON.stringify(ended)).toMatchObject({ state: "answered" });
     expect(JSON.stringify(ended)).toContain("server:crm");
     expect(JSON.stringify(ended)).not.toMatch(/stopped waiting|cancelled/);
   }, 60_000);

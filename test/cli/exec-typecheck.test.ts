@@ -29,7 +29,7 @@ describe("--typecheck", () => {
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2:\\d+ .+$`, "m"));
     expect(bad.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:\\d+ .*lenght`, "m"));
-    expect(runsIn(config.env.MCPX_STATE_DIR!)).toBe(0);
+    expect(await runsIn(config.env.MCPX_STATE_DIR!)).toBe(0);
     const good = await runMcpx(
       ["exec", 'const found = await issues.search_issues({ query: "billing" });\nconsole.log(found.items.length);', "--typecheck", "--config", config.file],
       config,
