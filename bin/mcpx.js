@@ -18,4 +18,4 @@ if (built === undefined) {
   process.exit(2);
 }
 if (bundled !== undefined && bundled >= built) require(path.join(cli, "main.cjs"));
-else import(pathToFileURL(path.join(cli, "main.js")).href);
+else void import(pathToFileURL(path.join(cli, "main.js")).href);

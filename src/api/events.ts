@@ -6,21 +6,18 @@
  * identity's are never sent to it, opened or settled.
  *
  * This process's own questions arrive at once through `broker.subscribe`. Other processes'
- * are noticed by polling the store: a diff of the pending set whenever SQLite says another
- * connection wrote. The poll uses its own connection, because `changed()` answers once per
- * change and per connection: sharing the broker's would steal changes from `Broker.wait`.
+ * (and instances') are noticed through the store: a diff of the pending set whenever it says
+ * another wrote (`BrokerStore.onChange`), while any client listens.
  */
 import type { ServerResponse } from "node:http";
-import { dirname } from "node:path";
 import type { Broker } from "../broker/broker.js";
-import { QuestionStore } from "../broker/store.js";
 import type { QuestionRecord } from "../broker/types.js";
 import { identityOf } from "../broker/identity.js";
 import { viewOf } from "../broker/view.js";
 import type { Logger } from "../util/log.js";
+import { coalesced } from "../util/coalesce.js";
 import { formatSse } from "../util/sse.js";
 
-const POLL_MS = 200;
 const KEEPALIVE_MS = 15_000;
 const RETRY_MS = 2_000;
 
@@ -29,8 +26,9 @@ export class QuestionEvents {
   readonly #clients = new Map<ServerResponse, string>();
   /** Ids of the questions known to be pending, to tell what changed. */
   #pending = new Set<string>();
-  #watcher: QuestionStore | undefined;
-  #poller: NodeJS.Timeout | undefined;
+  #unlisten: (() => void) | undefined;
+  /** The next read only learns what is pending (a client that comes is not sent what was pending before). */
+  #seeding = false;
   #keepalive: NodeJS.Timeout | undefined;
   readonly #unsubscribe: () => void;
 
@@ -69,46 +67,45 @@ export class QuestionEvents {
     for (const client of this.#clients.keys()) client.end();
     this.#clients.clear();
     this.#end();
-    this.#watcher?.close();
-    this.#watcher = undefined;
   }
 
   #begin(): void {
-    try {
-      this.#watcher ??= QuestionStore.open(dirname(this.broker.store.path));
-      this.#watcher.changed();
-      this.#pending = new Set(this.#watcher.list(false).map((record) => record.id));
-    } catch (error) {
-      this.log.warn("question events cannot watch the store; only this process's questions will be streamed", { error });
-    }
-    this.#poller = setInterval(() => this.#poll(), POLL_MS);
-    this.#poller.unref();
+    // Listening before reading: a write between the two is heard, not missed.
+    this.#unlisten = this.broker.store.onChange(() => this.#changed());
+    this.#seeding = true;
+    this.#changed();
     this.#keepalive = setInterval(() => this.#send(": keepalive\n\n"), KEEPALIVE_MS);
     this.#keepalive.unref();
   }
 
   #end(): void {
-    clearInterval(this.#poller);
+    this.#unlisten?.();
     clearInterval(this.#keepalive);
-    this.#poller = this.#keepalive = undefined;
+    this.#unlisten = this.#keepalive = undefined;
   }
 
-  #poll(): void {
-    const store = this.#watcher;
-    if (!store) return;
-    try {
-      if (!store.changed()) return;
-      const now = store.list(false);
-      const stillPending = new Set(now.map((record) => record.id));
-      for (const record of now) if (!this.#pending.has(record.id)) this.#noted(record);
-      for (const id of [...this.#pending]) {
-        if (stillPending.has(id)) continue;
-        const record = store.get(id);
-        if (record) this.#noted(record);
-        else this.#pending.delete(id);
-      }
-    } catch (error) {
-      this.log.warn("question events: reading the store failed", { error });
+  /** The store changed: one diff at a time, and one more if it changed again meanwhile. */
+  readonly #changed = coalesced(
+    () => this.#diff(),
+    (error) => this.log.warn("question events: reading the store failed", { error }),
+  );
+
+  async #diff(): Promise<void> {
+    const store = this.broker.store;
+    if (!store.open) return;
+    const now = await store.questions.list(false);
+    if (this.#seeding) {
+      this.#seeding = false;
+      this.#pending = new Set(now.map((record) => record.id));
+      return;
+    }
+    const stillPending = new Set(now.map((record) => record.id));
+    for (const record of now) if (!this.#pending.has(record.id)) this.#noted(record);
+    for (const id of [...this.#pending]) {
+      if (stillPending.has(id)) continue;
+      const record = await store.questions.get(id);
+      if (record) this.#noted(record);
+      else this.#pending.delete(id);
     }
   }
 

@@ -46,10 +46,10 @@ function mac(apiToken: string, port: number, issuedAt: string, nonce: string, id
   return createHmac("sha256", apiToken).update(signed).digest("base64url");
 }
 
-/** Where the codes already used are kept: the store (`UsedPageCodes`), shared by every instance on the state dir. */
+/** Where the codes already used are kept: the store (`BrokerStore.usedPageCodes`), shared by every instance on the state dir. */
 export interface UsedCodes {
   /** True the first time `nonce` is claimed, until `expiresMs`. */
-  claim(nonce: string, expiresMs: number, now: number): boolean;
+  claim(nonce: string, expiresMs: number, now: number): Promise<boolean>;
 }
 
 export class PageCodes {
@@ -64,12 +64,12 @@ export class PageCodes {
   }
 
   /** True once for a good code for `port`; false for a wrong, stale, foreign or used one. */
-  redeem(code: unknown, port: number, now: number = Date.now()): boolean {
-    return this.redeemFor(code, port, now) !== undefined;
+  async redeem(code: unknown, port: number, now: number = Date.now()): Promise<boolean> {
+    return (await this.redeemFor(code, port, now)) !== undefined;
   }
 
   /** The identity a good code for `port` signs in, once; undefined for a wrong, stale, foreign or used one. */
-  redeemFor(code: unknown, port: number, now: number = Date.now()): string | undefined {
+  async redeemFor(code: unknown, port: number, now: number = Date.now()): Promise<string | undefined> {
     if (typeof code !== "string" || code.length > MAX_CODE_LENGTH) return undefined;
     const [issuedAt = "", nonce = "", given = "", encoded, ...rest] = code.split(".");
     if (rest.length || !/^\d{1,15}$/.test(issuedAt) || nonce === "" || encoded === "") return undefined;
@@ -77,6 +77,6 @@ export class PageCodes {
     if (!secretsEqual(mac(this.apiToken, port, issuedAt, nonce, identity), given)) return undefined;
     const issued = Number(issuedAt);
     if (issued < this.#startedAt - SKEW_MS || issued > now + SKEW_MS || now - issued > CODE_TTL_MS) return undefined;
-    return this.used.claim(nonce, issued + CODE_TTL_MS, now) ? identity : undefined;
+    return (await this.used.claim(nonce, issued + CODE_TTL_MS, now)) ? identity : undefined;
   }
 }

@@ -21,7 +21,7 @@
  * preflight, and no CORS headers are ever given) and at most 64 KiB.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Broker } from "../broker/broker.js";
 import { auditFilter } from "../broker/audit-filter.js";
 import { BrokerError } from "../broker/errors.js";
@@ -67,7 +67,7 @@ const STATUS: Record<BrokerError["code"], number> = {
 
 export function createApiRoutes(options: ApiOptions): ApiRoutes {
   const { broker, token, log } = options;
-  const tokenFile = options.tokenFile ?? join(dirname(broker.store.path), TOKEN_FILE);
+  const tokenFile = options.tokenFile ?? join(broker.store.stateDir, TOKEN_FILE);
   const events = new QuestionEvents(broker, log);
   const auth: ApiAuth = {
     apiToken: token,
@@ -117,15 +117,12 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       return sendJson(
         response,
         200,
-        broker
-          .list(all)
-          .filter((record) => visibleTo(record, caller.identity))
-          .map((record) => viewOf(record)),
+        (await broker.list(all)).filter((record) => visibleTo(record, caller.identity)).map((record) => viewOf(record)),
       );
     }
     if (parts.length === 2 && parts[0] === "questions") {
       if (method !== "GET") return notAllowed(response, "GET");
-      return sendJson(response, 200, viewOf(own(idOf(parts[1]!), caller)));
+      return sendJson(response, 200, viewOf(await own(idOf(parts[1]!), caller)));
     }
     if (parts.length === 3 && parts[0] === "questions" && parts[2] === "answer") {
       if (method !== "POST") return notAllowed(response, "POST");
@@ -148,7 +145,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       if ("problem" in filter) return sendApiError(response, 400, "INVALID_FILTER", filter.problem);
       // A signed-in identity reads its own entries; the operator reads them all.
       const own = caller.identity === LOCAL_IDENTITY ? filter : { ...filter, identity: caller.identity };
-      return sendJson(response, 200, broker.store.audit.list(own));
+      return sendJson(response, 200, await broker.store.audit.list(own));
     }
     if (parts.length === 3 && parts[0] === "tasks" && parts[2] === "cancel") {
       if (method !== "POST") return notAllowed(response, "POST");
@@ -183,7 +180,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     } catch {
       code = undefined;
     }
-    const identity = codes.redeemFor(code, request.socket.localPort ?? 0);
+    const identity = await codes.redeemFor(code, request.socket.localPort ?? 0);
     if (identity === undefined) {
       return sendApiError(response, 401, "INVALID_CODE", "this link was already used, has expired, or is not for this mcpx: run `mcpx link` for a fresh one", {
         "www-authenticate": 'Bearer realm="mcpx"',
@@ -236,8 +233,8 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     if (content !== undefined && !isObject(content)) {
       return sendApiError(response, 400, "INVALID_ANSWER", 'field "content" must be a JSON object');
     }
-    own(id, caller);
-    const record = broker.answer(id, { action, ...(content !== undefined ? { content } : {}) }, { by: caller.by, ...fromAddress(request) });
+    await own(id, caller);
+    const record = await broker.answer(id, { action, ...(content !== undefined ? { content } : {}) }, { by: caller.by, ...fromAddress(request) });
     // Answered is not yet delivered: say which it is once the waiting process confirms (bounded).
     const { delivery } = await broker.awaitDelivery(record.id);
     sendJson(response, 200, viewOf(record, Date.now(), delivery));
@@ -257,13 +254,13 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       return sendApiError(response, 400, "INVALID_ANSWER", `the body is not JSON: ${(error as Error).message}`);
     }
     if (!isObject(value) || Object.keys(value).length > 0) return sendApiError(response, 400, "INVALID_ANSWER", "the body of done is an empty object {}");
-    own(id, caller);
-    sendJson(response, 200, viewOf(broker.complete(id, caller.by, fromAddress(request).from)));
+    await own(id, caller);
+    sendJson(response, 200, viewOf(await broker.complete(id, caller.by, fromAddress(request).from)));
   }
 
   /** The question, when it is the caller's; another identity's is as unknown as one that never was. */
-  function own(id: string, caller: Caller): QuestionRecord {
-    const record = broker.get(id);
+  async function own(id: string, caller: Caller): Promise<QuestionRecord> {
+    const record = await broker.get(id);
     if (!record || !visibleTo(record, caller.identity)) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
     return record;
   }

@@ -5,8 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Broker } from "../broker/broker.js";
-import { QuestionStore } from "../broker/store.js";
-import { apiToken } from "../broker/token.js";
+import { openStore } from "../broker/open-store.js";
 import type { HostCredential } from "../host/host-credential.js";
 import { allowedHosts, allowedOrigins, rejectReason } from "../host/http-guard.js";
 import type { Logger } from "../util/log.js";
@@ -18,6 +17,8 @@ export interface StoreServerOptions {
   host: string;
   port: number;
   stateDir: string;
+  /** The shared store's URL (`store.url`); the state dir's SQLite file without it. */
+  storeUrl?: string;
   log: Logger;
   allowedOrigins?: string[];
   allowedHosts?: string[];
@@ -36,10 +37,10 @@ export interface StoreServer {
 }
 
 export async function startStoreServer(options: StoreServerOptions): Promise<StoreServer> {
-  const store = QuestionStore.open(options.stateDir);
+  const store = await openStore({ stateDir: options.stateDir, ...(options.storeUrl ? { url: options.storeUrl } : {}) });
   const broker = new Broker(store, options.log);
-  broker.start(options.retentionDays);
-  const token = apiToken(options.stateDir);
+  await broker.start(options.retentionDays);
+  const token = await store.secrets.get("api-token");
   const routes = createApiRoutes({ broker, token, log: options.log, ...(options.credential ? { hostCredential: options.credential } : {}) });
   let hosts = new Set<string>();
   let origins = new Set<string>();
@@ -60,10 +61,10 @@ export async function startStoreServer(options: StoreServerOptions): Promise<Sto
       });
   });
 
-  const stop = (): void => {
+  const stop = async (): Promise<void> => {
     routes.close();
-    broker.stop();
-    store.close();
+    await broker.stop();
+    await store.close();
   };
   try {
     await new Promise<void>((resolve, reject) => {
@@ -71,7 +72,7 @@ export async function startStoreServer(options: StoreServerOptions): Promise<Sto
       server.listen(options.port, options.host, () => resolve());
     });
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -87,7 +88,7 @@ export async function startStoreServer(options: StoreServerOptions): Promise<Sto
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      stop();
+      await stop();
     },
   };
 }

@@ -15,27 +15,27 @@ import { sendApiError, sendJson } from "./http.js";
 
 const ENDED = ["completed", "failed", "cancelled"];
 
-export function cancelTask(response: ServerResponse, broker: Broker, identity: string, id: string): void {
-  const task = broker.store.tasks.get(id);
+export async function cancelTask(response: ServerResponse, broker: Broker, identity: string, id: string): Promise<void> {
+  const task = await broker.store.tasks.get(id);
   if (task === undefined || task.identity !== identity) {
     sendApiError(response, 404, "UNKNOWN_TASK", `no task ${JSON.stringify(id)}`);
     return;
   }
   const why = `cancelled through the REST API; the mcpx process that follows it (process ${task.followerPid}) cancels it upstream`;
-  if (ENDED.includes(task.status) || !broker.cancelTask(id, why)) {
+  if (ENDED.includes(task.status) || !(await broker.cancelTask(id, why))) {
     // Ended before, or meanwhile: say how, as `mcpx tasks cancel` does.
-    const now = broker.store.tasks.get(id) ?? task;
+    const now = (await broker.store.tasks.get(id)) ?? task;
     const message = now.statusMessage ? `: ${now.statusMessage}` : "";
     sendApiError(response, 409, "TASK_ENDED", `task ${JSON.stringify(id)} already ended (${now.status}${message})`);
     return;
   }
-  sendJson(response, 200, broker.store.tasks.get(id) ?? task);
+  sendJson(response, 200, (await broker.store.tasks.get(id)) ?? task);
 }
 
-export function serveTasks(response: ServerResponse, broker: Broker, identity: string, url: URL, id?: string): void {
+export async function serveTasks(response: ServerResponse, broker: Broker, identity: string, url: URL, id?: string): Promise<void> {
   const own = (task: TaskRecord | undefined): task is TaskRecord => task !== undefined && task.identity === identity;
   if (id !== undefined) {
-    const task = broker.store.tasks.get(id);
+    const task = await broker.store.tasks.get(id);
     if (own(task)) sendJson(response, 200, task);
     else sendApiError(response, 404, "UNKNOWN_TASK", `no task ${JSON.stringify(id)}`);
     return;
@@ -44,6 +44,6 @@ export function serveTasks(response: ServerResponse, broker: Broker, identity: s
   sendJson(
     response,
     200,
-    broker.store.tasks.all().filter((task) => own(task) && (all || !ENDED.includes(task.status))),
+    (await broker.store.tasks.all()).filter((task) => own(task) && (all || !ENDED.includes(task.status))),
   );
 }

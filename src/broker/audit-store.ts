@@ -4,8 +4,8 @@
  * call asked, who answered from which surface, the decision; never a person-only answer's
  * content, nor any answer's), in the store beside the questions. Append-only: rows are added,
  * and removed only by retention; no surface edits them.
+ * The entry's shape; each store keeps it its own way (SQLite: sqlite/audit-table.ts).
  */
-import type Database from "better-sqlite3";
 
 export type AuditKind = "call" | "question";
 
@@ -44,103 +44,4 @@ export interface AuditFilter {
   /** Only this identity's (a signed-in caller's view). */
   identity?: string;
   limit?: number;
-}
-
-interface AuditRow {
-  seq: number;
-  at_ms: number;
-  kind: AuditKind;
-  identity: string;
-  host_session: string | null;
-  client: string | null;
-  call_id: string | null;
-  server: string;
-  tool: string | null;
-  arguments_json: string | null;
-  outcome: string;
-  duration_ms: number | null;
-  question_id: string | null;
-  method: string | null;
-  answered_by: string | null;
-  answered_from: string | null;
-  detail: string | null;
-}
-
-export class AuditStore {
-  readonly #insert: Database.Statement;
-  readonly #prune: Database.Statement;
-
-  constructor(private readonly db: Database.Database) {
-    this.#insert = db.prepare(
-      `INSERT INTO audit (at_ms, kind, identity, host_session, client, call_id, server, tool, arguments_json, outcome, duration_ms, question_id, method, answered_by, answered_from, detail)
-       VALUES (@at_ms, @kind, @identity, @host_session, @client, @call_id, @server, @tool, @arguments_json, @outcome, @duration_ms, @question_id, @method, @answered_by, @answered_from, @detail)`,
-    );
-    this.#prune = db.prepare("DELETE FROM audit WHERE at_ms < ?");
-  }
-
-  append(entry: NewAuditEntry, atMs = Date.now()): void {
-    this.#insert.run({
-      at_ms: atMs,
-      kind: entry.kind,
-      identity: entry.identity,
-      host_session: entry.hostSession ?? null,
-      client: entry.client ?? null,
-      call_id: entry.callId ?? null,
-      server: entry.server,
-      tool: entry.tool ?? null,
-      arguments_json: entry.arguments === undefined ? null : JSON.stringify(entry.arguments),
-      outcome: entry.outcome,
-      duration_ms: entry.durationMs ?? null,
-      question_id: entry.questionId ?? null,
-      method: entry.method ?? null,
-      answered_by: entry.answeredBy ?? null,
-      answered_from: entry.answeredFrom ?? null,
-      detail: entry.detail ?? null,
-    });
-  }
-
-  /** Oldest first. */
-  list(filter: AuditFilter = {}): AuditEntry[] {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    const add = (column: string, key: string, value: unknown): void => {
-      if (value === undefined) return;
-      where.push(`${column} ${key === "since" ? ">=" : "="} @${key}`);
-      params[key] = value;
-    };
-    add("at_ms", "since", filter.sinceMs);
-    add("server", "server", filter.server);
-    add("tool", "tool", filter.tool);
-    add("host_session", "session", filter.hostSession);
-    add("identity", "identity", filter.identity);
-    const sql = `SELECT * FROM (SELECT * FROM audit${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`;
-    return (this.db.prepare(sql).all({ ...params, limit: filter.limit ?? 10_000 }) as AuditRow[]).map(fromRow);
-  }
-
-  /** Rows older than `beforeMs` go (retention); how many. */
-  prune(beforeMs: number): number {
-    return this.#prune.run(beforeMs).changes;
-  }
-}
-
-function fromRow(row: AuditRow): AuditEntry {
-  return {
-    seq: row.seq,
-    at: new Date(row.at_ms).toISOString(),
-    kind: row.kind,
-    identity: row.identity,
-    ...(row.host_session !== null ? { hostSession: row.host_session } : {}),
-    ...(row.client !== null ? { client: row.client } : {}),
-    ...(row.call_id !== null ? { callId: row.call_id } : {}),
-    server: row.server,
-    ...(row.tool !== null ? { tool: row.tool } : {}),
-    ...(row.arguments_json !== null ? { arguments: JSON.parse(row.arguments_json) as unknown } : {}),
-    outcome: row.outcome,
-    ...(row.duration_ms !== null ? { durationMs: row.duration_ms } : {}),
-    ...(row.question_id !== null ? { questionId: row.question_id } : {}),
-    ...(row.method !== null ? { method: row.method } : {}),
-    ...(row.answered_by !== null ? { answeredBy: row.answered_by } : {}),
-    ...(row.answered_from !== null ? { answeredFrom: row.answered_from } : {}),
-    ...(row.detail !== null ? { detail: row.detail } : {}),
-  };
 }

@@ -4,13 +4,14 @@
  * `cancel` (never `decline`, which would claim someone said no).
  *
  * The process that asked keeps waiting; it notices answers written by other processes by
- * watching the store (cheap: SQLite's data_version), within a fraction of a second.
+ * listening to the store (`BrokerStore.onChange`), within a fraction of a second. Every step
+ * that touches the store is asynchronous (the shared store is across a network); each step that
+ * must be atomic is one store method (settle, insertSettled, complete, attachToCall).
  */
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { Question } from "../render/question.js";
 import type { Logger } from "../util/log.js";
-import { processAlive } from "../util/process.js";
 import { type AnswerInput, checkAnswer } from "./check-answer.js";
 import { type Clock, systemClock } from "./clock.js";
 import type { Delivery } from "./delivery.js";
@@ -18,8 +19,8 @@ import { BrokerError } from "./errors.js";
 import { newQuestionRecord } from "./new-question.js";
 import { alreadySettled, CLOSED_BECAUSE, CLOSED_PREFIX } from "./settled-why.js";
 import { Retention } from "./retention.js";
-import type { QuestionStore } from "./store.js";
-import { Waiters, watchDelivery, watchFinish } from "./store-watch.js";
+import type { BrokerStore, Owner } from "./store-api.js";
+import { type LocalChanges, ownerOf, Waiters, watchDelivery, watchFinish } from "./store-watch.js";
 import { identityOf } from "./identity.js";
 import type { Origin, QuestionRecord } from "./types.js";
 import type { NewTask } from "./task-store.js";
@@ -60,18 +61,33 @@ export class Broker {
   readonly #listeners = new Set<(record: QuestionRecord) => void>();
   /** This process's followers of tasks, told of a cancel made here (another process's they see in the store). */
   readonly #taskCancels = new Set<(id: string) => void>();
+  /** This process's own changes to questions, by id (a store need not report its own writes to `onChange`). */
+  readonly #localChanges = new Set<(id: string) => void>();
+  /** The last step asked for on each question still under way (`#inOrder`). */
+  readonly #steps = new Map<string, Promise<void>>();
+  /** Takes back `liveness.join` (from `start` until `stop`). */
+  #leave: (() => Promise<void>) | undefined;
 
   readonly #clock: Clock;
   readonly #retention: Retention;
 
   constructor(
-    readonly store: QuestionStore,
+    readonly store: BrokerStore,
     private readonly log: Logger,
     options: { clock?: Clock } = {},
   ) {
     this.#clock = options.clock ?? systemClock;
     this.#retention = new Retention(store, log, this.#clock);
-    this.#waiters = new Waiters(store, (id) => this.#settled(id));
+    this.#waiters = new Waiters(
+      store,
+      (id) => this.#settled(id),
+      (error) => this.log.warn("could not read a waited question from the store", { error }),
+    );
+  }
+
+  /** Who this broker is, as the store records owners. */
+  get owner(): Owner {
+    return { pid: process.pid, instance: this.instance };
   }
 
   /**
@@ -79,23 +95,29 @@ export class Broker {
    * finished calls past retention, now and then periodically (a long-running serve keeps nothing
    * past retention either).
    */
-  start(retentionDays = 7, housekeeping: Housekeeping = {}): void {
-    this.prune(retentionDays);
-    this.sweep();
-    this.#sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+  async start(retentionDays = 7, housekeeping: Housekeeping = {}): Promise<void> {
+    this.#leave = this.store.liveness.join(this.owner);
+    await this.prune(retentionDays);
+    await this.sweep();
+    this.#sweeper = setInterval(() => this.#inBackground("sweep", () => this.sweep()), SWEEP_MS);
     this.#sweeper.unref();
-    this.#pruner = setInterval(() => this.prune(retentionDays), housekeeping.pruneEveryMs ?? PRUNE_MS);
+    this.#pruner = setInterval(() => this.#inBackground("prune", () => this.prune(retentionDays)), housekeeping.pruneEveryMs ?? PRUNE_MS);
     this.#pruner.unref();
   }
 
   /** Remove settled questions and finished calls (and their logs) older than `retentionDays`. */
-  prune(retentionDays: number): void {
+  async prune(retentionDays: number): Promise<void> {
     if (!this.store.open) return;
-    this.#retention.prune(retentionDays);
+    await this.#retention.prune(retentionDays);
+  }
+
+  /** A timer's step: its failure is logged (the store unreachable a while), never thrown at nobody. */
+  #inBackground(what: string, step: () => Promise<unknown>): void {
+    step().catch((error: unknown) => this.log.warn(`the broker's ${what} failed; it is tried again`, { error }));
   }
 
   /** Close this process's pending questions (their waiter is going away) and stop. Idempotent; never throws. */
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#sweeper);
@@ -104,17 +126,22 @@ export class Broker {
     for (const timer of this.#expiry.values()) clearTimeout(timer);
     this.#expiry.clear();
     try {
-      for (const id of this.store.pendingOwnedBy(this.instance)) this.close(id, CLOSED_BECAUSE.processStopped);
+      for (const id of await this.store.questions.pendingOwnedBy(this.instance)) await this.close(id, CLOSED_BECAUSE.processStopped);
       // Only this process could reach the tasks it relayed (it holds their connections).
-      this.store.tasks.unfollowable(
+      await this.store.tasks.unfollowable(
         this.instance,
         `mcpx stopped while it followed this task (process ${process.pid}); it can no longer be reached through mcpx`,
       );
       // Answered but never handed over: nobody here will deliver them now.
-      this.#retention.forgetHeldSecrets((owner) => owner === this.instance);
+      await this.#retention.forgetHeldSecrets(async (owner) => owner.instance === this.instance);
     } catch (error) {
       // A store already closed: its questions are settled by the next process's sweep.
       this.log.warn("could not settle this process's questions on the way out", { error });
+    }
+    try {
+      await this.#leave?.();
+    } catch (error) {
+      this.log.warn("could not tell the store this broker left", { error });
     }
   }
 
@@ -124,17 +151,18 @@ export class Broker {
    * person-only answer's content is forgotten now (action, who and when stay), its bytes
    * leaving the file (design rule 9). Other answers are kept, for the record, until retention.
    */
-  delivered(id: string): void {
-    this.store.markDelivered(id);
-    this.#retention.forgetDelivered(id);
+  async delivered(id: string): Promise<void> {
+    await this.store.questions.markDelivered(id);
+    this.#changedHere(id);
+    await this.#retention.forgetDelivered(id);
     // The waiting process hands each question's outcome on once: that is when the audit trail hears of it.
-    const record = this.store.get(id);
-    if (record) this.#audit(record);
+    const record = await this.store.questions.get(id);
+    if (record) await this.#audit(record);
   }
 
-  #audit(record: QuestionRecord): void {
+  async #audit(record: QuestionRecord): Promise<void> {
     try {
-      this.store.audit.append({
+      await this.store.audit.append({
         kind: "question",
         identity: identityOf(record),
         ...(record.hostSession ? { hostSession: record.hostSession } : {}),
@@ -158,20 +186,20 @@ export class Broker {
    * Record a new question from an upstream. A `preanswer` (a policy rule's) is checked like any
    * answer and stored in the same transaction, so no surface ever sees the question pending.
    */
-  open(question: Question, origin: Origin, ttlSeconds: number, preanswer?: AnswerInput & { by: string }): QuestionRecord {
+  async open(question: Question, origin: Origin, ttlSeconds: number, preanswer?: AnswerInput & { by: string }): Promise<QuestionRecord> {
     const record = newQuestionRecord(question, origin, ttlSeconds, { instance: this.instance, now: this.#clock.now() });
     if (preanswer && this.#fits(record, preanswer)) {
       const answer = { action: preanswer.action, by: preanswer.by, ...(preanswer.content ? { content: preanswer.content } : {}) };
       // A person-only answer is handed straight to the upstream: its content is never written.
-      this.store.insertSettled(record, record.audience === "person" ? { action: answer.action, by: answer.by } : answer);
+      await this.store.questions.insertSettled(record, record.audience === "person" ? { action: answer.action, by: answer.by } : answer);
       this.log.info("question answered by policy", { question: record.id, server: record.server, action: answer.action, by: answer.by });
-      const stored = this.store.get(record.id)!;
+      const stored = (await this.store.questions.get(record.id))!;
       this.#emit(stored);
       return { ...stored, answer: { ...stored.answer!, ...(answer.content ? { content: answer.content } : {}) } };
     }
-    this.store.insert(record);
+    await this.store.questions.insert(record);
     if (ttlSeconds * 1000 <= MAX_TIMER_MS) {
-      const timer = setTimeout(() => this.#expire(record.id), ttlSeconds * 1000);
+      const timer = setTimeout(() => this.#inBackground("expiry", () => this.#inOrder(record.id, () => this.#expire(record.id))), ttlSeconds * 1000);
       timer.unref();
       this.#expiry.set(record.id, timer);
     }
@@ -196,13 +224,13 @@ export class Broker {
     }
   }
 
-  get(id: string): QuestionRecord | undefined {
-    return this.store.get(id);
+  get(id: string): Promise<QuestionRecord | undefined> {
+    return this.store.questions.get(id);
   }
 
-  list(all = false): QuestionRecord[] {
-    this.sweep();
-    return this.store.list(all);
+  async list(all = false): Promise<QuestionRecord[]> {
+    await this.sweep();
+    return this.store.questions.list(all);
   }
 
   /**
@@ -210,10 +238,14 @@ export class Broker {
    * first answer stands: a second gets a BrokerError saying who answered first, or why the
    * question closed (`alreadySettled`).
    */
-  answer(id: string, input: AnswerInput, options: AnswerOptions): QuestionRecord {
+  answer(id: string, input: AnswerInput, options: AnswerOptions): Promise<QuestionRecord> {
+    return this.#inOrder(id, () => this.#answer(id, input, options));
+  }
+
+  async #answer(id: string, input: AnswerInput, options: AnswerOptions): Promise<QuestionRecord> {
     // Settle it first if it is overdue or orphaned, so an answer nobody can receive is refused.
     // Only this question: a whole sweep reads every held answer, on every answer.
-    const record = this.#unlessStale(this.store.get(id));
+    const record = await this.#unlessStale(await this.store.questions.get(id));
     if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
     if (record.state !== "pending") throw alreadySettled(record);
     if (options.asAgent && record.audience === "person") {
@@ -229,7 +261,7 @@ export class Broker {
       ...(options.from ? { from: options.from } : {}),
       ...(input.content && !inHand ? { content: input.content } : {}),
     };
-    if (!this.store.settle(id, "answered", answer, this.#clock.now())) throw alreadySettled(this.store.get(id) ?? record);
+    if (!(await this.store.questions.settle(id, "answered", answer, this.#clock.now()))) throw alreadySettled((await this.store.questions.get(id)) ?? record);
     this.log.info("question answered", { question: id, action: input.action, by: options.by });
     return this.#settled(id, inHand ? input.content : undefined);
   }
@@ -239,38 +271,52 @@ export class Broker {
    * upstream that never notifies). A pending one is accepted with it (finishing is consenting).
    * Refused for anything but a URL question, one already complete, or one settled otherwise.
    */
-  complete(id: string, by: string, from?: string): QuestionRecord {
-    this.sweep();
-    const record = this.store.get(id);
+  complete(id: string, by: string, from?: string): Promise<QuestionRecord> {
+    return this.#inOrder(id, () => this.#complete(id, by, from));
+  }
+
+  async #complete(id: string, by: string, from?: string): Promise<QuestionRecord> {
+    // An overdue or orphaned one is settled first, and then refused (only this question, as an answer).
+    const record = await this.#unlessStale(await this.store.questions.get(id));
     if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
     if (record.kind !== "elicitation" || record.mode !== "url") {
       throw new BrokerError("INVALID_ANSWER", `question ${id} is not a URL question: only a URL question is completed (answer it instead)`);
     }
     const wasPending = record.state === "pending";
-    if (!this.store.complete(id, by, undefined, from)) {
-      const now = this.store.get(id) ?? record;
+    if (!(await this.store.questions.complete(id, by, undefined, from))) {
+      const now = (await this.store.questions.get(id)) ?? record;
       if (now.completion)
         throw new BrokerError("ALREADY_SETTLED", `question ${id} was already completed (by ${now.completion.by} at ${now.completion.completedAt})`);
       throw alreadySettled(now);
     }
     this.log.info("URL question completed", { question: id, by });
     if (wasPending) return this.#settled(id);
-    const completed = this.store.get(id)!;
+    const completed = (await this.store.questions.get(id))!;
+    this.#changedHere(id);
     this.#emit(completed);
     return completed;
   }
 
   /** Resolve once the URL question's interaction is finished, or cannot be, or `untilMs` passed (`watchFinish`). */
   untilFinished(id: string, untilMs: number, signal?: AbortSignal): Promise<QuestionRecord> {
-    return watchFinish(this.store, id, untilMs, signal);
+    return watchFinish(this.store, this.#local, id, untilMs, signal);
   }
 
   /** Nobody waits for the answer any more (`why`, see `CLOSED_BECAUSE`): the question can no longer be answered usefully. */
-  close(id: string, why: string): void {
-    if (this.store.settle(id, "closed", { action: "cancel", by: `${CLOSED_PREFIX}${why}` }, this.#clock.now())) {
+  close(id: string, why: string): Promise<void> {
+    return this.#inOrder(id, () => this.#close(id, why));
+  }
+
+  async #close(id: string, why: string): Promise<void> {
+    if (await this.store.questions.settle(id, "closed", { action: "cancel", by: `${CLOSED_PREFIX}${why}` }, this.#clock.now())) {
       this.log.info("question closed", { question: id, why });
-      this.#settled(id);
+      await this.#settled(id);
     }
+  }
+
+  /** `close` from a place that cannot wait for it (a stream's end, a call given up): a failure is logged. */
+  closeSoon(id: string, why: string): void {
+    this.#inBackground("closing of a question", () => this.close(id, why));
   }
 
   /**
@@ -278,23 +324,30 @@ export class Broker {
    * sign-in raised when mcpx connected): it is that call's from now on, so the command shows it
    * as its own question instead of waiting without a word.
    */
-  attachToCall(id: string, callId: string): void {
-    if (!this.store.attachToCall(id, callId)) return;
-    const record = this.store.get(id);
+  async attachToCall(id: string, callId: string): Promise<void> {
+    if (!(await this.store.questions.attachToCall(id, callId))) return;
+    const record = await this.store.questions.get(id);
     if (record) this.#emit(record);
   }
 
   /** Resolve when the question is settled by anyone, in any process. */
-  wait(id: string): Promise<QuestionRecord> {
-    const current = this.store.get(id);
-    if (!current) return Promise.reject(new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`));
-    if (current.state !== "pending") return Promise.resolve(current);
-    return new Promise((resolve) => this.#waiters.add(id, resolve));
+  async wait(id: string): Promise<QuestionRecord> {
+    // Waiting (so listening to the store) before reading: a settlement between the two is not missed.
+    let resolveWait: (record: QuestionRecord) => void = () => {};
+    const settled = new Promise<QuestionRecord>((resolve) => (resolveWait = resolve));
+    this.#waiters.add(id, resolveWait);
+    const current = await this.store.questions.get(id);
+    if (!current) {
+      this.#waiters.forget(id, resolveWait);
+      throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
+    }
+    if (current.state !== "pending") this.#waiters.release(id, current);
+    return settled;
   }
 
   /** Wait (at most `timeoutMs`) until the waiting process has handed this settled question's answer over, or can no longer (`watchDelivery`). */
   awaitDelivery(id: string, timeoutMs?: number): Promise<{ record: QuestionRecord; delivery: Delivery }> {
-    return watchDelivery(this.store, this.instance, id, timeoutMs);
+    return watchDelivery(this.store, this.#local, id, timeoutMs);
   }
 
   /** Be told of every question opened or settled in this process. */
@@ -304,30 +357,34 @@ export class Broker {
   }
 
   /** Expire overdue questions and close those whose waiting process no longer exists. */
-  sweep(): void {
+  async sweep(): Promise<void> {
     if (!this.store.open) return;
-    for (const id of this.store.overdue(this.#clock.now())) this.#expire(id);
-    for (const owner of this.store.pendingOwners()) {
-      if (owner.instance === this.instance || processAlive(owner.pid)) continue;
-      for (const id of this.store.pendingOwnedBy(owner.instance)) this.close(id, CLOSED_BECAUSE.processGone);
+    for (const id of await this.store.questions.overdue(this.#clock.now())) await this.#inOrder(id, () => this.#expire(id));
+    for (const owner of await this.store.questions.pendingOwners()) {
+      if (await this.#mineOrAlive(owner)) continue;
+      for (const id of await this.store.questions.pendingOwnedBy(owner.instance)) await this.close(id, CLOSED_BECAUSE.processGone);
     }
-    this.#retention.forgetHeldSecrets((instance, pid) => instance !== this.instance && !processAlive(pid));
-    for (const follower of this.store.tasks.followers()) {
-      if (follower.instance === this.instance || processAlive(follower.pid)) continue;
+    await this.#retention.forgetHeldSecrets(async (owner) => !(await this.#mineOrAlive(owner)));
+    for (const follower of await this.store.tasks.followers()) {
+      if (await this.#mineOrAlive(follower)) continue;
       const why = `the mcpx process that followed this task (process ${follower.pid}) is gone; it can no longer be reached through mcpx`;
-      const ended = this.store.tasks.unfollowable(follower.instance, why);
+      const ended = await this.store.tasks.unfollowable(follower.instance, why);
       this.log.info("tasks whose mcpx process is gone were marked failed", { pid: follower.pid, tasks: ended });
     }
   }
 
+  #mineOrAlive(owner: Owner): Promise<boolean> | boolean {
+    return owner.instance === this.instance || this.store.liveness.alive(owner);
+  }
+
   /** A task this process relayed for a host (host/tasks/): recorded as followed by this process. */
-  recordTask(task: NewTask): void {
-    this.store.tasks.record(task, { pid: process.pid, instance: this.instance });
+  recordTask(task: NewTask): Promise<void> {
+    return this.store.tasks.record(task, this.owner);
   }
 
   /** How a task this process follows stands now. */
-  taskHeard(id: string, status: string, statusMessage?: string): void {
-    this.store.tasks.heard(id, status, statusMessage);
+  taskHeard(id: string, status: string, statusMessage?: string): Promise<void> {
+    return this.store.tasks.heard(id, status, statusMessage);
   }
 
   /**
@@ -335,8 +392,8 @@ export class Broker {
    * that follows it cancels it upstream (this one hears it now; another one sees the store
    * change: host/tasks/records.ts). Whether it was still running.
    */
-  cancelTask(id: string, why: string): boolean {
-    if (!this.store.tasks.requestCancel(id, why)) return false;
+  async cancelTask(id: string, why: string): Promise<boolean> {
+    if (!(await this.store.tasks.requestCancel(id, why))) return false;
     for (const listener of this.#taskCancels) listener(id);
     return true;
   }
@@ -348,41 +405,71 @@ export class Broker {
   }
 
   /** The record, after expiring or closing it when it is pending past its deadline or its waiting process is gone. */
-  #unlessStale(record: QuestionRecord | undefined): QuestionRecord | undefined {
+  async #unlessStale(record: QuestionRecord | undefined): Promise<QuestionRecord | undefined> {
     if (record?.state !== "pending") return record;
-    if (Date.parse(record.expiresAt) <= this.#clock.now()) this.#expire(record.id);
-    else if (record.ownerInstance !== this.instance && !processAlive(record.ownerPid)) {
-      this.close(record.id, "the mcpx process that was waiting on it is gone");
+    if (Date.parse(record.expiresAt) <= this.#clock.now()) await this.#expire(record.id);
+    else if (!(await this.#mineOrAlive(ownerOf(record)))) {
+      await this.#close(record.id, "the mcpx process that was waiting on it is gone");
     } else return record;
-    return this.store.get(record.id);
+    return this.store.questions.get(record.id);
   }
 
-  #expire(id: string): void {
+  async #expire(id: string): Promise<void> {
     // The store was closed without stopping this broker: nothing is left to expire.
     if (!this.store.open) return;
     // A timer may fire a little early by the clock; then it waits out the rest.
-    const record = this.store.get(id);
+    const record = await this.store.questions.get(id);
     const left = record ? Date.parse(record.expiresAt) - this.#clock.now() : 0;
     if (record?.state === "pending" && left > 0) {
-      const timer = setTimeout(() => this.#expire(id), Math.min(left, MAX_TIMER_MS));
+      const timer = setTimeout(() => this.#inBackground("expiry", () => this.#inOrder(id, () => this.#expire(id))), Math.min(left, MAX_TIMER_MS));
       timer.unref();
       this.#expiry.set(id, timer);
       return;
     }
-    if (this.store.settle(id, "expired", { action: "cancel", by: "expiry" }, this.#clock.now())) {
+    if (await this.store.questions.settle(id, "expired", { action: "cancel", by: "expiry" }, this.#clock.now())) {
       this.log.info("question expired; answered cancel", { question: id });
-      this.#settled(id);
+      await this.#settled(id);
     }
   }
 
-  #settled(id: string, content?: JsonObject): QuestionRecord {
+  async #settled(id: string, content?: JsonObject): Promise<QuestionRecord> {
     clearTimeout(this.#expiry.get(id));
     this.#expiry.delete(id);
-    const stored = this.store.get(id)!;
+    const stored = (await this.store.questions.get(id))!;
     const record = content && stored.answer ? { ...stored, answer: { ...stored.answer, content } } : stored;
     this.#waiters.release(id, record);
+    this.#changedHere(id);
     this.#emit(record);
     return record;
+  }
+
+  /**
+   * This process's steps on one question happen in the order they were asked for, as they did
+   * when the store answered at once: a completion the server sent just before it stopped waiting
+   * is recorded before the close its stopping asks for (which then finds it settled). A step with
+   * none before it starts at once.
+   */
+  #inOrder<T>(id: string, step: () => Promise<T>): Promise<T> {
+    const before = this.#steps.get(id);
+    const run = before === undefined ? step() : before.then(step, step);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.#steps.set(id, tail);
+    void tail.then(() => {
+      if (this.#steps.get(id) === tail) this.#steps.delete(id);
+    });
+    return run;
+  }
+
+  readonly #local: LocalChanges = (listener) => {
+    this.#localChanges.add(listener);
+    return () => this.#localChanges.delete(listener);
+  };
+
+  #changedHere(id: string): void {
+    for (const listener of this.#localChanges) listener(id);
   }
 
   #emit(record: QuestionRecord): void {

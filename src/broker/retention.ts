@@ -6,56 +6,56 @@
  * another process keeps the checkpoint from finishing, it is owed and tried again next time.
  */
 import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Logger } from "../util/log.js";
 import type { Clock } from "./clock.js";
-import type { QuestionStore } from "./store.js";
+import type { BrokerStore, Owner } from "./store-api.js";
 
 export class Retention {
   #compactOwed = false;
 
   constructor(
-    private readonly store: QuestionStore,
+    private readonly store: BrokerStore,
     private readonly log: Logger,
     private readonly clock: Clock,
   ) {}
 
   /** Remove settled questions and finished calls (and their logs) older than `retentionDays`. */
-  prune(retentionDays: number): void {
+  async prune(retentionDays: number): Promise<void> {
     const before = this.clock.now() - retentionDays * 86_400_000;
-    const pruned = this.store.prune(before);
-    const calls = this.store.calls.prune(before);
-    this.store.tasks.prune(before);
-    this.store.audit.prune(before);
-    for (const id of calls) rmSync(join(dirname(this.store.path), "calls", `${id}.log`), { force: true });
+    const pruned = await this.store.questions.prune(before);
+    const calls = await this.store.calls.prune(before);
+    await this.store.tasks.prune(before);
+    await this.store.audit.prune(before);
+    for (const id of calls) rmSync(join(this.store.stateDir, "calls", `${id}.log`), { force: true });
     if (pruned + calls.length === 0) return;
     this.log.info("pruned old questions and calls", { questions: pruned, calls: calls.length, retentionDays });
-    this.#compact();
+    await this.#compact();
   }
 
   /** The answer was handed over: a person-only answer's content is forgotten now (action, who and when stay). */
-  forgetDelivered(id: string): void {
-    if (!this.store.forgetPersonOnlyContent(id)) return;
+  async forgetDelivered(id: string): Promise<void> {
+    if (!(await this.store.questions.forgetPersonOnlyContent(id))) return;
     this.log.debug("forgot a person-only answer's content after delivering it", { question: id });
-    this.#compact();
+    await this.#compact();
   }
 
   /** Forget the held person-only answers whose waiting process `whose` names: it will never deliver them. */
-  forgetHeldSecrets(whose: (instance: string, pid: number) => boolean): void {
+  async forgetHeldSecrets(whose: (owner: Owner) => Promise<boolean>): Promise<void> {
     let forgot = 0;
-    for (const held of this.store.heldSecrets()) {
-      if (whose(held.instance, held.pid) && this.store.forgetPersonOnlyContent(held.id)) forgot += 1;
+    for (const held of await this.store.questions.heldSecrets()) {
+      if ((await whose(held)) && (await this.store.questions.forgetPersonOnlyContent(held.id))) forgot += 1;
     }
     if (forgot > 0) {
       this.log.info("forgot person-only answers that their waiting process can no longer deliver", { answers: forgot });
-      this.#compact();
+      await this.#compact();
     } else if (this.#compactOwed) {
-      this.#compact();
+      await this.#compact();
     }
   }
 
   /** Checkpoint the WAL into the file and truncate it; if a reader keeps it from finishing, retry at the next sweep. */
-  #compact(): void {
-    this.#compactOwed = !this.store.compact();
+  async #compact(): Promise<void> {
+    this.#compactOwed = !(await this.store.compact());
   }
 }

@@ -1,42 +1,49 @@
 /**
- * Noticing what other processes write. An answer given on another process's surface, or that
- * process's delivery of one, reaches this process only through the store, so whoever waits
- * here watches it: cheaply, by SQLite's data_version, which moves when another connection
- * commits, so rows are read again only then.
+ * Noticing what other processes write. An answer given on another process's (or instance's)
+ * surface, or that process's delivery of one, reaches this process only through the store, so
+ * whoever waits here listens to `store.onChange` (SQLite: its data_version, polled while someone
+ * listens; Redis: pub/sub) and reads rows again only when it fires. This process's own writes
+ * are heard from its broker (`LocalChanges`), since a store need not report them.
  */
-import { sleep } from "../util/sleep.js";
+import { coalesced } from "../util/coalesce.js";
 import { type Delivery, deliveryOf } from "./delivery.js";
 import { BrokerError } from "./errors.js";
-import type { QuestionStore } from "./store.js";
+import type { BrokerStore } from "./store-api.js";
 import type { QuestionRecord } from "./types.js";
 
-const POLL_MS = 100;
-/** How long an answering surface waits for the waiting process to confirm delivery, and how often it looks. */
+/** How long an answering surface waits for the waiting process to confirm delivery. */
 const DELIVERY_WAIT_MS = 2_500;
-const DELIVERY_POLL_MS = 25;
+/** A waiting process that dies writes nothing: how often its liveness is looked at meanwhile. */
+const LIVENESS_LOOK_MS = 100;
 
 type Waiter = (record: QuestionRecord) => void;
 
+/** Be told (with its id) when this process's broker changed a question: settled, completed, delivered. */
+export type LocalChanges = (listener: (id: string) => void) => () => void;
+
 /**
- * Who in this process waits for which question to settle. While anyone does, a poller looks
- * for settlements written by other processes and reports each (`settledElsewhere`).
+ * Who in this process waits for which question to settle. While anyone does, the store's
+ * changes are listened to, and each waited question that another process settled is reported
+ * (`settledElsewhere`).
  */
 export class Waiters {
   readonly #waiting = new Map<string, Set<Waiter>>();
-  #poller: NodeJS.Timeout | undefined;
-  /** The store's data_version when the poller last looked (its own: others may poll `changed()`). */
-  #seenVersion = -1;
+  #unlisten: (() => void) | undefined;
+  readonly #look: () => void;
 
   constructor(
-    private readonly store: QuestionStore,
-    private readonly settledElsewhere: (id: string) => void,
-  ) {}
+    private readonly store: BrokerStore,
+    private readonly settledElsewhere: (id: string) => Promise<unknown>,
+    onError: (error: unknown) => void,
+  ) {
+    this.#look = coalesced(() => this.#lookOnce(), onError);
+  }
 
   add(id: string, waiter: Waiter): void {
     let waiters = this.#waiting.get(id);
     if (!waiters) this.#waiting.set(id, (waiters = new Set()));
     waiters.add(waiter);
-    this.#poll();
+    this.#unlisten ??= this.store.onChange(() => this.#look());
   }
 
   /** Someone in this process waits for this question. */
@@ -49,86 +56,126 @@ export class Waiters {
     const waiters = this.#waiting.get(id);
     this.#waiting.delete(id);
     for (const waiter of waiters ?? []) waiter(record);
+    if (this.#waiting.size === 0) this.stop();
+  }
+
+  /** This waiter waits no more (the question was not there after all). */
+  forget(id: string, waiter: Waiter): void {
+    const waiters = this.#waiting.get(id);
+    waiters?.delete(waiter);
+    if (waiters?.size === 0) this.#waiting.delete(id);
+    if (this.#waiting.size === 0) this.stop();
   }
 
   stop(): void {
-    clearInterval(this.#poller);
-    this.#poller = undefined;
+    this.#unlisten?.();
+    this.#unlisten = undefined;
   }
 
-  #poll(): void {
-    if (this.#poller) return;
-    this.#poller = setInterval(() => {
-      if (this.#waiting.size === 0) {
-        this.stop();
-        return;
-      }
-      const version = this.store.dataVersion();
-      if (version === this.#seenVersion) return;
-      this.#seenVersion = version;
-      for (const id of [...this.#waiting.keys()]) {
-        const record = this.store.get(id);
-        if (record?.state !== "pending") this.settledElsewhere(id);
-      }
-    }, POLL_MS);
-    this.#poller.unref();
+  async #lookOnce(): Promise<void> {
+    if (!this.store.open) return;
+    for (const id of [...this.#waiting.keys()]) {
+      const record = await this.store.questions.get(id);
+      if (record?.state !== "pending" && this.#waiting.has(id)) await this.settledElsewhere(id);
+    }
+  }
+}
+
+/**
+ * A change heard from the store or from this process's broker, as something to await: `next`
+ * resolves at the first change since the last `next` (or since `watching` began), at `untilMs`,
+ * or when `signal` aborts. End it with `stop`.
+ */
+class Watch {
+  #changed = false;
+  #wake: (() => void) | undefined;
+  readonly #stops: Array<() => void>;
+
+  constructor(store: BrokerStore, local: LocalChanges, id: string) {
+    const heard = (): void => {
+      this.#changed = true;
+      this.#wake?.();
+    };
+    this.#stops = [store.onChange(heard), local((changed) => changed === id && heard())];
+  }
+
+  /** `holdOpen`: the process stays up for it (an answering command waits for delivery, bounded); else it does not. */
+  next(untilMs: number, options: { signal?: AbortSignal; holdOpen?: boolean } = {}): Promise<void> {
+    const { signal } = options;
+    if (this.#changed || signal?.aborted) {
+      this.#changed = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.#wake = undefined;
+        this.#changed = false;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(1, untilMs - Date.now()));
+      // A watch of a URL question's end must not hold up exiting; a wait for delivery must.
+      if (!options.holdOpen) timer.unref();
+      signal?.addEventListener("abort", done, { once: true });
+      this.#wake = done;
+    });
+  }
+
+  stop(): void {
+    for (const stop of this.#stops) stop();
   }
 }
 
 /**
  * Resolve with the URL question's record once its interaction is finished (`completion`), or
  * it was settled other than by accept, or `untilMs` (epoch) passed, or `signal` aborted:
- * the caller reads which from the record. Sees other processes' writes within a poll.
+ * the caller reads which from the record. Hears other processes' writes through the store.
  */
-export async function watchFinish(store: QuestionStore, id: string, untilMs: number, signal?: AbortSignal): Promise<QuestionRecord> {
-  for (;;) {
-    const record = store.get(id);
-    if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
-    const refused = record.state !== "pending" && record.answer?.action !== "accept";
-    if (record.completion || refused || Date.now() >= untilMs || signal?.aborted) return record;
-    // Expiry of a pending one is the waiting process's timer; the rest is a store write, seen by polling.
-    await idle(Math.min(POLL_MS, Math.max(1, untilMs - Date.now())), signal);
+export async function watchFinish(store: BrokerStore, local: LocalChanges, id: string, untilMs: number, signal?: AbortSignal): Promise<QuestionRecord> {
+  const watch = new Watch(store, local, id);
+  try {
+    for (;;) {
+      const record = await store.questions.get(id);
+      if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
+      const refused = record.state !== "pending" && record.answer?.action !== "accept";
+      if (record.completion || refused || Date.now() >= untilMs || signal?.aborted) return record;
+      // Expiry of a pending one is the waiting process's timer; the rest is a store write.
+      await watch.next(untilMs, signal ? { signal } : {});
+    }
+  } finally {
+    watch.stop();
   }
 }
 
 /**
  * Wait (at most `timeoutMs`) until the process waiting on this settled question has handed
  * its answer over, or can no longer: the record then says `delivered` or `undeliverable`
- * (`deliveryOf`). Still `pending` at the deadline means that process is alive but has not
- * confirmed yet (busy, or stopped). `instance` is the broker watching.
+ * (`deliveryOf`, with the store's liveness). Still `pending` at the deadline means that process
+ * is alive but has not confirmed yet (busy, or stopped).
  */
 export async function watchDelivery(
-  store: QuestionStore,
-  instance: string,
+  store: BrokerStore,
+  local: LocalChanges,
   id: string,
   timeoutMs = DELIVERY_WAIT_MS,
 ): Promise<{ record: QuestionRecord; delivery: Delivery }> {
   const deadline = Date.now() + timeoutMs;
-  let seen = -1;
-  let record = store.get(id);
-  for (;;) {
-    if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
-    const delivery = deliveryOf(record) ?? "pending";
-    if (delivery !== "pending" || Date.now() >= deadline) return { record, delivery };
-    await sleep(DELIVERY_POLL_MS);
-    // This process's own writes do not move data_version: when it is the waiting one, look anyway.
-    const version = store.dataVersion();
-    if (version !== seen || record.ownerInstance === instance) record = store.get(id);
-    seen = version;
+  const watch = new Watch(store, local, id);
+  try {
+    for (;;) {
+      const record = await store.questions.get(id);
+      if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
+      const alive = record.state === "pending" || record.deliveredAt !== undefined || (await store.liveness.alive(ownerOf(record)));
+      const delivery = deliveryOf(record, () => alive) ?? "pending";
+      if (delivery !== "pending" || Date.now() >= deadline) return { record, delivery };
+      await watch.next(Math.min(deadline, Date.now() + LIVENESS_LOOK_MS), { holdOpen: true });
+    }
+  } finally {
+    watch.stop();
   }
 }
 
-/** Like `sleep`, but it does not keep the process alive: a watch must not hold up exiting. */
-function idle(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    signal?.addEventListener("abort", done, { once: true });
-  });
+export function ownerOf(record: QuestionRecord): { pid: number; instance: string } {
+  return { pid: record.ownerPid, instance: record.ownerInstance };
 }

@@ -16,7 +16,12 @@ export function apiToken(dir: string): string {
 
 /** 32 random bytes, hex: the HMAC key for `requestState`, shared by the user's mcpx processes. */
 export function requestStateKey(dir: string): Buffer {
-  return Buffer.from(privateSecret(dir, REQUEST_STATE_KEY_FILE), "hex");
+  return Buffer.from(requestStateSecret(dir), "hex");
+}
+
+/** The same key as its file holds it (hex): what the store's `secrets.get("request-state-key")` answers. */
+export function requestStateSecret(dir: string): string {
+  return privateSecret(dir, REQUEST_STATE_KEY_FILE);
 }
 
 /** A secret kept in `file` of the state dir (0600), created on first use. */

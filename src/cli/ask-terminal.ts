@@ -20,7 +20,7 @@ export function terminalAsker(broker: Broker): (questions: QuestionRecord[]) => 
       try {
         if (question.kind === "elicitation" && question.mode === "form") {
           const content = await promptForAnswer(question, { input: process.stdin, output, terminal: true });
-          if (content) broker.answer(question.id, { action: "accept", content }, { by: "cli" });
+          if (content) await broker.answer(question.id, { action: "accept", content }, { by: "cli" });
           else output.write(`not sent; answer later with: ${inert(respondWith(question))}\n`);
         } else if (question.kind === "elicitation" && question.mode === "url") {
           output.write(
@@ -29,7 +29,7 @@ export function terminalAsker(broker: Broker): (questions: QuestionRecord[]) => 
           const rl = createInterface({ input: process.stdin, output, terminal: true });
           const reply = await rl.question("have you opened it, and do you consent? [y/N] ");
           rl.close();
-          broker.answer(question.id, { action: parseBoolean(reply.trim()) ? "accept" : "decline" }, { by: "cli" });
+          await broker.answer(question.id, { action: parseBoolean(reply.trim()) ? "accept" : "decline" }, { by: "cli" });
         } else {
           output.write(`server "${inert(question.server)}" asks ${inert(question.method)}; answer it with:\n  ${inert(respondWith(question))}\n`);
         }

@@ -18,14 +18,14 @@ export interface AuditOptions {
   json?: boolean;
 }
 
-export function audit(options: AuditOptions): number {
+export async function audit(options: AuditOptions): Promise<number> {
   const filter = auditFilter(options, Date.now());
   if ("problem" in filter) throw new CliError(filter.problem, Exit.Usage);
-  const store = openCommandStore();
+  const store = await openCommandStore();
   try {
-    for (const entry of store.audit.list(filter)) process.stdout.write(`${options.json ? inertJson(JSON.stringify(entry)) : inert(line(entry))}\n`);
+    for (const entry of await store.audit.list(filter)) process.stdout.write(`${options.json ? inertJson(JSON.stringify(entry)) : inert(line(entry))}\n`);
   } finally {
-    store.close();
+    await store.close();
   }
   return Exit.Ok;
 }

@@ -17,14 +17,14 @@ import { didYouMean, nearest } from "../util/nearest.js";
 import { type GivenArguments, parseGivenArguments } from "./tool-arguments.js";
 import { hiddenBy } from "../config/tool-filter.js";
 import { inert } from "./inert.js";
-import { QuestionStore } from "../broker/store.js";
+import type { BrokerStore } from "../broker/store-api.js";
+import { openCommandStore } from "./open-store.js";
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { CliError, Exit } from "./exit.js";
 import { followCall, type FollowOptions } from "./follow-call.js";
 import { terminalAsker } from "./ask-terminal.js";
 import { Broker } from "../broker/broker.js";
 import { createLogger } from "../util/log.js";
-import { GatewayError } from "../protocol/errors.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mcpx.js", import.meta.url));
 
@@ -75,10 +75,10 @@ export function checkedCall(config: Config, target: string, argsText: readonly s
 /** `mcpx call --no-daemon`: the call made by a detached runner of its own, followed in the store. */
 export async function call(config: Config, target: string, argsText: readonly string[], options: CallOptions): Promise<number> {
   const { server, tool, given } = checkedCall(config, target, argsText);
-  const store = openStore();
+  const store = await openCommandStore(config);
   try {
     const callId = randomUUID();
-    store.calls.create(callId, server, tool, given.kind === "json" ? given.value : given.pairs);
+    await store.calls.create(callId, server, tool, given.kind === "json" ? given.value : given.pairs);
     const runner = startRunner(config, callId, given.kind === "pairs");
     // Stopping this command (Ctrl-C, SIGTERM) stops the call it started, and with it the upstream.
     const stop = (): void => {
@@ -94,31 +94,34 @@ export async function call(config: Config, target: string, argsText: readonly st
       process.off("SIGTERM", stop);
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-/** `mcpx result CALL_ID`: follow a call started earlier until it ends (or asks again). */
-export async function collect(given: string, options: CallOptions, logFile?: string): Promise<number> {
-  const store = openStore();
+/**
+ * `mcpx result CALL_ID`: follow a call started earlier until it ends (or asks again). Without
+ * a config (`mcpx result` reads none), the state directory's store.
+ */
+export async function collect(given: string, options: CallOptions, logFile?: string, config?: Pick<Config, "store">): Promise<number> {
+  const store = await openCommandStore(config);
   try {
-    return await followCall(store, resolveCallId(store, given), {
+    return await followCall(store, await resolveCallId(store, given), {
       json: options.json === true,
       progressDir: callsDir(),
       ...(logFile ? { logFile } : {}),
       ...asker(store),
     });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 const SHOWN_MATCHES = 10;
 
 /** A whole call id, or a prefix of exactly one; an ambiguous prefix lists what it matches. */
-export function resolveCallId(store: QuestionStore, given: string): string {
-  if (given === "" || store.calls.get(given)) return given;
-  const matches = store.calls.idsStartingWith(given, SHOWN_MATCHES + 1);
+export async function resolveCallId(store: BrokerStore, given: string): Promise<string> {
+  if (given === "" || (await store.calls.get(given))) return given;
+  const matches = await store.calls.idsStartingWith(given, SHOWN_MATCHES + 1);
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new CliError(`no call with id ${inert(given)} (nor one starting with it)`);
   const more = matches.length > SHOWN_MATCHES ? "\n  …and more" : "";
@@ -131,18 +134,8 @@ export function resolveCallId(store: QuestionStore, given: string): string {
   );
 }
 
-/** The shared store; one that cannot be used is a clear error now, not a stack trace. */
-export function openStore(): QuestionStore {
-  try {
-    return QuestionStore.open(stateDir());
-  } catch (error) {
-    if (error instanceof GatewayError) throw new CliError(error.message);
-    throw error;
-  }
-}
-
 /** On a terminal, questions are put to the person at it; elsewhere the command exits 75. */
-export function asker(store: QuestionStore): Pick<FollowOptions, "ask"> {
+export function asker(store: BrokerStore): Pick<FollowOptions, "ask"> {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return {};
   return { ask: terminalAsker(new Broker(store, createLogger({}, "warn"))) };
 }

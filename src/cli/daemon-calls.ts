@@ -48,10 +48,11 @@ export class DaemonCalls {
       return { status: 200, body: { status: "refused", message: error.message, exitCode: error.exitCode, warnings: [...this.warnings] } };
     }
     const store = this.broker.store;
-    if (store.calls.get(callId)) return invalid(`a call with id ${callId} exists already`);
+    if (await store.calls.get(callId)) return invalid(`a call with id ${callId} exists already`);
     const { server, tool, given } = checked;
-    store.calls.create(callId, server, tool, given.kind === "json" ? given.value : given.pairs);
-    store.calls.setRunner(callId, process.pid);
+    await store.calls.create(callId, server, tool, given.kind === "json" ? given.value : given.pairs);
+    await store.calls.setRunner(callId, process.pid);
+    const stored = (await store.calls.get(callId))!;
 
     const stopper = new AbortController();
     this.#running.set(callId, stopper);
@@ -60,14 +61,14 @@ export class DaemonCalls {
     const prepare = given.kind === "pairs" ? (upstream: Upstream, pairs: JsonObject) => typedArguments(upstream, tool, pairs) : undefined;
     const ended = makeRecordedCall(
       this.gateway,
-      { callId, server, tool, arguments: store.calls.get(callId)!.arguments },
+      { callId, server, tool, arguments: stored.arguments },
       { signal: stopper.signal, onProgress: (params) => progress.report(params), ...(prepare ? { prepare } : {}) },
     )
       .then((result) => ({ result }))
       .catch((error: unknown) => ({ error: failureMessage(stopper.signal.aborted ? stopper.signal.reason : error) }))
-      .then((outcome) => {
+      .then(async (outcome) => {
         progress.flush();
-        store.calls.finish(callId, outcome);
+        await store.calls.finish(callId, outcome);
         return "ended" as const;
       })
       .finally(() => {
@@ -77,7 +78,7 @@ export class DaemonCalls {
     const how = await Promise.race([ended, asks]);
     const warnings = [...this.warnings];
     if (how === "waiting") return { status: 200, body: { status: "waiting", callId, unattributed, warnings } };
-    const record = store.calls.get(callId)!;
+    const record = (await store.calls.get(callId))!;
     return {
       status: 200,
       body: {

@@ -34,9 +34,9 @@ export class DaemonRuns {
     if (typeof parsed === "string") return { status: 400, body: { error: { code: "INVALID_REQUEST", message: parsed } } };
     const { runId, kind, source } = parsed;
     const store = this.broker.store;
-    if (store.calls.get(runId)) return { status: 400, body: { error: { code: "INVALID_REQUEST", message: `a call with id ${runId} exists already` } } };
-    recordRun(store, runId, kind, source);
-    store.calls.setRunner(runId, process.pid);
+    if (await store.calls.get(runId)) return { status: 400, body: { error: { code: "INVALID_REQUEST", message: `a call with id ${runId} exists already` } } };
+    await recordRun(store, runId, kind, source);
+    await store.calls.setRunner(runId, process.pid);
 
     const stopper = new AbortController();
     this.#running.set(runId, stopper);
@@ -50,7 +50,7 @@ export class DaemonRuns {
     const how = await Promise.race([ended, asks]);
     const warnings = [...this.warnings];
     if (how === "waiting") return { status: 200, body: { status: "waiting", runId, unattributed, warnings } };
-    const record = store.calls.get(runId)!;
+    const record = (await store.calls.get(runId))!;
     const call = {
       server: record.server,
       tool: record.tool,

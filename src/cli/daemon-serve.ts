@@ -14,7 +14,7 @@ import type { JsonObject } from "../protocol/jsonrpc.js";
 import { IMPLEMENTATION } from "../version.js";
 import { callsDirOf, DaemonCalls } from "./daemon-calls.js";
 import { DaemonRuns } from "./daemon-runs.js";
-import { report } from "./servers.js";
+import { report, unattributedCounts } from "./servers.js";
 import { settled } from "./settled.js";
 import { liveTools } from "../host/live-tools.js";
 import { buildVersion, configHash, daemonPaths, type DaemonRecord, newCredential, removeOwnRecord, writeDaemonRecord } from "./daemon-file.js";
@@ -134,8 +134,11 @@ export class DaemonSide {
     const waitedMs = await settled(this.gateway);
     const gateway = this.gateway;
     if (what === "servers") {
-      const store = this.broker.store;
-      return gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => store.unattributedFrom(server), waitedMs));
+      const unattributed = await unattributedCounts(
+        this.broker.store,
+        gateway.upstreams.map((upstream) => upstream.name),
+      );
+      return gateway.upstreams.map((upstream) => report(upstream, gateway.catalogue, (server) => unattributed.get(server) ?? 0, waitedMs));
     }
     return liveTools(gateway);
   }

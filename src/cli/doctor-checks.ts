@@ -6,7 +6,8 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import type { Config, ServerConfig } from "../config/types.js";
-import { QuestionStore, STORE_FILE } from "../broker/store.js";
+import { openStore, withoutPassword } from "../broker/open-store.js";
+import { STORE_FILE } from "../broker/sqlite/sqlite-store.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
 import { LOCAL_IDENTITY } from "../upstream/oauth/types.js";
 import { CREDENTIALS_FILE } from "../upstream/oauth/credential-store.js";
@@ -91,7 +92,8 @@ function findCommand(command: string, path: string, cwd: string): string | undef
   });
 }
 
-export function stateChecks(stateDir: string): Check[] {
+/** The state directory, and the store: the config's shared one (`storeUrl`), else the directory's file. */
+export async function stateChecks(stateDir: string, storeUrl?: string): Promise<Check[]> {
   const name = "state directory";
   let mode: number;
   try {
@@ -102,18 +104,23 @@ export function stateChecks(stateDir: string): Check[] {
   const checks: Check[] = [];
   if (mode & 0o077) checks.push({ name, status: "fail", detail: `${stateDir} is readable by others (mode ${mode.toString(8)})`, fix: `chmod 700 ${stateDir}` });
   else checks.push({ name, status: "ok", detail: `${stateDir} (mode 700)` });
-  if (!existsSync(join(stateDir, STORE_FILE))) {
+  if (storeUrl === undefined && !existsSync(join(stateDir, STORE_FILE))) {
     checks.push({ name: "question store", status: "info", detail: "not made yet (made on first use)" });
     return checks;
   }
   try {
-    const store = QuestionStore.open(stateDir);
-    const problem = store.unwritable();
-    store.close();
+    const store = await openStore({ stateDir, ...(storeUrl !== undefined ? { url: storeUrl } : {}) });
+    const problem = await store.unwritable().finally(() => store.close());
+    const where = storeUrl === undefined ? "" : ` (${withoutPassword(storeUrl)})`;
     checks.push(
       problem
-        ? { name: "question store", status: "fail", detail: problem, fix: "see that no other program holds it, and that the disk is writable" }
-        : { name: "question store", status: "ok", detail: "opens, passes its integrity check, takes a write" },
+        ? {
+            name: "question store",
+            status: "fail",
+            detail: `${problem}${where}`,
+            fix: "see that no other program holds it, and that the disk (or the server) is writable",
+          }
+        : { name: "question store", status: "ok", detail: `opens, passes its integrity check, takes a write${where}` },
     );
   } catch (error) {
     checks.push({

@@ -35,7 +35,7 @@ export async function doctor(loadConfig: () => Promise<Config>, options: { json?
       if (!left.disabled) checks.push({ name: `server "${left.name}"`, status: "warn", detail: `left out: ${left.why}` });
     checks.push(...serverChecks(config, dir));
   }
-  checks.push(...stateChecks(dir));
+  checks.push(...(await stateChecks(dir, config?.store?.url)));
   if (config) checks.push(daemonCheck(dir, config.file));
   if (options.json) process.stdout.write(`${inertJson(JSON.stringify(checks, null, 2))}\n`);
   else

@@ -2,7 +2,7 @@
  * Following a call made by `mcpx call` until it ends, or until it waits on a question that
  * this terminal must hand back (exit 75) or can ask the person at it (on a terminal).
  */
-import type { QuestionStore } from "../broker/store.js";
+import type { BrokerStore } from "../broker/store-api.js";
 import type { QuestionRecord } from "../broker/types.js";
 import { sleep } from "../util/sleep.js";
 import { Exit } from "./exit.js";
@@ -24,12 +24,12 @@ export interface FollowOptions {
   progressDir?: string;
 }
 
-export async function followCall(store: QuestionStore, callId: string, options: FollowOptions): Promise<number> {
+export async function followCall(store: BrokerStore, callId: string, options: FollowOptions): Promise<number> {
   const out = options.out ?? process.stdout;
   const asked = new Set<string>();
   let progress: ProgressDisplay | undefined;
   for (;;) {
-    const call = store.calls.get(callId);
+    const call = await store.calls.get(callId);
     if (!call) {
       process.stderr.write(`mcpx: no call with id ${callId}\n`);
       return Exit.Error;
@@ -44,7 +44,7 @@ export async function followCall(store: QuestionStore, callId: string, options: 
       process.stderr.write(`mcpx: the process running call ${callId} stopped before finishing${options.logFile ? `; see ${options.logFile}` : ""}\n`);
       return Exit.Error;
     }
-    const pending = store.ofCall(callId).filter((question) => question.state === "pending" && !asked.has(question.id));
+    const pending = (await store.questions.ofCall(callId)).filter((question) => question.state === "pending" && !asked.has(question.id));
     if (pending.length > 0) {
       progress?.end(); // a bar is cleared before a question is shown
       if (!options.ask) {

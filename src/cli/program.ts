@@ -168,7 +168,7 @@ program
   .option("--json", "JSON Lines, one entry a line (the export)")
   .action(async (options: { since?: string; server?: string; tool?: string; session?: string; json?: boolean }) => {
     const { audit } = await import("./audit.js");
-    process.exitCode = audit(options);
+    process.exitCode = await audit(options);
   });
 
 program
@@ -204,7 +204,7 @@ tasks
   .option("--json", "print the record as JSON")
   .action(async (id: string, options: { json?: boolean }) => {
     const { tasksShow } = await import("./tasks.js");
-    tasksShow(id, options);
+    await tasksShow(id, options);
   });
 
 tasks
@@ -212,7 +212,7 @@ tasks
   .description("cancel a task: the mcpx process that follows it cancels it upstream")
   .action(async (id: string) => {
     const { tasksCancel } = await import("./tasks.js");
-    tasksCancel(id);
+    await tasksCancel(id);
   });
 
 tasks
@@ -222,7 +222,7 @@ tasks
   .option("--json", "print a JSON array")
   .action(async (options: { all?: boolean; json?: boolean }) => {
     const { tasksList } = await import("./tasks.js");
-    tasksList(options);
+    await tasksList(options);
   });
 
 program

@@ -7,7 +7,7 @@ import type { Config } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import { makeRecordedCall } from "../host/recorded-call.js";
 import { Broker } from "../broker/broker.js";
-import { QuestionStore } from "../broker/store.js";
+import { openStore } from "../broker/open-store.js";
 import { stateDir } from "../broker/state-dir.js";
 import { GatewayError, RpcError } from "../protocol/errors.js";
 import { createLogger } from "../util/log.js";
@@ -24,16 +24,16 @@ export async function runCall(config: Config, callId: string): Promise<number> {
   const typeByText = process.env[TYPE_ARGUMENTS_ENV] === "1";
   delete process.env[TYPE_ARGUMENTS_ENV];
   const log = createLogger({ call: callId });
-  const store = QuestionStore.open(stateDir());
-  const call = store.calls.get(callId);
+  const store = await openStore({ stateDir: stateDir(), ...(config.store ? { url: config.store.url } : {}) });
+  const call = await store.calls.get(callId);
   if (!call) {
     log.error("no such call in the store");
-    store.close();
+    await store.close();
     return 1;
   }
-  store.calls.setRunner(callId, process.pid);
+  await store.calls.setRunner(callId, process.pid);
   const broker = new Broker(store, log);
-  broker.start(config.elicitation.retentionDays);
+  await broker.start(config.elicitation.retentionDays);
   const only = { ...config, servers: config.servers.filter((server) => server.name === call.server) };
   const gateway = new Gateway(only, log, { broker, schemaCache: stateDir() });
   // Stopped (SIGINT, SIGTERM): the call is cancelled and failed, and the upstream process is
@@ -55,16 +55,16 @@ export async function runCall(config: Config, callId: string): Promise<number> {
       },
     );
     progress.flush();
-    store.calls.finish(callId, { result });
+    await store.calls.finish(callId, { result });
     return 0;
   } catch (error) {
     progress.flush();
-    store.calls.finish(callId, { error: failureMessage(stopper.signal.aborted ? stopper.signal.reason : error) });
+    await store.calls.finish(callId, { error: failureMessage(stopper.signal.aborted ? stopper.signal.reason : error) });
     return 1;
   } finally {
     await gateway.stop();
-    broker.stop();
-    store.close();
+    await broker.stop();
+    await store.close();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }

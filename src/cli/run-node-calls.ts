@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { Broker } from "../broker/broker.js";
 import { stateDir } from "../broker/state-dir.js";
-import type { QuestionStore } from "../broker/store.js";
+import type { BrokerStore } from "../broker/store-api.js";
 import type { QuestionRecord } from "../broker/types.js";
 import { findConfigPath } from "../config/config-path.js";
 import type { Config } from "../config/types.js";
@@ -19,7 +19,8 @@ import { makeRecordedCall } from "../host/recorded-call.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import { createLogger } from "../util/log.js";
 import { sleep } from "../util/sleep.js";
-import { asker, checkedCall, openStore } from "./call.js";
+import { asker, checkedCall } from "./call.js";
+import { openCommandStore } from "./open-store.js";
 import { daemonRequest } from "./daemon-client.js";
 import { configHash, daemonPaths } from "./daemon-file.js";
 import { daemonWanted, reachDaemon, usable } from "./daemon-start.js";
@@ -38,17 +39,17 @@ export interface ToolCallMaker {
 const POLL_MS = 100;
 
 export async function toolCallMaker(config: Config, flags: RunFlags): Promise<ToolCallMaker> {
-  const store = openStore();
+  const store = await openCommandStore(config);
   const follow = async (callId: string): Promise<JsonObject> => {
     await followCall(store, callId, { json: true, out: discard(), ...(asker(store).ask ? asker(store) : { ask: waitForAnswers(store) }) });
-    const call = store.calls.get(callId);
+    const call = await store.calls.get(callId);
     if (call?.state === "done" && call.result) return call.result;
     throw new Error(call?.error ?? "the call ended without a result");
   };
-  return daemonWanted(flags.daemon === false) ? throughDaemon(config, store, follow) : inProcess(config, store, follow);
+  return daemonWanted(flags.daemon === false) ? throughDaemon(config, store, follow) : await inProcess(config, store, follow);
 }
 
-function throughDaemon(config: Config, store: QuestionStore, follow: (callId: string) => Promise<JsonObject>): ToolCallMaker {
+function throughDaemon(config: Config, store: BrokerStore, follow: (callId: string) => Promise<JsonObject>): ToolCallMaker {
   const configFile = findConfigPath(config.file);
   const paths = daemonPaths(stateDir(), configFile);
   let record: ReturnType<typeof reachDaemon> | undefined;
@@ -67,45 +68,51 @@ function throughDaemon(config: Config, store: QuestionStore, follow: (callId: st
       }
       return follow(callId);
     },
-    close: async () => store.close(),
+    close: () => store.close(),
   };
 }
 
-function inProcess(config: Config, store: QuestionStore, follow: (callId: string) => Promise<JsonObject>): ToolCallMaker {
+async function inProcess(config: Config, store: BrokerStore, follow: (callId: string) => Promise<JsonObject>): Promise<ToolCallMaker> {
   const log = createLogger({}, "error");
   const broker = new Broker(store, log);
-  broker.start(config.elicitation.retentionDays);
+  await broker.start(config.elicitation.retentionDays);
   const gateway = new Gateway(config, log, { broker, schemaCache: stateDir() });
   const stopper = new AbortController();
   return {
     async call(server, tool, args) {
       checkedCall(config, `${server}.${tool}`, [JSON.stringify(args)]); // what the config hides stays hidden
       const callId = randomUUID();
-      store.calls.create(callId, server, tool, args);
-      store.calls.setRunner(callId, process.pid);
-      void makeRecordedCall(gateway, { callId, server, tool, arguments: args }, { signal: stopper.signal }).then(
-        (result) => store.calls.finish(callId, { result }),
-        (error: unknown) => store.calls.finish(callId, { error: failureMessage(error) }),
-      );
+      await store.calls.create(callId, server, tool, args);
+      await store.calls.setRunner(callId, process.pid);
+      makeRecordedCall(gateway, { callId, server, tool, arguments: args }, { signal: stopper.signal })
+        .then(
+          (result) => store.calls.finish(callId, { result }),
+          (error: unknown) => store.calls.finish(callId, { error: failureMessage(error) }),
+        )
+        .catch((error: unknown) => log.error("could not record how a call of the script ended", { call: callId, error }));
       return follow(callId);
     },
     async close() {
       stopper.abort(new Error("the script ended"));
       await gateway.stop();
-      broker.stop();
-      store.close();
+      await broker.stop();
+      await store.close();
     },
   };
 }
 
 /** Off a terminal: the questions on stderr as the input-required document, then wait until they are answered elsewhere (or expire). */
-function waitForAnswers(store: QuestionStore): (questions: QuestionRecord[]) => Promise<void> {
+function waitForAnswers(store: BrokerStore): (questions: QuestionRecord[]) => Promise<void> {
   return async (questions) => {
     const callId = questions[0]!.callId ?? "";
     process.stderr.write(
       `mcpx: a tool call of the script waits on a question; answer it from another shell or the page (the script goes on then):\n${inertJson(JSON.stringify(inputRequired(callId, questions), null, 2))}\n`,
     );
-    while (questions.some((question) => store.get(question.id)?.state === "pending")) await sleep(POLL_MS);
+    const pending = async (): Promise<boolean> => {
+      for (const question of questions) if ((await store.questions.get(question.id))?.state === "pending") return true;
+      return false;
+    };
+    while (await pending()) await sleep(POLL_MS);
   };
 }
 

@@ -6,7 +6,7 @@
  * arguments say only what the run was (file name, language, size, args).
  */
 import type { CallRecord } from "../broker/call-store.js";
-import type { QuestionStore } from "../broker/store.js";
+import type { BrokerStore } from "../broker/store-api.js";
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { ScriptEnvelope, ScriptSource } from "../scripts/types.js";
 
@@ -15,8 +15,8 @@ const RUN_SERVER = "mcpx";
 
 export type RunKind = "exec" | "run";
 
-export function recordRun(store: QuestionStore, runId: string, kind: RunKind, source: ScriptSource): void {
-  store.calls.create(runId, RUN_SERVER, kind, {
+export function recordRun(store: BrokerStore, runId: string, kind: RunKind, source: ScriptSource): Promise<void> {
+  return store.calls.create(runId, RUN_SERVER, kind, {
     filename: source.filename,
     language: source.language,
     bytes: Buffer.byteLength(source.code),
@@ -25,9 +25,9 @@ export function recordRun(store: QuestionStore, runId: string, kind: RunKind, so
 }
 
 /** A run ends done with its envelope (ok or not); failed only when mcpx could not run it at all. */
-export function finishRun(store: QuestionStore, runId: string, outcome: { envelope: ScriptEnvelope } | { error: string }): void {
-  if ("envelope" in outcome) store.calls.finish(runId, { result: outcome.envelope as unknown as JsonObject });
-  else store.calls.finish(runId, outcome);
+export function finishRun(store: BrokerStore, runId: string, outcome: { envelope: ScriptEnvelope } | { error: string }): Promise<void> {
+  if ("envelope" in outcome) return store.calls.finish(runId, { result: outcome.envelope as unknown as JsonObject });
+  return store.calls.finish(runId, outcome);
 }
 
 export function isRun(call: Pick<CallRecord, "server" | "tool">): boolean {

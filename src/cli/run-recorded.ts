@@ -3,7 +3,7 @@
  * runner's own) with `host/script-run.ts`: each tool call it makes is a call of the run (its
  * questions carry the run id), and how it ended goes to the store for `mcpx result`.
  */
-import type { QuestionStore } from "../broker/store.js";
+import type { BrokerStore } from "../broker/store-api.js";
 import type { Gateway } from "../host/gateway.js";
 import { startRun } from "../host/script-run.js";
 import type { ScriptEnvelope, ScriptLimits, ScriptSource } from "../scripts/types.js";
@@ -13,7 +13,7 @@ import { failureMessage } from "./run-call.js";
 /** Runs the script to its end and records it; stopping `signal` stops the run (it fails as "stopped"). */
 export async function makeRecordedRun(
   gateway: Gateway,
-  store: QuestionStore,
+  store: BrokerStore,
   runId: string,
   source: ScriptSource,
   limits: ScriptLimits,
@@ -25,10 +25,10 @@ export async function makeRecordedRun(
     if (signal.aborted) stop();
     else signal.addEventListener("abort", stop, { once: true });
     const envelope = await running.done.finally(() => signal.removeEventListener("abort", stop));
-    finishRun(store, runId, { envelope });
+    await finishRun(store, runId, { envelope });
     return envelope;
   } catch (error) {
-    finishRun(store, runId, { error: failureMessage(signal.aborted ? signal.reason : error) });
+    await finishRun(store, runId, { error: failureMessage(signal.aborted ? signal.reason : error) });
     return undefined;
   }
 }

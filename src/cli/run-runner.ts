@@ -12,12 +12,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Broker } from "../broker/broker.js";
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
-import { QuestionStore } from "../broker/store.js";
 import type { Config } from "../config/types.js";
 import { Gateway } from "../host/gateway.js";
 import type { ScriptSource } from "../scripts/types.js";
 import { createLogger } from "../util/log.js";
-import { asker, callsDir, openStore, signalRunner } from "./call.js";
+import { asker, callsDir, signalRunner } from "./call.js";
+import { openCommandStore } from "./open-store.js";
 import { followCall } from "./follow-call.js";
 import { StoppedBySignal } from "./run-call.js";
 import { recordRun, type RunKind } from "./run-record.js";
@@ -27,12 +27,12 @@ import { makeRecordedRun } from "./run-recorded.js";
 const BIN = fileURLToPath(new URL("../../bin/mcpx.js", import.meta.url));
 
 export async function runWithRunner(config: Config, kind: RunKind, source: ScriptSource, options: { json?: boolean }): Promise<number> {
-  const store = openStore();
+  const store = await openCommandStore(config);
   try {
     const runId = randomUUID();
     const dir = ensurePrivateDir(callsDir());
     writeFileSync(sourceFile(dir, runId), source.code, { mode: 0o600 });
-    recordRun(store, runId, kind, source);
+    await recordRun(store, runId, kind, source);
     const logFile = join(dir, `${runId}.log`);
     const log = openSync(logFile, "a", 0o600);
     const runner = spawn(process.execPath, [BIN, "run-script", runId, "--config", config.file], { detached: true, stdio: ["ignore", "ignore", log] });
@@ -51,15 +51,15 @@ export async function runWithRunner(config: Config, kind: RunKind, source: Scrip
       process.off("SIGTERM", stop);
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** The runner (`mcpx run-script RUNID`, hidden): the run through a gateway of its own, recorded in the store. */
 export async function runScriptRunner(config: Config, runId: string): Promise<number> {
   const log = createLogger({ run: runId });
-  const store = QuestionStore.open(stateDir());
-  const call = store.calls.get(runId);
+  const store = await openCommandStore(config);
+  const call = await store.calls.get(runId);
   const file = sourceFile(callsDir(), runId);
   let code: string | undefined;
   try {
@@ -71,13 +71,13 @@ export async function runScriptRunner(config: Config, runId: string): Promise<nu
   }
   if (!call || code === undefined) {
     log.error("no such run in the store, or its source is gone");
-    if (call) store.calls.finish(runId, { error: "the run's source was gone before its runner read it" });
-    store.close();
+    if (call) await store.calls.finish(runId, { error: "the run's source was gone before its runner read it" });
+    await store.close();
     return 1;
   }
-  store.calls.setRunner(runId, process.pid);
+  await store.calls.setRunner(runId, process.pid);
   const broker = new Broker(store, log);
-  broker.start(config.elicitation.retentionDays);
+  await broker.start(config.elicitation.retentionDays);
   const gateway = new Gateway(config, log, { broker, schemaCache: stateDir() });
   const stopper = new AbortController();
   const stop = (signal: NodeJS.Signals): void => stopper.abort(new StoppedBySignal(signal));
@@ -95,8 +95,8 @@ export async function runScriptRunner(config: Config, runId: string): Promise<nu
     return envelope?.ok ? 0 : 1;
   } finally {
     await gateway.stop();
-    broker.stop();
-    store.close();
+    await broker.stop();
+    await store.close();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }

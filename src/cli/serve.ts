@@ -10,7 +10,7 @@ import { createApiRoutes } from "../api/routes.js";
 import { Broker } from "../broker/broker.js";
 import { stateDir } from "../broker/state-dir.js";
 import { openCommandStore } from "./open-store.js";
-import { apiToken, TOKEN_FILE } from "../broker/token.js";
+import { TOKEN_FILE } from "../broker/token.js";
 import { pageLink } from "../api/page-codes.js";
 import { CredentialError, isLoopbackHost, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { IdentityIssuer } from "../host/identity-issuer.js";
@@ -59,9 +59,9 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const credential = options.http ? serveCredential(config, bindTo, issuer !== undefined) : undefined;
   const dir = stateDir();
   // A store that cannot be used is a clear error now, not a crash in the middle of a call.
-  const store = openCommandStore(dir);
+  const store = await openCommandStore(config, dir);
   const broker = new Broker(store, log);
-  broker.start(config.elicitation.retentionDays);
+  await broker.start(config.elicitation.retentionDays);
   // Serving HTTP, sign-ins come back to its own /oauth/callback.
   let callbacks: ServedCallbacks | undefined;
   const oauth = options.http
@@ -87,8 +87,8 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     watching?.close();
     await gateway.stop();
     await telemetry.shutdown();
-    broker.stop();
-    store.close();
+    await broker.stop();
+    await store.close();
   };
   // Once every upstream is up or down (a restart in flight included): which are up, and why the others are not.
   const summarise = (): void => void settled(gateway).then(() => process.stderr.write(startupSummary(gateway.upstreams, config.leftOut)));
@@ -103,7 +103,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     if (telemetry !== NO_TELEMETRY) setTimeout(() => process.exit(0), 0).unref();
     return;
   }
-  const token = apiToken(dir);
+  const token = await store.secrets.get("api-token");
   const api = createApiRoutes({ broker, token, log, ...(credential ? { hostCredential: credential } : {}), ...(issuer ? { issuer } : {}) });
   const health = healthRoute({
     storeProblem: () => store.unwritable(),
@@ -136,7 +136,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     ...(issuer ? { issuer } : {}),
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
     extraRoutes: async (request, response, url) =>
-      health(request, response, url) ||
+      (await health(request, response, url)) ||
       (await metrics(request, response, url)) ||
       (await callbacks?.route(request, response, url)) ||
       (side && (await side.routes(request, response, url))) ||

@@ -11,7 +11,9 @@ import type { Upstream } from "../upstream/upstream.js";
 import { type Aliased, Catalogue, type Dropped } from "../host/catalogue.js";
 import type { Catalog } from "../upstream/catalog.js";
 import { inert, inertJson } from "./inert.js";
-import { QuestionStore, STORE_FILE } from "../broker/store.js";
+import { openStore } from "../broker/open-store.js";
+import { STORE_FILE } from "../broker/sqlite/sqlite-store.js";
+import type { BrokerStore } from "../broker/store-api.js";
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { readDiscovery, type ServerView } from "../discovery/cache-read.js";
 import { ago } from "./discovery-view.js";
@@ -92,8 +94,14 @@ export async function servers(config: Config, options: { json?: boolean; live?: 
     for (const server of started)
       process.stderr.write(`mcpx: ${inert(server.server)} was never read; starting it once now (it is cached for later commands)\n`);
   }
-  const store = existingStore();
-  const unattributed = (server: string): number => store?.unattributedFrom(server) ?? 0;
+  const store = await existingStore(config);
+  const counts = store
+    ? await unattributedCounts(
+        store,
+        view.servers.map((server) => server.server),
+      ).finally(() => store.close())
+    : new Map<string, number>();
+  const unattributed = (server: string): number => counts.get(server) ?? 0;
   const gateway =
     started.length > 0
       ? new Gateway({ ...config, servers: started.map((server) => server.config) }, createLogger({}, "error"), { schemaCache: dir })
@@ -117,7 +125,6 @@ export async function servers(config: Config, options: { json?: boolean; live?: 
     ...(config.leftOut ?? []).map(leftOutReport),
   ];
   await gateway?.stop();
-  store?.close();
   return printed(reports, options);
 }
 
@@ -243,15 +250,20 @@ function perHostHint(entry: ServerReport): string {
   );
 }
 
-/** The question store, when this user has one; `mcpx servers` never creates it. */
-function existingStore(): QuestionStore | undefined {
+/** The broker's store, when this user has one; `mcpx servers` never creates the state directory's. */
+async function existingStore(config: Config): Promise<BrokerStore | undefined> {
   const dir = stateDir();
-  if (!existsSync(join(dir, STORE_FILE))) return undefined;
+  if (!config.store && !existsSync(join(dir, STORE_FILE))) return undefined;
   try {
-    return QuestionStore.open(dir);
+    return await openStore({ stateDir: dir, ...(config.store ? { url: config.store.url } : {}) });
   } catch {
     return undefined; // what the store says is a hint here, never a reason to fail
   }
+}
+
+/** How many of each server's questions no host or call could be proven to own. */
+export async function unattributedCounts(store: BrokerStore, servers: readonly string[]): Promise<Map<string, number>> {
+  return new Map(await Promise.all(servers.map(async (server) => [server, await store.questions.unattributedFrom(server)] as const)));
 }
 
 /** Why a server the config disables is not run. */

@@ -9,24 +9,25 @@
 import { Broker } from "../broker/broker.js";
 import { LOCAL_IDENTITY } from "../broker/identity.js";
 import { openCommandStore } from "./open-store.js";
+import type { BrokerStore } from "../broker/store-api.js";
 import type { TaskRecord } from "../broker/task-store.js";
 import { createLogger } from "../util/log.js";
 import { inert, inertJson } from "./inert.js";
 import { CliError } from "./exit.js";
 
-export function tasksList(options: { json?: boolean; all?: boolean }): void {
-  const store = openCommandStore();
+export async function tasksList(options: { json?: boolean; all?: boolean }): Promise<void> {
+  const store = await openCommandStore();
   try {
-    new Broker(store, createLogger({}, "warn")).sweep();
-    const tasks = store.tasks.all().filter((task) => task.identity === LOCAL_IDENTITY && (options.all === true || !ended(task)));
+    await new Broker(store, createLogger({}, "warn")).sweep();
+    const tasks = (await store.tasks.all()).filter((task) => task.identity === LOCAL_IDENTITY && (options.all === true || !ended(task)));
     process.stdout.write(options.json ? `${inertJson(JSON.stringify(tasks, null, 2))}\n` : table(tasks, options.all === true));
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-export function tasksShow(id: string, options: { json?: boolean }): void {
-  withOwnTask(id, (task) => {
+export async function tasksShow(id: string, options: { json?: boolean }): Promise<void> {
+  await withOwnTask(id, async (task) => {
     if (options.json) {
       process.stdout.write(`${inertJson(JSON.stringify(task, null, 2))}\n`);
       return;
@@ -49,25 +50,25 @@ export function tasksShow(id: string, options: { json?: boolean }): void {
   });
 }
 
-export function tasksCancel(id: string): void {
-  withOwnTask(id, (task, store) => {
+export async function tasksCancel(id: string): Promise<void> {
+  await withOwnTask(id, async (task, store) => {
     if (ended(task)) throw new CliError(`task ${inert(id)} already ended (${task.status}${task.statusMessage ? `: ${inert(task.statusMessage)}` : ""})`);
     const why = `cancelled with \`mcpx tasks cancel\`; the mcpx process that follows it (process ${task.followerPid}) cancels it upstream`;
-    if (!store.tasks.requestCancel(task.id, why)) throw new CliError(`task ${inert(id)} ended meanwhile`);
+    if (!(await store.tasks.requestCancel(task.id, why))) throw new CliError(`task ${inert(id)} ended meanwhile`);
     process.stdout.write(`cancelled task ${inert(id)}: mcpx process ${task.followerPid}, which follows it, cancels it upstream\n`);
   });
 }
 
 /** The operator's task `id` (after the sweep); another identity's is unknown, as one that never existed. */
-function withOwnTask(id: string, use: (task: TaskRecord, store: ReturnType<typeof openCommandStore>) => void): void {
-  const store = openCommandStore();
+async function withOwnTask(id: string, use: (task: TaskRecord, store: BrokerStore) => Promise<void>): Promise<void> {
+  const store = await openCommandStore();
   try {
-    new Broker(store, createLogger({}, "warn")).sweep();
-    const task = store.tasks.get(id);
+    await new Broker(store, createLogger({}, "warn")).sweep();
+    const task = await store.tasks.get(id);
     if (!task || task.identity !== LOCAL_IDENTITY) throw new CliError(`no task ${inert(id)} (\`mcpx tasks list --all\` lists them)`);
-    use(task, store);
+    await use(task, store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -191,6 +191,12 @@ export interface Config {
     /** Where hosts and people reach the instances (the balancer's origin), for the page's links. */
     publicUrl?: string;
   };
+  /**
+   * Where the broker keeps questions, answers, calls, tasks and the audit trail: absent, the
+   * state directory's SQLite file (one machine); `url` (redis:// or rediss://), a Redis or
+   * Valkey server several instances share.
+   */
+  store?: { url: string };
   /** The background `mcpx daemon` that commands needing live servers use. */
   daemon: {
     /** It exits after this long with no request from a command, no host session and no call in flight. */

@@ -31,6 +31,7 @@ const TOP_KEYS = [
   "profiles",
   "http",
   "daemon",
+  "store",
   "scripts",
   "limits",
   "cluster",
@@ -143,6 +144,8 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
   const dmn = top?.read("daemon", (v, at) => check.fields(v, at, ["idleMinutes"]));
   const daemon: Config["daemon"] = { idleMinutes: dmn?.number("idleMinutes", POSITIVE) ?? 10 };
 
+  const storeUrl = top?.read("store", (v, at) => check.fields(v, at, ["url"]))?.read("url", (v, at) => readStoreUrl(check, v, at));
+
   const scr = top?.read("scripts", (v, at) => check.fields(v, at, ["memoryMb", "timeoutSeconds", "outputKb", "maxCalls"]));
   const scripts: Config["scripts"] = {
     memoryMb: scr?.number("memoryMb", { min: 8, max: 4096, integer: true }) ?? 64,
@@ -227,11 +230,26 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
     profiles,
     http,
     daemon,
+    ...(storeUrl ? { store: { url: storeUrl } } : {}),
     scripts,
     limits,
     ...(cluster ? { cluster } : {}),
   };
   return { config, warnings: [...(ignored ? [ignored] : []), ...new Set(warnings)] };
+}
+
+/** `store.url`: a Redis or Valkey server's URL (redis://, or rediss:// for TLS). */
+function readStoreUrl(check: Checker, value: unknown, at: KeyPath): string | undefined {
+  if (typeof value !== "string" || value === "") return check.fail(at, 'must be a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return check.fail(at, 'is not a URL; give one like "redis://127.0.0.1:6379"');
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") return check.fail(at, `must be a redis:// or rediss:// URL (got ${url.protocol}//…)`);
+  if (url.hostname === "") return check.fail(at, "names no host");
+  return value;
 }
 
 /** The configuration used when there is no file: no servers, every default. */

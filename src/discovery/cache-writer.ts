@@ -41,7 +41,7 @@ export class CacheWriter {
 
   /** Resolves once everything told so far is on disk (or has failed to get there, logged). */
   async flush(): Promise<void> {
-    while (this.#running) await this.#running;
+    while (this.#running !== undefined) await this.#running;
   }
 
   #queue(job: Job): void {
@@ -50,7 +50,7 @@ export class CacheWriter {
   }
 
   #kick(): void {
-    if (this.#running || this.#pending.size === 0) return;
+    if (this.#running !== undefined || this.#pending.size === 0) return;
     this.#running = this.#drain().finally(() => {
       this.#running = undefined;
       this.#kick(); // news that came as the last write finished

@@ -57,12 +57,11 @@ export function isAgentTool(name: string): boolean {
   return name === LIST_TOOL || name === ANSWER_TOOL;
 }
 
-export function callAgentTool(gateway: Gateway, session: HostSession, name: string, args: JsonObject): JsonObject {
+export async function callAgentTool(gateway: Gateway, session: HostSession, name: string, args: JsonObject): Promise<JsonObject> {
   const broker = gateway.broker;
   if (!broker || !offersAgentTools(gateway, session)) throw invalidParams(`unknown tool "${name}"`);
   if (name === LIST_TOOL) {
-    const questions = broker
-      .list()
+    const questions = (await broker.list())
       .filter((record) => visibleTo(record, session, broker.instance))
       .map((record) => {
         const view = viewOf(record);
@@ -76,10 +75,10 @@ export function callAgentTool(gateway: Gateway, session: HostSession, name: stri
   if (typeof id !== "string" || (action !== "accept" && action !== "decline" && action !== "cancel")) {
     return text('give "id" and an "action" of accept, decline or cancel', true);
   }
-  const target = broker.get(id);
+  const target = await broker.get(id);
   if (!target || !visibleTo(target, session, broker.instance)) return text(`no question with id ${id} is waiting for this host`, true);
   try {
-    const record = broker.answer(id, { action, ...(isObject(content) ? { content } : {}) }, { by: `agent:${session.id}`, asAgent: true });
+    const record = await broker.answer(id, { action, ...(isObject(content) ? { content } : {}) }, { by: `agent:${session.id}`, asAgent: true });
     return text(JSON.stringify(viewOf(record), null, 2));
   } catch (error) {
     if (error instanceof BrokerError) return text(error.message, true);

@@ -16,6 +16,10 @@ import type { CallerContext } from "./session.js";
 
 export const REDACTED = "[redacted]";
 
+/**
+ * Fire and forget: the call's result does not wait for its audit entry, and a failed write is
+ * logged, never thrown at the call.
+ */
 export function recordCall(broker: Broker, log: Logger, upstream: Upstream, params: JsonObject, options: CallOptions, ended: CallEnd): void {
   const caller = options.owner as CallerContext | undefined;
   const session = caller?.session ?? caller?.run?.session;
@@ -23,22 +27,26 @@ export function recordCall(broker: Broker, log: Logger, upstream: Upstream, para
   const tool = typeof params.name === "string" ? params.name : "";
   const schema = upstream.catalog.tools.find((entry) => entry.name === tool)?.inputSchema;
   const client = session?.clientInfo;
+  const failed = (error: unknown): void => log.warn("could not add the call to the audit trail", { server: upstream.name, tool, error });
   try {
-    broker.store.audit.append({
-      kind: "call",
-      identity: session?.identity ?? LOCAL_IDENTITY,
-      ...(session ? { hostSession: session.id } : {}),
-      ...(client ? { client: `${String(client.name ?? "?")} ${String(client.version ?? "")}`.trim() } : {}),
-      ...(callId ? { callId } : {}),
-      server: upstream.name,
-      tool,
-      arguments: redacted(isObject(params.arguments) ? params.arguments : {}, schema),
-      outcome: ended.outcome,
-      durationMs: ended.durationMs,
-      ...(ended.detail ? { detail: ended.detail } : {}),
-    });
+    broker.store.audit
+      .append({
+        kind: "call",
+        identity: session?.identity ?? LOCAL_IDENTITY,
+        ...(session ? { hostSession: session.id } : {}),
+        ...(client ? { client: `${String(client.name ?? "?")} ${String(client.version ?? "")}`.trim() } : {}),
+        ...(callId ? { callId } : {}),
+        server: upstream.name,
+        tool,
+        arguments: redacted(isObject(params.arguments) ? params.arguments : {}, schema),
+        outcome: ended.outcome,
+        durationMs: ended.durationMs,
+        ...(ended.detail ? { detail: ended.detail } : {}),
+      })
+      .catch(failed);
   } catch (error) {
-    log.warn("could not add the call to the audit trail", { server: upstream.name, tool, error });
+    // Redacting (or a store that throws before it answers) failed: still the call's business only.
+    failed(error);
   }
 }
 

@@ -79,7 +79,7 @@ export async function dispatch(gateway: Gateway, session: HostSession, context: 
   const handler = HANDLERS.get(method);
   if (!handler) throw methodNotFound(method);
   // A host that pipelines requests behind initialize gets them answered after it, not refused.
-  if (method !== "initialize" && session.initializing) await session.initializing.catch(() => {});
+  if (method !== "initialize" && session.initializing !== undefined) await session.initializing.catch(() => {});
   if (method !== "initialize" && method !== "ping" && !session.initialized) {
     throw new RpcError(ErrorCode.InvalidRequest, `${method} before initialize: send initialize first`);
   }

@@ -131,9 +131,9 @@ function tellHost(owner: AskedHost, route: { relatedRequestId: RequestId } | und
  * Settle the question with the host's answer, as the host gave it (design rule 8): the
  * upstream judges whether it fits, as it would over a direct connection.
  */
-export function settleFromHost(broker: Broker, record: QuestionRecord, host: HostSession, answer: AnswerInput, log: Logger): void {
+export async function settleFromHost(broker: Broker, record: QuestionRecord, host: HostSession, answer: AnswerInput, log: Logger): Promise<void> {
   try {
-    broker.answer(record.id, answer, { by: `host:${host.id}`, asGiven: true });
+    await broker.answer(record.id, answer, { by: `host:${host.id}`, asGiven: true });
   } catch (error) {
     if (error instanceof BrokerError && error.code === "ALREADY_SETTLED") return;
     log.warn("the host's answer was refused; the question stays open", { error });
@@ -187,13 +187,13 @@ export function askInlineAndSettle(
     upstream,
     servesPage: gateway.servesPage,
   }).then(
-    (answer) => {
+    async (answer) => {
       if (typeof answer === "string") fallbacks.didNotCount(answer);
       else if ("cannotTake" in answer) fallbacks.notAsked(answer.cannotTake, answer.requiredCapabilities);
       else if ("undeliverable" in answer) {
         // A URL question may still reach the host, by -32042 on its call (design rule 7).
         if (!blockedUrl(question, record, host, attribution, answer.params)) fallbacks.notAsked(answer.undeliverable);
-      } else settleFromHost(broker, record, host, answer, log);
+      } else await settleFromHost(broker, record, host, answer, log);
     },
     (error: unknown) => {
       if (signal.aborted) return;

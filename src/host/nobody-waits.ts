@@ -23,14 +23,14 @@ export function closeWhenServerStops(
   attribution: Attribution,
   log: Logger,
 ): () => void {
-  const stopped = (): void => {
+  const stopped = async (): Promise<void> => {
     // The caller's cancellation may end the question this way too (a 2026-07-28 upstream's round ends with its call).
     if (attribution.calls.length > 0 && attribution.calls.every((call) => call.signal?.aborted === true)) {
-      broker.close(record.id, CLOSED_BECAUSE.callCancelled);
+      await broker.close(record.id, CLOSED_BECAUSE.callCancelled);
       return;
     }
     const why = serverStoppedWaiting(reasonOf(signal));
-    if (broker.get(record.id)?.state === "pending") {
+    if ((await broker.get(record.id))?.state === "pending") {
       const waited = Math.round((Date.now() - Date.parse(record.createdAt)) / 1000);
       log.warn("the server stopped waiting before the question's deadline; the question is closed", {
         why,
@@ -39,11 +39,14 @@ export function closeWhenServerStops(
         hint: `give "${upstream.name}" "elicitation": { "ttlSeconds": ${Math.max(1, waited)} } so the deadline shown is the server's, or make the server wait longer`,
       });
     }
-    broker.close(record.id, why);
+    await broker.close(record.id, why);
   };
-  if (signal.aborted) stopped();
-  else signal.addEventListener("abort", stopped, { once: true });
-  return () => signal.removeEventListener("abort", stopped);
+  const onAbort = (): void => {
+    stopped().catch((error: unknown) => log.warn("could not close the question the server stopped waiting for", { question: record.id, error }));
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
 }
 
 /**

@@ -88,13 +88,12 @@ export function relayNotification(gateway: NotificationRelay, upstream: Upstream
 }
 
 function recordCompletion(gateway: NotificationRelay, upstream: Upstream, question: string): void {
-  try {
-    gateway.broker?.complete(question, `server:${upstream.name}`);
-  } catch (error) {
+  gateway.broker?.complete(question, `server:${upstream.name}`).catch((error: unknown) => {
     // Already completed by a person, or declined meanwhile: the first word stands.
-    if (!(error instanceof BrokerError)) throw error;
-    gateway.log.debug("a completion for a question already settled was ignored", { server: upstream.name, question, why: error.message });
-  }
+    if (error instanceof BrokerError)
+      gateway.log.debug("a completion for a question already settled was ignored", { server: upstream.name, question, why: error.message });
+    else gateway.log.warn("could not record the server's completion of a question", { server: upstream.name, question, error });
+  });
 }
 
 function loggerName(server: string, logger: unknown): string {

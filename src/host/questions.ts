@@ -113,9 +113,9 @@ export async function askAndWait(
   if (!release) return tooMany(gateway, question, log);
   const ttl = ttlSeconds ?? upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds;
   try {
-    const record = broker.open(question, origin, ttl, decision);
+    const record = await broker.open(question, origin, ttl, decision);
     if (record.state !== "pending") {
-      broker.delivered(record.id); // answered by a rule here and now: it goes straight back
+      await broker.delivered(record.id); // answered by a rule here and now: it goes straight back
       return outcomeFor(record);
     }
     const elicitationId = question.params.elicitationId;
@@ -147,7 +147,7 @@ async function waitForAnswer(
   const broker = gateway.broker!;
   const done = new AbortController();
   const stopWatching = closeWhenServerStops(broker, upstream, signal, record, attribution, log);
-  const stopFollowing = followCalls(attribution, (why) => broker.close(record.id, why));
+  const stopFollowing = followCalls(attribution, (why) => broker.closeSoon(record.id, why));
   // Whichever of these calls is waiting on it, its timeout must not run out while a person answers.
   const release = upstream.holdTimeout(attribution.calls);
   let notAsked: string | undefined;
@@ -164,7 +164,7 @@ async function waitForAnswer(
     const reason = `elicitation.mode is "host" and ${why}`;
     log.info("the question cannot go to the calling host; it is cancelled", { reason });
     if (required) host?.lacksCapabilities(required, `${question.method} from "${question.server}" needs a capability the host did not declare (${why})`);
-    broker.close(record.id, reason);
+    broker.closeSoon(record.id, reason);
   };
   try {
     if (host && (route || host.transport === "stdio")) {
@@ -176,7 +176,7 @@ async function waitForAnswer(
           notAsked: hostNotAsked,
           // Its answer did not count (the host was told why) or another surface's came first.
           didNotCount: (why) => (hostOnly ? hostNotAsked(why) : (notAsked = why)),
-          gone: () => broker.close(record.id, CLOSED_BECAUSE.hostGone),
+          gone: () => broker.closeSoon(record.id, CLOSED_BECAUSE.hostGone),
         },
       );
     } else if (host) {
@@ -188,7 +188,7 @@ async function waitForAnswer(
       tellWhereItWaits(record, upstream, attribution.calls, gateway.servesPage);
     }
     const settled = await broker.wait(record.id);
-    broker.delivered(settled.id); // a person-only answer's content leaves the store; the copy in hand goes upstream
+    await broker.delivered(settled.id); // a person-only answer's content leaves the store; the copy in hand goes upstream
     try {
       return outcomeFor(settled);
     } catch (error) {

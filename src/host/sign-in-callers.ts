@@ -22,14 +22,26 @@ export function askWaitingCaller(
   caller: CallerContext,
   signal: AbortSignal | undefined,
 ): void {
+  askWhenRead(gateway, upstream, elicitationId, caller, signal).catch((error: unknown) =>
+    gateway.log.warn("could not ask the waiting caller's host about the sign-in", { server: upstream.name, error }),
+  );
+}
+
+async function askWhenRead(
+  gateway: QuestionRelay,
+  upstream: Upstream,
+  elicitationId: string,
+  caller: CallerContext,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const { broker } = gateway;
   const id = gateway.urlQuestions.get(upstream, elicitationId);
-  const record = id === undefined ? undefined : broker?.get(id);
+  const record = id === undefined ? undefined : await broker?.get(id);
   // Consented to already (the person is signing in) or over: the call just waits for the sign-in.
   if (!broker || !record || record.state !== "pending") return;
   // A `mcpx call` of the operator's: the question becomes its own, which the command shows as it shows any.
   if (!caller.session) {
-    if (caller.callId !== undefined && identityOf(record) === LOCAL_IDENTITY) broker.attachToCall(record.id, caller.callId);
+    if (caller.callId !== undefined && identityOf(record) === LOCAL_IDENTITY) await broker.attachToCall(record.id, caller.callId);
     return;
   }
   const question = questionFromRequest(record.id, record.server, record.method, record.params);
@@ -41,10 +53,13 @@ export function askWaitingCaller(
   const asked = new AbortController();
   const stop = (): void => asked.abort();
   signal?.addEventListener("abort", stop, { once: true });
-  void broker.wait(record.id).finally(() => {
-    signal?.removeEventListener("abort", stop);
-    stop();
-  });
+  broker
+    .wait(record.id)
+    .catch(() => {}) // a question gone from the store: nothing more to ask
+    .finally(() => {
+      signal?.removeEventListener("abort", stop);
+      stop();
+    });
   askInlineAndSettle(
     gateway,
     upstream,

@@ -141,10 +141,10 @@ async function completeOne(
   const broker = gateway.broker!;
   // Raised by that very call: attribution is exact (design rule 5).
   const outcome = await askAndWait(gateway, upstream, signal, question, { level: "call", call: owner, calls: [owner] });
-  const record = broker.get(question.id);
+  const record = await broker.get(question.id);
   if (!record) throw ended(upstream, method, question.id, outcome.action === "decline" ? "declined" : "cancelled");
   if (outcome.action !== "accept") throw ended(upstream, method, record.id, how(record));
-  if (acceptedByHostWithoutCompletion(record, owner)) broker.complete(record.id, record.answer!.by);
+  if (acceptedByHostWithoutCompletion(record, owner)) await broker.complete(record.id, record.answer!.by);
   const finished = await broker.untilFinished(record.id, Date.parse(record.expiresAt), signal);
   if (finished.completion) return;
   throw ended(upstream, method, record.id, signal.aborted ? "cancelled (the call ended)" : "expired before it was completed");

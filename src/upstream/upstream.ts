@@ -283,7 +283,7 @@ export class Upstream {
     const refused = method === "tools/call" ? this.#badHeaderTools.refusal(params) : undefined;
     if (refused) return Promise.reject(refused);
     const local = this.#removed.answer(method, params, () => this.#listen?.update(SUBSCRIBE_ACK_WAIT_MS) ?? Promise.resolve());
-    if (local) return local;
+    if (local !== undefined) return local;
     if (!INPUT_REQUIRED_METHODS.includes(method)) {
       return this.#send(method, params, options, progressToken).then((result) => completeWithoutRounds(this.name, method, result));
     }

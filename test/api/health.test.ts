@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
-import { STORE_FILE } from "../../src/broker/store.js";
+import { STORE_FILE } from "../../src/broker/sqlite/sqlite-store.js";
 
 let config: TempConfig;
 let mcpx: RunningMcpx & { url: URL };

@@ -30,7 +30,7 @@ const HOSTILE = {
     server = await startStoreServer({ host: "127.0.0.1", port: 0, stateDir, log: silentLogger });
     const audit = server.broker.store.audit;
     const hourAgo = Date.now() - 3_600_000;
-    audit.append(
+    await audit.append(
       {
         kind: "call",
         identity: "local",
@@ -44,7 +44,7 @@ const HOSTILE = {
       },
       hourAgo - 60_000,
     );
-    audit.append({
+    await audit.append({
       kind: "call",
       identity: "local",
       hostSession: "s-1",
@@ -55,7 +55,7 @@ const HOSTILE = {
       outcome: "refused",
       durationMs: 2113,
     });
-    audit.append({
+    await audit.append({
       kind: "question",
       identity: "local",
       hostSession: "s-1",
@@ -135,7 +135,7 @@ const HOSTILE = {
       );
       expect(status).toBe(405);
     }
-    expect(server.broker.store.audit.list()).toHaveLength(3);
+    expect(await server.broker.store.audit.list()).toHaveLength(3);
     // And back to the questions.
     await page.click("#tab-questions");
     expect(await page.locator("#audit").isHidden()).toBe(true);

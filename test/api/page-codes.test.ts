@@ -6,42 +6,42 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { CODE_TTL_MS, mintPageCode, PageCodes } from "../../src/api/page-codes.js";
 import { PageSessions, SESSION_TTL_MS } from "../../src/api/page-sessions.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { startUi, tempStateDir, type RunningUi } from "../helpers/questions-api.js";
 
 const KEY = "k".repeat(64);
 const T0 = 1_800_000_000_000;
 
-const opened: QuestionStore[] = [];
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
+const opened: SqliteStore[] = [];
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
 });
 
 /** The used codes of a store on `dir` (a fresh state dir by default), as an instance has them. */
-function usedIn(dir = tempStateDir()): QuestionStore["usedPageCodes"] {
-  const store = QuestionStore.open(dir);
+function usedIn(dir = tempStateDir()): SqliteStore["usedPageCodes"] {
+  const store = SqliteStore.open(dir);
   opened.push(store);
   return store.usedPageCodes;
 }
 
 describe("page codes", () => {
-  it("are good once, for their port, with the right key", () => {
+  it("are good once, for their port, with the right key", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
     const code = mintPageCode(KEY, 7777, T0 + 1000);
-    expect(codes.redeem(code, 7778, T0 + 2000)).toBe(false);
-    expect(new PageCodes("x".repeat(64), usedIn(), T0).redeem(code, 7777, T0 + 2000)).toBe(false);
-    expect(codes.redeem(code, 7777, T0 + 2000)).toBe(true);
-    expect(codes.redeem(code, 7777, T0 + 3000)).toBe(false);
+    expect(await codes.redeem(code, 7778, T0 + 2000)).toBe(false);
+    expect(await new PageCodes("x".repeat(64), usedIn(), T0).redeem(code, 7777, T0 + 2000)).toBe(false);
+    expect(await codes.redeem(code, 7777, T0 + 2000)).toBe(true);
+    expect(await codes.redeem(code, 7777, T0 + 3000)).toBe(false);
   });
 
-  it("expire, and are refused by an instance started after they were minted", () => {
+  it("expire, and are refused by an instance started after they were minted", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
-    expect(codes.redeem(mintPageCode(KEY, 7777, T0), 7777, T0 + CODE_TTL_MS + 1)).toBe(false);
+    expect(await codes.redeem(mintPageCode(KEY, 7777, T0), 7777, T0 + CODE_TTL_MS + 1)).toBe(false);
     const beforeRestart = mintPageCode(KEY, 7777, T0);
-    expect(new PageCodes(KEY, usedIn(), T0 + 60_000).redeem(beforeRestart, 7777, T0 + 61_000)).toBe(false);
+    expect(await new PageCodes(KEY, usedIn(), T0 + 60_000).redeem(beforeRestart, 7777, T0 + 61_000)).toBe(false);
   });
 
-  it("refuse anything malformed or tampered with", () => {
+  it("refuse anything malformed or tampered with", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
     const [issued, nonce, mac] = mintPageCode(KEY, 7777, T0).split(".");
     for (const bad of [
@@ -55,7 +55,7 @@ describe("page codes", () => {
       `${issued}.${nonce}.${mac}.x`,
       "x".repeat(300),
     ]) {
-      expect(codes.redeem(bad, 7777, T0 + 1000)).toBe(false);
+      expect(await codes.redeem(bad, 7777, T0 + 1000)).toBe(false);
     }
   });
 });
@@ -63,24 +63,24 @@ describe("page codes", () => {
 // Issue 13 item 11: used codes lived in memory, so an instance restarted within the clock
 // allowance (5 s) of a code's minting accepted it again, even a code already used.
 describe("a used code, for every instance on the state dir", () => {
-  it("is refused by a second instance (a restart) on the same state dir, started within the clock allowance", () => {
+  it("is refused by a second instance (a restart) on the same state dir, started within the clock allowance", async () => {
     const dir = tempStateDir();
     const code = mintPageCode(KEY, 7777, T0 + 1000);
-    expect(new PageCodes(KEY, usedIn(dir), T0).redeem(code, 7777, T0 + 2000)).toBe(true);
+    expect(await new PageCodes(KEY, usedIn(dir), T0).redeem(code, 7777, T0 + 2000)).toBe(true);
     const restarted = new PageCodes(KEY, usedIn(dir), T0 + 3000);
-    expect(restarted.redeem(code, 7777, T0 + 3500)).toBe(false);
+    expect(await restarted.redeem(code, 7777, T0 + 3500)).toBe(false);
     // It still takes codes of its own.
-    expect(restarted.redeem(mintPageCode(KEY, 7777, T0 + 4000), 7777, T0 + 4500)).toBe(true);
+    expect(await restarted.redeem(mintPageCode(KEY, 7777, T0 + 4000), 7777, T0 + 4500)).toBe(true);
   });
 
-  it("is kept only until it expires: the store holds no more than the codes that could still be used", () => {
+  it("is kept only until it expires: the store holds no more than the codes that could still be used", async () => {
     const dir = tempStateDir();
     const used = usedIn(dir);
     const codes = new PageCodes(KEY, used, T0);
-    for (let i = 0; i < 5; i++) expect(codes.redeem(mintPageCode(KEY, 7777, T0 + i), 7777, T0 + 10)).toBe(true);
-    expect(used.count()).toBe(5);
-    expect(codes.redeem(mintPageCode(KEY, 7777, T0 + CODE_TTL_MS + 100), 7777, T0 + CODE_TTL_MS + 200)).toBe(true);
-    expect(used.count()).toBe(1);
+    for (let i = 0; i < 5; i++) expect(await codes.redeem(mintPageCode(KEY, 7777, T0 + i), 7777, T0 + 10)).toBe(true);
+    expect(await used.count()).toBe(5);
+    expect(await codes.redeem(mintPageCode(KEY, 7777, T0 + CODE_TTL_MS + 100), 7777, T0 + CODE_TTL_MS + 200)).toBe(true);
+    expect(await used.count()).toBe(1);
   });
 
   it("two real `mcpx ui` processes, one after the other on the same port and state dir: the second refuses the code the first took", async () => {
@@ -119,7 +119,7 @@ async function trade(ui: RunningUi, code: string): Promise<number> {
 }
 
 describe("page sessions", () => {
-  it("are random, known only to the instance that opened them, and end after SESSION_TTL_MS", () => {
+  it("are random, known only to the instance that opened them, and end after SESSION_TTL_MS", async () => {
     const sessions = new PageSessions();
     const { token } = sessions.open(T0);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);

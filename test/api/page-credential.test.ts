@@ -48,14 +48,14 @@ const chromiumHere = haveChromium("test/api/page-credential.test.ts");
     // It works: a question opened elsewhere arrives and is answered as the web's.
     const other = openBroker(stateDir);
     try {
-      const asked = askForm(other.broker, "Still working?", { type: "object", properties: { ok: { type: "boolean", title: "OK" } } });
+      const asked = await askForm(other.broker, "Still working?", { type: "object", properties: { ok: { type: "boolean", title: "OK" } } });
       const card = page.locator(`article[data-id="${asked.id}"]`);
       await card.waitFor({ timeout: 10_000 });
       const waited = other.broker.wait(asked.id);
       await card.locator('button[data-action="decline"]').click();
       expect((await waited).answer).toMatchObject({ action: "decline", by: "web" });
     } finally {
-      other.close();
+      await other.close();
     }
     // The code is out of the address bar; the tab's credential lives in this origin's sessionStorage.
     expect(page.url()).toBe(ui.base.href);

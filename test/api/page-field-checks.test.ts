@@ -35,7 +35,7 @@ const chromiumHere = haveChromium("test/api/page-field-checks.test.ts");
   });
 
   it("flags a number out of range at its label without sending a request", async () => {
-    const asked = askForm(server.broker, "How many?", {
+    const asked = await askForm(server.broker, "How many?", {
       type: "object",
       properties: { guests: { type: "integer", title: "Guests", minimum: 1, maximum: 12 }, note: { type: "string", title: "Note" } },
       required: ["guests"],
@@ -67,7 +67,7 @@ const chromiumHere = haveChromium("test/api/page-field-checks.test.ts");
   });
 
   it("marks the field the server refused by its label, and clears it once fixed", async () => {
-    const asked = askForm(server.broker, "Contact?", {
+    const asked = await askForm(server.broker, "Contact?", {
       type: "object",
       properties: { name: { type: "string", title: "Name" }, email: { type: "string", title: "Email", format: "email" } },
     });
@@ -84,7 +84,7 @@ const chromiumHere = haveChromium("test/api/page-field-checks.test.ts");
     );
     expect(await email.locator(".problem").textContent()).toContain('field "email"');
     expect(await form.locator('[data-field="name"]').getAttribute("aria-invalid")).toBeNull();
-    expect(server.broker.get(asked.id)!.state).toBe("pending");
+    expect((await server.broker.get(asked.id))!.state).toBe("pending");
 
     await form.getByLabel("Email").fill("ada@example.org");
     await form.locator('button[data-action="accept"]').click();

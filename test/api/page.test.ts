@@ -97,7 +97,7 @@ const EVERY_KIND = {
   it("shows a form opened after the page loaded, with every field kind, and sends typed values", async () => {
     await page.evaluate(() => ((globalThis as { loadedOnce?: number }).loadedOnce = 1));
     const message = 'Book a table <img src=x onerror="globalThis.pwned=1">';
-    const asked = askForm(server.broker, message, EVERY_KIND);
+    const asked = await askForm(server.broker, message, EVERY_KIND);
     const form = card(asked.id);
     await form.waitFor({ timeout: 10_000 });
     // It arrived live: the page was not reloaded.
@@ -169,7 +169,7 @@ const EVERY_KIND = {
   });
 
   it("keeps a question pending when a required field is empty or the server refuses the answer, and says why", async () => {
-    const asked = askForm(server.broker, "Who are you?", {
+    const asked = await askForm(server.broker, "Who are you?", {
       type: "object",
       properties: { name: { type: "string", title: "Name" }, email: { type: "string", title: "Email", format: "email" } },
       required: ["name"],
@@ -182,7 +182,7 @@ const EVERY_KIND = {
     await error.waitFor({ state: "visible", timeout: 10_000 });
     expect(await error.textContent()).toContain("“Name”");
     expect(await form.locator('[data-field="name"]').getAttribute("aria-invalid")).toBe("true");
-    expect(server.broker.get(asked.id)!.state).toBe("pending");
+    expect((await server.broker.get(asked.id))!.state).toBe("pending");
 
     // The browser does not check the email; the server does, and its message names the field.
     await form.getByLabel("Name").fill("Ada");
@@ -197,7 +197,7 @@ const EVERY_KIND = {
       { timeout: 10_000 },
     );
     expect(await error.textContent()).toContain('field "email"');
-    expect(server.broker.get(asked.id)!.state).toBe("pending");
+    expect((await server.broker.get(asked.id))!.state).toBe("pending");
 
     await form.getByLabel("Email").fill("ada@example.org");
     await form.locator('button[data-action="accept"]').click();
@@ -205,7 +205,7 @@ const EVERY_KIND = {
   });
 
   it("sends what `mcpx elicit answer ID name=Ada` sends for an untouched form: defaults, and nothing for fields without one", async () => {
-    const asked = askForm(server.broker, "Booking?", {
+    const asked = await askForm(server.broker, "Booking?", {
       type: "object",
       properties: {
         name: { type: "string", title: "Name" },
@@ -225,7 +225,7 @@ const EVERY_KIND = {
   it("shows a URL question as text with the host highlighted, warns on punycode, and opens it only on a click", async () => {
     const { port } = target.address() as AddressInfo;
     const address = `http://xn--80ak6aa92e.localhost:${port}/consent?session=abc#top`;
-    const asked = askUrl(server.broker, "Sign in to the calendar", address);
+    const asked = await askUrl(server.broker, "Sign in to the calendar", address);
     const question = card(asked.id);
     await question.waitFor({ timeout: 10_000 });
 
@@ -250,7 +250,7 @@ const EVERY_KIND = {
     expect(await tab.evaluate(() => (globalThis as { opener?: unknown }).opener)).toBeNull();
     await tab.close();
     // Opening is not answering.
-    expect(server.broker.get(asked.id)!.state).toBe("pending");
+    expect((await server.broker.get(asked.id))!.state).toBe("pending");
 
     await question.locator('button[data-action="accept"]').click();
     const record = await settledOf(asked.id);
@@ -259,17 +259,17 @@ const EVERY_KIND = {
   });
 
   it("has a Finished button for a URL question: it records the completion (and the consent) by the page", async () => {
-    const asked = askUrl(server.broker, "Connect your account", "https://example.com/connect");
+    const asked = await askUrl(server.broker, "Connect your account", "https://example.com/connect");
     const question = card(asked.id);
     await question.waitFor({ timeout: 10_000 });
     await question.locator('button[data-action="done"]').click();
     const record = await settledOf(asked.id);
     expect(record.answer).toMatchObject({ action: "accept", by: "web" });
-    expect(server.broker.get(asked.id)!.completion).toMatchObject({ by: "web" });
+    expect((await server.broker.get(asked.id))!.completion).toMatchObject({ by: "web" });
   });
 
   it("warns about a host written in non-ASCII letters, and shows the URL as it was sent", async () => {
-    const asked = askUrl(server.broker, "Pay here", "https://аррӏе.example/pay");
+    const asked = await askUrl(server.broker, "Pay here", "https://аррӏе.example/pay");
     const question = card(asked.id);
     await question.waitFor({ timeout: 10_000 });
     expect(await question.locator(".url strong").textContent()).toBe("xn--80ak6aa92e.example");
@@ -285,9 +285,9 @@ const EVERY_KIND = {
     const other = openBroker(stateDir);
     try {
       const schema = { type: "object", properties: { ok: { type: "boolean", title: "OK" } } };
-      const first = askForm(server.broker, "Decline me", schema);
+      const first = await askForm(server.broker, "Decline me", schema);
       // Opened through a second connection to the store: it reaches the page by polling.
-      const second = askForm(other.broker, "Cancel me", schema);
+      const second = await askForm(other.broker, "Cancel me", schema);
       await card(first.id).waitFor({ timeout: 10_000 });
       await card(second.id).waitFor({ timeout: 10_000 });
       const waited = other.broker.wait(second.id);
@@ -299,22 +299,22 @@ const EVERY_KIND = {
       expect(await page.locator(`#settled li[data-id="${second.id}"]`).textContent()).toContain("cancelled by web");
 
       // Settled elsewhere: the card leaves the page by itself.
-      const third = askForm(server.broker, "Answered from a terminal", schema);
+      const third = await askForm(server.broker, "Answered from a terminal", schema);
       await card(third.id).waitFor({ timeout: 10_000 });
-      other.broker.answer(third.id, { action: "decline" }, { by: "cli" });
+      await other.broker.answer(third.id, { action: "decline" }, { by: "cli" });
       await card(third.id).waitFor({ state: "detached", timeout: 10_000 });
       expect(await page.locator(`#settled li[data-id="${third.id}"]`).textContent()).toContain("declined by cli");
     } finally {
-      other.close();
+      await other.close();
     }
   });
 
   it("says why a question is over: who answered, that the server stopped waiting, that it expired", async () => {
     const schema = { type: "object", properties: { note: { type: "string" } } };
-    const stopped = askForm(server.broker, "Given up on", schema);
-    const expiring = ask(server.broker, "elicitation/create", { mode: "form", message: "Left too long", requestedSchema: schema }, { ttlSeconds: 1 });
+    const stopped = await askForm(server.broker, "Given up on", schema);
+    const expiring = await ask(server.broker, "elicitation/create", { mode: "form", message: "Left too long", requestedSchema: schema }, { ttlSeconds: 1 });
     await card(stopped.id).waitFor({ timeout: 10_000 });
-    server.broker.close(stopped.id, serverStoppedWaiting("Request timed out"));
+    await server.broker.close(stopped.id, serverStoppedWaiting("Request timed out"));
     await card(stopped.id).waitFor({ state: "detached", timeout: 10_000 });
     await card(expiring.id).waitFor({ state: "detached", timeout: 10_000 });
     expect(await page.locator(`#settled li[data-id="${stopped.id}"]`).textContent()).toBe(
@@ -327,8 +327,8 @@ const EVERY_KIND = {
 
   it("says when no host could be proven to have asked, and points at a connection per host", async () => {
     const schema = { type: "object", properties: { note: { type: "string" } } };
-    const unproven = askForm(server.broker, "Whose is this?", schema, { server: "shared-one" });
-    const proven = askForm(server.broker, "Mine", schema, { hostSession: "host-7" });
+    const unproven = await askForm(server.broker, "Whose is this?", schema, { server: "shared-one" });
+    const proven = await askForm(server.broker, "Mine", schema, { hostSession: "host-7" });
     await card(unproven.id).waitFor({ timeout: 10_000 });
     await card(proven.id).waitFor({ timeout: 10_000 });
     const note = await card(unproven.id).locator(".unattributed").textContent();
@@ -336,12 +336,12 @@ const EVERY_KIND = {
     expect(note).toContain("\u201cshared-one\u201d");
     expect(note).toContain('"sharing": "per-host"');
     expect(await card(proven.id).locator(".unattributed").count()).toBe(0);
-    for (const id of [unproven.id, proven.id]) server.broker.answer(id, { action: "cancel" }, { by: "cli" });
+    for (const id of [unproven.id, proven.id]) await server.broker.answer(id, { action: "cancel" }, { by: "cli" });
   });
 
   it("lets a person answer a sampling request with JSON", async () => {
     const params = { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 10 };
-    const asked = ask(server.broker, "sampling/createMessage", params);
+    const asked = await ask(server.broker, "sampling/createMessage", params);
     const question = card(asked.id);
     await question.waitFor({ timeout: 10_000 });
     expect(JSON.parse((await question.locator("pre").textContent()) ?? "")).toEqual(params);

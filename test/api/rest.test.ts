@@ -57,7 +57,7 @@ describe("REST API and event stream (mcpx ui)", () => {
   });
   afterAll(async () => {
     for (const stream of streams) stream.close();
-    other?.close();
+    await other?.close();
     await ui?.close();
   });
 
@@ -93,7 +93,7 @@ describe("REST API and event stream (mcpx ui)", () => {
   });
 
   it("lists, shows and answers; a bad answer is 400 naming the field, a second answer 409, an unknown id 404", async () => {
-    const asked = askForm(other.broker, "Book a table", SCHEMA);
+    const asked = await askForm(other.broker, "Book a table", SCHEMA);
 
     const list = await getJson("/v1/questions");
     expect(list.status).toBe(200);
@@ -125,8 +125,8 @@ describe("REST API and event stream (mcpx ui)", () => {
     expect(settled.answer).toMatchObject({ action: "accept", by: "rest", content: { name: "Ada", seats: 2 } });
     // Who answered from where goes into the audit trail once the waiting process has the answer.
     expect(settled.answer?.from).toBe("127.0.0.1");
-    other.broker.delivered(asked.id);
-    const entry = other.broker.store.audit.list().find((audited) => audited.questionId === asked.id);
+    await other.broker.delivered(asked.id);
+    const entry = (await other.broker.store.audit.list()).find((audited) => audited.questionId === asked.id);
     expect(entry).toMatchObject({ kind: "question", outcome: "accept", answeredBy: "rest", answeredFrom: "127.0.0.1" });
 
     const again = await answer(asked.id, { action: "decline" });
@@ -146,7 +146,7 @@ describe("REST API and event stream (mcpx ui)", () => {
   });
 
   it("refuses bodies that are not JSON, too large, or sent with the wrong method", async () => {
-    const asked = askForm(other.broker, "Anything", SCHEMA);
+    const asked = await askForm(other.broker, "Anything", SCHEMA);
     const plain = await answer(asked.id, '{"action":"cancel"}', { "content-type": "text/plain" });
     expect(plain.status).toBe(415);
     const form = await answer(asked.id, "action=cancel", { "content-type": "application/x-www-form-urlencoded" });
@@ -169,15 +169,15 @@ describe("REST API and event stream (mcpx ui)", () => {
     const events = await openEvents();
 
     // Opened and settled by another process: mcpx ui sees both only through the store.
-    const first = askForm(other.broker, "Opened elsewhere", SCHEMA);
+    const first = await askForm(other.broker, "Opened elsewhere", SCHEMA);
     const opened = await events.waitFor(stateOf(first.id, "pending"));
     expect(opened).toMatchObject({ server: "demo", mode: "form", message: "Opened elsewhere", requestedSchema: SCHEMA });
-    other.broker.answer(first.id, { action: "decline" }, { by: "cli" });
+    await other.broker.answer(first.id, { action: "decline" }, { by: "cli" });
     const declined = await events.waitFor(stateOf(first.id, "answered"));
     expect(declined.answer).toMatchObject({ action: "decline", by: "cli" });
 
     // Settled through the API, in the ui process itself.
-    const second = askForm(other.broker, "Answered over REST", SCHEMA);
+    const second = await askForm(other.broker, "Answered over REST", SCHEMA);
     await events.waitFor(stateOf(second.id, "pending"));
     await answer(second.id, { action: "cancel" });
     const cancelled = await events.waitFor(stateOf(second.id, "answered"));
@@ -185,9 +185,9 @@ describe("REST API and event stream (mcpx ui)", () => {
 
     // A second stream gets the same events; one event per change, not one per poll.
     const later = await openEvents();
-    const third = askForm(other.broker, "Seen by two", SCHEMA);
+    const third = await askForm(other.broker, "Seen by two", SCHEMA);
     await Promise.all([events.waitFor(stateOf(third.id, "pending")), later.waitFor(stateOf(third.id, "pending"))]);
-    other.broker.close(third.id, "the call was cancelled");
+    await other.broker.close(third.id, "the call was cancelled");
     await later.waitFor(stateOf(third.id, "closed"));
     await events.waitFor(stateOf(third.id, "closed"));
     expect(events.messages.filter((frame) => frame.id === first.id)).toHaveLength(2);
@@ -236,7 +236,7 @@ describe("REST API and event stream (mcpx ui)", () => {
     // The tab's credential opens the API, and the page's answers are recorded as the web's.
     const tab = { authorization: `Bearer ${session.token}` };
     expect((await getJson("/v1/questions", tab)).status).toBe(200);
-    const asked = askForm(other.broker, "From the page", SCHEMA);
+    const asked = await askForm(other.broker, "From the page", SCHEMA);
     const reply = await answer(asked.id, { action: "decline" }, tab);
     expect(reply.body.answer).toMatchObject({ action: "decline", by: "web" });
   });
@@ -262,11 +262,11 @@ describe("mcpx serve --http", () => {
       expect(await listed.json()).toEqual([]);
       const other = openBroker(stateDir);
       try {
-        const asked = askForm(other.broker, "Through serve", SCHEMA);
+        const asked = await askForm(other.broker, "Through serve", SCHEMA);
         const shown = await fetch(new URL(`/v1/questions/${asked.id}`, page), { headers: { authorization: `Bearer ${token}` } });
         expect(((await shown.json()) as { message: string }).message).toBe("Through serve");
       } finally {
-        other.close();
+        await other.close();
       }
       // The MCP endpoint is still the gateway's.
       expect((await fetch(mcpx.url)).status).toBe(400);

@@ -89,7 +89,7 @@ describe("an agent answering the question its own call waits on", () => {
     const wrong = await agent.client.callTool({ name: "mcpx__answer_question", arguments: { id: question.id, action: "accept", content: { age: -1 } } });
     expect(wrong.isError).toBe(true);
     expect(textOf(wrong)).toMatch(/missing required field "name".*field "age" must be >= 0/);
-    expect(storedQuestions(config).find((view) => view.id === question.id)?.state).toBe("pending");
+    expect((await storedQuestions(config)).find((view) => view.id === question.id)?.state).toBe("pending");
 
     await agent.client.callTool({ name: "mcpx__answer_question", arguments: { id: question.id, action: "decline" } });
     expect(toolJson(await blocked)).toEqual({ action: "decline" });
@@ -120,7 +120,7 @@ describe("person-only questions", () => {
     const refused = await agent.client.callTool({ name: "mcpx__answer_question", arguments: { id: question.id, action: "accept", content: {} } });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/for a person only/);
-    expect(storedQuestions(config).find((view) => view.id === question.id)?.state).toBe("pending");
+    expect((await storedQuestions(config)).find((view) => view.id === question.id)?.state).toBe("pending");
 
     // The person answers it from the CLI; the blocked call ends.
     const run = await elicit(config, "decline", question.id);
@@ -143,7 +143,7 @@ describe("another host's questions", () => {
         arguments: { id: question.id, action: "accept", content: { name: "a stranger" } },
       });
       expect(refused.isError).toBe(true);
-      expect(storedQuestions(config).find((view) => view.id === question.id)?.state).toBe("pending");
+      expect((await storedQuestions(config)).find((view) => view.id === question.id)?.state).toBe("pending");
     } finally {
       await stranger.close();
     }

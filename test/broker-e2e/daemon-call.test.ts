@@ -11,10 +11,10 @@ import { runMcpx } from "../helpers/upstreams.js";
 import { askingStdio } from "../relay/support.js";
 import { recordOf, spawnMcpx, stopDaemons, until } from "../cli/daemon-support.js";
 import { brokerConfig, hasScript, type InputRequired, mcpxOnPath, onTerminal, runShell, storedQuestions } from "./support.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 
 let config: TempConfig;
-beforeAll(() => {
+beforeAll(async () => {
   config = brokerConfig({ ask: askingStdio() });
   delete config.env.MCPX_NO_DAEMON;
 });
@@ -25,12 +25,12 @@ afterAll(async () => {
 
 const call = (target: string, args: string, ...rest: string[]) => runMcpx(["call", target, args, "--config", config.file, ...rest], config);
 
-function runnerOf(callId: string): number | undefined {
-  const store = QuestionStore.open(config.env.MCPX_STATE_DIR!);
+async function runnerOf(callId: string): Promise<number | undefined> {
+  const store = SqliteStore.open(config.env.MCPX_STATE_DIR!);
   try {
-    return store.calls.get(callId)?.runnerPid;
+    return (await store.calls.get(callId))?.runnerPid;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -46,7 +46,7 @@ describe("mcpx call through the daemon, off a terminal", () => {
     expect(question!.respondWith).toBe(`mcpx elicit answer ${question!.id} '{"name":"<fill in: text>"}'`);
     // The daemon runs the call and waits on its question.
     const daemon = recordOf(config)!;
-    expect(runnerOf(document.callId)).toBe(daemon.pid);
+    expect(await runnerOf(document.callId)).toBe(daemon.pid);
 
     const early = await runMcpx(["result", document.callId], config);
     expect(early.code).toBe(75);
@@ -86,8 +86,8 @@ describe("two calls through the daemon in flight on one stdio connection", () =>
     // The fixture asks once both calls are in flight.
     const first = spawnMcpx(["call", "ask.slow_ask", '{"label":"A","together":2}', "--config", config.file], config);
     const second = spawnMcpx(["call", "ask.slow_ask", '{"label":"B","together":2}', "--config", config.file], config);
-    const pending = await until("both questions", () => {
-      const views = storedQuestions(config).filter((view) => view.state === "pending" && view.message.startsWith("Question for "));
+    const pending = await until("both questions", async () => {
+      const views = (await storedQuestions(config)).filter((view) => view.state === "pending" && view.message.startsWith("Question for "));
       return views.length === 2 ? views : undefined;
     });
     await until("both commands to say they wait", () =>
@@ -120,7 +120,7 @@ describe("mcpx call through the daemon, on a terminal", () => {
     } finally {
       terminal.child.kill("SIGKILL");
     }
-    const stored = storedQuestions(config).find((view) => view.message === "Who is at the daemon's terminal?");
+    const stored = (await storedQuestions(config)).find((view) => view.message === "Who is at the daemon's terminal?");
     expect(stored).toMatchObject({ state: "answered", answer: { action: "accept", by: "cli" } });
   });
 });

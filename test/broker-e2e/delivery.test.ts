@@ -44,7 +44,7 @@ describe("delivery of an answer", () => {
     expect(run.stdout).toContain(`accept for question ${id} from "ask"`);
     expect(run.stdout).toContain("recorded; waiting for delivery");
     expect(run.stdout).not.toMatch(/\bsent\b/);
-    expect(storedQuestions(config).find((view) => view.id === id)).toMatchObject({ state: "answered", delivery: "pending" });
+    expect((await storedQuestions(config)).find((view) => view.id === id)).toMatchObject({ state: "answered", delivery: "pending" });
 
     process.kill(pid, "SIGCONT");
     const answer = await host!.waitFor((frame) => frame.id === "call");
@@ -93,6 +93,6 @@ describe("delivery of an answer", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("not delivered: the call is gone");
     expect(run.stdout).not.toMatch(/\bsent\b/);
-    expect(storedQuestions(config).find((view) => view.id === id)).toMatchObject({ state: "answered", delivery: "undeliverable" });
+    expect((await storedQuestions(config)).find((view) => view.id === id)).toMatchObject({ state: "answered", delivery: "undeliverable" });
   });
 });

@@ -22,7 +22,7 @@ const DEFAULT_FORM = {
 };
 
 let config: TempConfig;
-beforeAll(() => {
+beforeAll(async () => {
   config = brokerConfig({ ask: askingStdio() });
 });
 
@@ -42,7 +42,7 @@ describe("mcpx call off a terminal", () => {
     expect(Date.parse(question!.expiresAt as string)).toBeGreaterThan(Date.now());
     // A template: the required name is a placeholder (refused as it stands), the optional age left out.
     expect(question!.respondWith).toBe(`mcpx elicit answer ${question!.id} '{"name":"<fill in: text>"}'`);
-    expect(storedQuestions(config).find((view) => view.id === question!.id)?.state).toBe("pending");
+    expect((await storedQuestions(config)).find((view) => view.id === question!.id)?.state).toBe("pending");
 
     // Collecting too early hands the same question back.
     const early = await runMcpx(["result", document.callId], config);
@@ -110,7 +110,7 @@ describe("mcpx call on a terminal", () => {
     } finally {
       terminal.child.kill("SIGKILL");
     }
-    const stored = storedQuestions(config).find((view) => view.message === "Who is at the terminal?");
+    const stored = (await storedQuestions(config)).find((view) => view.message === "Who is at the terminal?");
     expect(stored).toMatchObject({ state: "answered", answer: { action: "accept", by: "cli", content: { name: "Grace", age: 85 } } });
   });
 });

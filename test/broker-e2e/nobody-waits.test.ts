@@ -28,7 +28,7 @@ function sharedDesk(args: string[] = []): object {
 async function settled(config: TempConfig, id: string, timeoutMs = 10_000): Promise<QuestionView> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const view = storedQuestions(config).find((question) => question.id === id);
+    const view = (await storedQuestions(config)).find((question) => question.id === id);
     if (view && view.state !== "pending") return view;
     if (Date.now() > deadline) throw new Error(`question ${id} is still pending: ${JSON.stringify(view)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -193,7 +193,7 @@ describe("the desk's own answers", () => {
 });
 
 describe("the example config (README)", () => {
-  it("gives desk a connection per host, and desk waits as long as its question lives", () => {
+  it("gives desk a connection per host, and desk waits as long as its question lives", async () => {
     const example = loadConfig(join(ROOT, "examples", "mcpx.json"));
     const desk = example.servers.find((server) => server.name === "desk")!;
     expect(desk.sharing).toBe("per-host");

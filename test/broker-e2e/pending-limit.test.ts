@@ -22,7 +22,7 @@ it("a question beyond the limit is answered cancel at once; the one waiting is u
 
   const second = await host.client.callTool({ name: "ask__ask_form", arguments: {} });
   expect(toolJson(second)).toEqual({ action: "cancel" });
-  expect(storedQuestions(config).map((view) => view.id)).toEqual([waiting.id]);
+  expect((await storedQuestions(config)).map((view) => view.id)).toEqual([waiting.id]);
 
   const run = await elicit(config, "decline", waiting.id);
   expect(run.code, run.stderr).toBe(0);

@@ -43,7 +43,7 @@ describe("an agent through mcpx__answer_question", () => {
     const refused = await agent.client.callTool({ name: "mcpx__answer_question", arguments: { id: question.id, action: "accept", content: {} } });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/for a person only/);
-    expect(storedQuestions(config).find((view) => view.id === question.id)?.state).toBe("pending");
+    expect((await storedQuestions(config)).find((view) => view.id === question.id)?.state).toBe("pending");
 
     const run = await elicit(config, "decline", question.id);
     expect(run.code, run.stderr).toBe(0);

@@ -24,10 +24,10 @@ const RULES = [
 const form = (properties: object) => ({ type: "object", properties });
 
 /** mcpx's stderr may trail the answer on its stdout: wait (bounded) until `find` finds the line. */
-async function untilLogged(host: { log(): string }, find: () => LogRecord | undefined, what: string): Promise<LogRecord> {
+async function untilLogged(host: { log(): string }, find: () => LogRecord | undefined | Promise<LogRecord | undefined>, what: string): Promise<LogRecord> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const line = find();
+    const line = await find();
     if (line) return line;
     if (Date.now() > deadline) throw new Error(`mcpx never logged ${what}; log:\n${host.log()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -47,8 +47,8 @@ describe("policy rules through the gateway", () => {
     toolJson(await host.client.callTool({ name: `${server}__ask_form`, arguments: { message, schema: form(properties) } }));
 
   /** The log line for the firing on the question with this message (found through the store). */
-  const firing = (message: string): LogRecord | undefined => {
-    const question = storedQuestions(config).find((view) => view.message === message);
+  const firing = async (message: string): Promise<LogRecord | undefined> => {
+    const question = (await storedQuestions(config)).find((view) => view.message === message);
     return logRecords(host.log()).find((record) => record.msg === "policy rule fired" && record.question === question?.id);
   };
   const fired = (message: string): Promise<LogRecord> => untilLogged(host, () => firing(message), `"policy rule fired" for ${message}`);
@@ -67,7 +67,7 @@ describe("policy rules through the gateway", () => {
   ])("%s: the upstream gets the rule's answer, the store says which rule, the log names it", async (_name, message, properties, expected, rule) => {
     expect(await ask("ask", message, properties)).toEqual(expected);
 
-    const stored = storedQuestions(config).find((view) => view.message === message);
+    const stored = (await storedQuestions(config)).find((view) => view.message === message);
     expect(stored).toMatchObject({ state: "answered", answer: { action: expected.action, by: `rule:${rule}` } });
     expect(await fired(message)).toMatchObject({ level: "info", server: "ask", rule, action: expected.action, reason: RULES[rule]!.reason });
   });
@@ -76,7 +76,7 @@ describe("policy rules through the gateway", () => {
     const call = ask("vault", "Sign in", { user: { type: "string" }, password: { type: "string", format: "password" } });
     const question = await waitForQuestion(config, (view) => view.message === "Sign in");
     expect(question).toMatchObject({ state: "pending", audience: "person" });
-    expect(firing("Sign in")).toBeUndefined();
+    expect(await firing("Sign in")).toBeUndefined();
 
     const run = await elicit(config, "cancel", question.id);
     expect(run.code, run.stderr).toBe(0);
@@ -107,14 +107,14 @@ describe("elicitation.mode when no rule answers", () => {
   ])("%s: the upstream gets %j at once and the store records the policy", async (mode, expected) => {
     const { outcome, config } = await callWithMode(mode);
     expect(outcome).toEqual(expected);
-    expect(storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: expected.action, by: `policy:${mode}` } }]);
+    expect(await storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: expected.action, by: `policy:${mode}` } }]);
   });
 
   it("a matching rule whose answer does not fit (acceptDefaults, a required field without default) leaves it to the mode", async () => {
     // ask_form's default schema requires "name", which has no default.
     const { outcome, host, config } = await callWithMode("auto", [{ match: { server: "ask" }, action: "acceptDefaults", reason: "defaults" }]);
     expect(outcome).toEqual({ action: "cancel" });
-    expect(storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: "cancel", by: "policy:auto" } }]);
+    expect(await storedQuestions(config)).toMatchObject([{ state: "answered", answer: { action: "cancel", by: "policy:auto" } }]);
     const warning = (): LogRecord | undefined =>
       logRecords(host.log()).find((record) => record.msg.startsWith("policy rule matched but its answer does not fit"));
     await untilLogged(host, warning, "the misfit warning");
@@ -128,6 +128,6 @@ describe("elicitation.mode when no rule answers", () => {
     const refusal = (): LogRecord | undefined =>
       logRecords(host.log()).find((record) => record.level === "warn" && record.msg.includes("elicitation.mode is error"));
     await untilLogged(host, refusal, "the refusal");
-    expect(storedQuestions(config)).toEqual([]);
+    expect(await storedQuestions(config)).toEqual([]);
   });
 });

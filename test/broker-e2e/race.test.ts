@@ -40,7 +40,7 @@ describe("a host that is asked inline but does not answer", () => {
     host.send({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "From the host" } } });
     // mcpx goes on serving this host; and it read the late reply before this ping (one ordered pipe).
     expect(await host.request(3, "ping")).toMatchObject({ result: {} });
-    const answer = storedQuestions(config).find((view) => view.id === question.id)?.answer;
+    const answer = (await storedQuestions(config)).find((view) => view.id === question.id)?.answer;
     expect(answer).toMatchObject({ action: "accept", by: "cli", content: { name: "From the CLI" } });
   });
 

@@ -114,6 +114,6 @@ describe("a password answered over REST (`mcpx ui`, another process)", () => {
     expect(listText).not.toContain(marker);
 
     expect(filesHolding(stateDirOf(config), marker)).toEqual([]);
-    expect(storedQuestions(config).find((view) => view.id === question.id)?.answer).not.toHaveProperty("content");
+    expect((await storedQuestions(config)).find((view) => view.id === question.id)?.answer).not.toHaveProperty("content");
   });
 });

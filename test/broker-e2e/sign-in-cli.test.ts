@@ -44,7 +44,7 @@ async function callStoppingOnSignIn(config: TempConfig): Promise<Stopped & { que
   const stopped = JSON.parse(run.stdout) as Stopped & { status: string };
   expect(stopped.status).toBe("input-required");
   expect(stopped.questions).toHaveLength(1);
-  const [pending] = storedQuestions(config).filter((view) => view.server === "crm" && view.state === "pending");
+  const [pending] = (await storedQuestions(config)).filter((view) => view.server === "crm" && view.state === "pending");
   expect(stopped.questions[0]!.id).toBe(pending?.id);
   return { ...stopped, question: stopped.questions[0]! };
 }
@@ -73,7 +73,7 @@ describe("sign-in from the command line", () => {
 
     const again = await runMcpx(["call", "crm.whoami", "{}", "--config", fixture.config.file], fixture.config);
     expect(again.code).toBe(0);
-    expect(storedQuestions(fixture.config).filter((view) => view.server === "crm")).toHaveLength(1);
+    expect((await storedQuestions(fixture.config)).filter((view) => view.server === "crm")).toHaveLength(1);
   }, 60_000);
 
   it("fails the call at once, saying why, when the person declines the sign-in", async () => {
@@ -95,7 +95,7 @@ describe("sign-in from the command line", () => {
     expect(done.stdout).toContain("alice");
     expect(done.code).toBe(0);
     const [ended] = (await elicitListAll(eager)).filter((view) => view.id === question.id);
-    expect(ended).toMatchObject({ state: "answered" });
+    expect(ended, JSON.stringify(ended)).toMatchObject({ state: "answered" });
     expect(JSON.stringify(ended)).toContain("server:crm");
     expect(JSON.stringify(ended)).not.toMatch(/stopped waiting|cancelled/);
   }, 60_000);

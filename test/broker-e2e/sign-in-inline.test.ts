@@ -94,7 +94,7 @@ describe("sign-in asked inline of a 2025-11-25 host", () => {
     // The question's deadline and the sign-in's are the same: either may be the one that ends it.
     expect(failure).toMatch(/the sign-in to "crm" was cancelled|nobody signed in to "crm" in time/);
     expect(failure).not.toContain("could not reach");
-    const [question] = storedQuestions(config).filter((view) => view.server === "crm");
+    const [question] = (await storedQuestions(config)).filter((view) => view.server === "crm");
     expect(question).toMatchObject({ mode: "url", state: "expired" });
   }, 60_000);
 });

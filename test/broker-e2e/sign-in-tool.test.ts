@@ -82,7 +82,7 @@ describe("mcpx__sign_in, for a server that needs a sign-in before it lists anyth
     expect((await Promise.all(signedIn))[0]?.status).toBe(200);
     const complete = await host.waitFor((frame: Frame) => frame.method === "notifications/elicitation/complete");
     expect(complete.params).toEqual({ elicitationId: params.elicitationId });
-    const questions = storedQuestions(config).filter((view) => view.server === "crm");
+    const questions = (await storedQuestions(config)).filter((view) => view.server === "crm");
     expect(questions).toHaveLength(1);
     expect(questions[0]).toMatchObject({ id: waiting.id, state: "answered" });
 

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { viewOf, type QuestionView } from "../../src/broker/view.js";
 import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
@@ -35,12 +35,12 @@ export function stateDirOf(config: TempConfig): string {
 }
 
 /** Every question in the store, as every surface shows it (read directly, like another process). */
-export function storedQuestions(config: TempConfig): QuestionView[] {
-  const store = QuestionStore.open(stateDirOf(config));
+export async function storedQuestions(config: TempConfig): Promise<QuestionView[]> {
+  const store = SqliteStore.open(stateDirOf(config));
   try {
-    return store.list(true).map((record) => viewOf(record));
+    return (await store.questions.list(true)).map((record) => viewOf(record));
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -51,9 +51,9 @@ export function storedQuestions(config: TempConfig): QuestionView[] {
 export async function waitForQuestion(config: TempConfig, predicate: (view: QuestionView) => boolean, timeoutMs = 15_000): Promise<QuestionView> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = storedQuestions(config).find(predicate);
+    const found = (await storedQuestions(config)).find(predicate);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no matching question in the store; it holds ${JSON.stringify(storedQuestions(config), null, 2)}`);
+    if (Date.now() > deadline) throw new Error(`no matching question in the store; it holds ${JSON.stringify(await storedQuestions(config), null, 2)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

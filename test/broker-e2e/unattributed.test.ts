@@ -48,7 +48,7 @@ describe("a question no single host can be proven to own", () => {
       expect(tried.isError).toBe(true);
       expect(textOf(tried)).toContain(`no question with id ${first.id} is waiting for this host`);
     }
-    expect(storedQuestions(config).find((view) => view.id === first.id)?.state).toBe("pending");
+    expect((await storedQuestions(config)).find((view) => view.id === first.id)?.state).toBe("pending");
 
     for (const question of [first, second]) {
       const run = await elicit(config, "answer", question.id, JSON.stringify({ name: "a person" }));

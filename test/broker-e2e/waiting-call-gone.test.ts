@@ -9,14 +9,14 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { RawStdioHost, startMcpxHttp, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { askingStdio, httpHost } from "../relay/support.js";
 import { brokerConfig, childPids, elicitListAll, killAll, pendingFrom, stateDirOf, waitForQuestion, type QuestionView } from "./support.js";
 
 let config: TempConfig;
-beforeAll(() => {
+beforeAll(async () => {
   config = brokerConfig({ ask: askingStdio() });
 });
 
@@ -99,9 +99,9 @@ describe("a question whose waiting call is gone", () => {
     expect(started.code, started.stderr).toBe(75);
     const { callId, questions } = JSON.parse(started.stdout) as { callId: string; questions: Array<{ id: string }> };
 
-    const store = QuestionStore.open(stateDirOf(config));
-    const runner = store.calls.get(callId)?.runnerPid;
-    store.close();
+    const store = SqliteStore.open(stateDirOf(config));
+    const runner = (await store.calls.get(callId))?.runnerPid;
+    await store.close();
     expect(runner).toBeTypeOf("number");
     const upstreams = childPids(runner!);
     process.kill(runner!, "SIGKILL");
@@ -145,9 +145,9 @@ describe("a question whose waiting process is a zombie", () => {
   it.skipIf(process.platform !== "linux")("is closed by the next sweep, like one whose process is gone", async () => {
     const dead = await zombie();
     try {
-      const store = QuestionStore.open(stateDirOf(config));
+      const store = SqliteStore.open(stateDirOf(config));
       const now = Date.now();
-      store.insert({
+      await store.questions.insert({
         id: "zombie-owned",
         server: "ask",
         kind: "elicitation",
@@ -163,7 +163,7 @@ describe("a question whose waiting process is a zombie", () => {
         ownerPid: dead.pid,
         ownerInstance: "zombie-instance",
       });
-      store.close();
+      await store.close();
 
       expect((await closedInList("zombie-owned")).answer?.by).toBe("closed: the mcpx process that was waiting on it is gone");
     } finally {
@@ -172,12 +172,12 @@ describe("a question whose waiting process is a zombie", () => {
   });
 });
 
-afterAll(() => {
+afterAll(async () => {
   // Every question of this file ended one way or another: none is left pending.
-  const store = QuestionStore.open(stateDirOf(config));
+  const store = SqliteStore.open(stateDirOf(config));
   try {
-    expect(store.list(false)).toEqual([]);
+    expect(await store.questions.list(false)).toEqual([]);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -12,7 +12,7 @@ import { askingStdio, frameToolJson, isRequestFrame, stdioHost, toolJson, type R
 import { brokerConfig, elicit, pendingFrom, Rest, stateDirOf, storedQuestions, waitForQuestion } from "./support.js";
 
 let config: TempConfig;
-beforeAll(() => {
+beforeAll(async () => {
   config = brokerConfig({ ask: askingStdio() });
 });
 
@@ -33,7 +33,7 @@ describe("a host without elicitation (SDK 1.x over stdio)", () => {
 
     expect(toolJson(await call)).toEqual({ action: "accept", content: { name: "Ada", age: 36 } });
     expect(host.requests()).toEqual([]);
-    expect(storedQuestions(config).find((view) => view.id === question.id)?.answer).toMatchObject({ action: "accept", by: "cli" });
+    expect((await storedQuestions(config)).find((view) => view.id === question.id)?.answer).toMatchObject({ action: "accept", by: "cli" });
   });
 
   it("is not asked a URL question either; `mcpx elicit accept` gives the upstream accept without content", async () => {

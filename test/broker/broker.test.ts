@@ -8,13 +8,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BrokerError, type BrokerErrorCode } from "../../src/broker/errors.js";
 import { duration, serverStoppedWaiting } from "../../src/broker/settled-why.js";
-import { STORE_FILE } from "../../src/broker/store.js";
+import { STORE_FILE } from "../../src/broker/sqlite/sqlite-store.js";
 import { viewOf } from "../../src/broker/view.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import { deadPid, form, manualClock, openBroker, profileForm, question, urlQuestion, within, type OpenBroker } from "./support.js";
 
 let open: OpenBroker;
-afterEach(() => open?.close());
+afterEach(async () => open?.close());
 
 function fresh(): OpenBroker {
   open = openBroker();
@@ -22,9 +22,9 @@ function fresh(): OpenBroker {
 }
 
 /** The BrokerError `run` throws, checked for its code. */
-function brokerError(code: BrokerErrorCode, run: () => unknown): BrokerError {
+async function brokerError(code: BrokerErrorCode, run: () => Promise<unknown>): Promise<BrokerError> {
   try {
-    run();
+    await run();
   } catch (error) {
     expect(error).toBeInstanceOf(BrokerError);
     expect((error as BrokerError).code, (error as Error).message).toBe(code);
@@ -56,9 +56,9 @@ function foreignRecord(overrides: Partial<QuestionRecord> = {}): QuestionRecord 
 }
 
 describe("opening and answering a question", () => {
-  it("records where the question came from, its audience and its deadline", () => {
+  it("records where the question came from, its audience and its deadline", async () => {
     const { broker } = fresh();
-    const asked = broker.open(profileForm(), { tool: "files__write", hostSession: "s-1" }, 90);
+    const asked = await broker.open(profileForm(), { tool: "files__write", hostSession: "s-1" }, 90);
     expect(asked).toMatchObject({
       server: "files",
       kind: "elicitation",
@@ -74,139 +74,139 @@ describe("opening and answering a question", () => {
     });
     expect(asked.audienceReason).toBeTruthy();
     expect(Date.parse(asked.expiresAt) - Date.parse(asked.createdAt)).toBe(90_000);
-    expect(broker.get(asked.id)).toEqual(asked);
-    expect(broker.list().map((record) => record.id)).toEqual([asked.id]);
+    expect(await broker.get(asked.id)).toEqual(asked);
+    expect((await broker.list()).map((record) => record.id)).toEqual([asked.id]);
   });
 
   it("settles with the answer, who gave it and when; waiting resolves with it", async () => {
     const { broker } = fresh();
-    const asked = broker.open(profileForm(), {}, 60);
+    const asked = await broker.open(profileForm(), {}, 60);
     const waiting = broker.wait(asked.id);
-    const answered = broker.answer(asked.id, { action: "accept", content: { name: "Ada", age: 36 } }, { by: "cli" });
+    const answered = await broker.answer(asked.id, { action: "accept", content: { name: "Ada", age: 36 } }, { by: "cli" });
     expect(answered.state).toBe("answered");
     expect(answered.answer).toMatchObject({ action: "accept", content: { name: "Ada", age: 36 }, by: "cli" });
     expect(Date.parse(answered.answer!.answeredAt)).toBeGreaterThanOrEqual(Date.parse(asked.createdAt));
     expect(await within(waiting, 1000, "wait()")).toEqual(answered);
-    expect(broker.list()).toEqual([]);
-    expect(broker.list(true).map((record) => record.id)).toEqual([asked.id]);
+    expect(await broker.list()).toEqual([]);
+    expect((await broker.list(true)).map((record) => record.id)).toEqual([asked.id]);
   });
 
-  it("keeps the first answer: a second is refused, naming who answered first", () => {
+  it("keeps the first answer: a second is refused, naming who answered first", async () => {
     const { broker } = fresh();
-    const asked = broker.open(profileForm(), {}, 60);
-    broker.answer(asked.id, { action: "accept", content: { name: "Ada" } }, { by: "web" });
-    const error = brokerError("ALREADY_SETTLED", () => broker.answer(asked.id, { action: "decline" }, { by: "cli" }));
+    const asked = await broker.open(profileForm(), {}, 60);
+    await broker.answer(asked.id, { action: "accept", content: { name: "Ada" } }, { by: "web" });
+    const error = await brokerError("ALREADY_SETTLED", () => broker.answer(asked.id, { action: "decline" }, { by: "cli" }));
     expect(error.message).toContain(asked.id);
     expect(error.message).toMatch(/accept by web/);
     expect(error.message).toMatch(/first answer stands/);
-    expect(broker.get(asked.id)?.answer).toMatchObject({ action: "accept", by: "web", content: { name: "Ada" } });
+    expect((await broker.get(asked.id))?.answer).toMatchObject({ action: "accept", by: "web", content: { name: "Ada" } });
   });
 
-  it("refuses an unknown question", () => {
+  it("refuses an unknown question", async () => {
     const { broker } = fresh();
-    const error = brokerError("UNKNOWN_QUESTION", () => broker.answer("nope", { action: "cancel" }, { by: "cli" }));
+    const error = await brokerError("UNKNOWN_QUESTION", () => broker.answer("nope", { action: "cancel" }, { by: "cli" }));
     expect(error.message).toContain("nope");
   });
 
-  it("answers sampling with the whole result", () => {
+  it("answers sampling with the whole result", async () => {
     const { broker } = fresh();
-    const sampling = broker.open(question("sampling/createMessage", { messages: [], maxTokens: 10 }), {}, 60);
+    const sampling = await broker.open(question("sampling/createMessage", { messages: [], maxTokens: 10 }), {}, 60);
     expect(sampling).toMatchObject({ kind: "sampling", audience: "agent", message: expect.stringContaining("model completion") });
     expect(sampling.mode).toBeUndefined();
     const result = { role: "assistant", content: { type: "text", text: "hi" }, model: "a person" };
-    expect(broker.answer(sampling.id, { action: "accept", content: result }, { by: "rest" }).answer?.content).toEqual(result);
+    expect((await broker.answer(sampling.id, { action: "accept", content: result }, { by: "rest" })).answer?.content).toEqual(result);
   });
 });
 
 describe("an answer must fit the question", () => {
-  const answerProfile = (content: Record<string, unknown> | undefined, action: "accept" | "decline" | "cancel" = "accept") => {
+  const answerProfile = async (content: Record<string, unknown> | undefined, action: "accept" | "decline" | "cancel" = "accept") => {
     const { broker } = open;
-    const asked = broker.open(profileForm(), {}, 60);
+    const asked = await broker.open(profileForm(), {}, 60);
     const input = content === undefined ? { action } : { action, content: content as never };
-    const error = brokerError("INVALID_ANSWER", () => broker.answer(asked.id, input, { by: "cli" }));
-    expect(broker.get(asked.id)?.state, "a refused answer leaves the question pending").toBe("pending");
+    const error = await brokerError("INVALID_ANSWER", () => broker.answer(asked.id, input, { by: "cli" }));
+    expect((await broker.get(asked.id))?.state, "a refused answer leaves the question pending").toBe("pending");
     return error.message;
   };
 
-  it("needs content to accept a form", () => {
+  it("needs content to accept a form", async () => {
     fresh();
-    expect(answerProfile(undefined)).toMatch(/needs content/);
+    expect(await answerProfile(undefined)).toMatch(/needs content/);
   });
 
-  it("names a missing required field", () => {
+  it("names a missing required field", async () => {
     fresh();
-    expect(answerProfile({ age: 3 })).toMatch(/missing required field "name"/);
+    expect(await answerProfile({ age: 3 })).toMatch(/missing required field "name"/);
   });
 
-  it("names a field of the wrong type", () => {
+  it("names a field of the wrong type", async () => {
     fresh();
-    expect(answerProfile({ name: "Ada", age: "old" })).toMatch(/field "age" must be integer/);
+    expect(await answerProfile({ name: "Ada", age: "old" })).toMatch(/field "age" must be integer/);
   });
 
-  it("names a field outside its enum, with the allowed values", () => {
+  it("names a field outside its enum, with the allowed values", async () => {
     fresh();
-    const message = answerProfile({ name: "Ada", colour: "blue" });
+    const message = await answerProfile({ name: "Ada", colour: "blue" });
     expect(message).toMatch(/field "colour"/);
     expect(message).toContain('"red", "green"');
   });
 
-  it("names a field that is not an email", () => {
+  it("names a field that is not an email", async () => {
     fresh();
-    expect(answerProfile({ name: "Ada", email: "not-an-address" })).toMatch(/field "email" must match format "email"/);
+    expect(await answerProfile({ name: "Ada", email: "not-an-address" })).toMatch(/field "email" must match format "email"/);
   });
 
-  it("reports every problem at once", () => {
+  it("reports every problem at once", async () => {
     fresh();
-    const message = answerProfile({ age: 1.5, email: "x" });
+    const message = await answerProfile({ age: 1.5, email: "x" });
     expect(message).toMatch(/"name"/);
     expect(message).toMatch(/"age"/);
     expect(message).toMatch(/"email"/);
   });
 
-  it("refuses content on a decline, and an unknown action", () => {
+  it("refuses content on a decline, and an unknown action", async () => {
     fresh();
-    expect(answerProfile({ name: "Ada" }, "decline")).toMatch(/decline carries no content/);
-    expect(answerProfile(undefined, "maybe" as never)).toMatch(/accept, decline or cancel/);
+    expect(await answerProfile({ name: "Ada" }, "decline")).toMatch(/decline carries no content/);
+    expect(await answerProfile(undefined, "maybe" as never)).toMatch(/accept, decline or cancel/);
   });
 
-  it("accepts a URL question without content, and refuses content on it", () => {
+  it("accepts a URL question without content, and refuses content on it", async () => {
     const { broker } = fresh();
-    const first = broker.open(urlQuestion(), {}, 60);
+    const first = await broker.open(urlQuestion(), {}, 60);
     expect(first).toMatchObject({ mode: "url", url: "https://example.com/login", audience: "person" });
-    expect(broker.answer(first.id, { action: "accept" }, { by: "web" }).answer).toMatchObject({ action: "accept", by: "web" });
-    const second = broker.open(urlQuestion(), {}, 60);
-    const error = brokerError("INVALID_ANSWER", () => broker.answer(second.id, { action: "accept", content: { ok: true } }, { by: "web" }));
+    expect((await broker.answer(first.id, { action: "accept" }, { by: "web" })).answer).toMatchObject({ action: "accept", by: "web" });
+    const second = await broker.open(urlQuestion(), {}, 60);
+    const error = await brokerError("INVALID_ANSWER", () => broker.answer(second.id, { action: "accept", content: { ok: true } }, { by: "web" }));
     expect(error.message).toMatch(/URL question/);
   });
 
-  it("turns a schema the validator cannot compile into INVALID_ANSWER, not a crash", () => {
+  it("turns a schema the validator cannot compile into INVALID_ANSWER, not a crash", async () => {
     const { broker } = fresh();
-    const asked = broker.open(form({ code: { type: "string", pattern: "(" } }), {}, 60);
-    const error = brokerError("INVALID_ANSWER", () => broker.answer(asked.id, { action: "accept", content: { code: "x" } }, { by: "cli" }));
+    const asked = await broker.open(form({ code: { type: "string", pattern: "(" } }), {}, 60);
+    const error = await brokerError("INVALID_ANSWER", () => broker.answer(asked.id, { action: "accept", content: { code: "x" } }, { by: "cli" }));
     expect(error.message).toMatch(/schema/);
     // Declining needs no validation, so the question can still be settled.
-    expect(broker.answer(asked.id, { action: "decline" }, { by: "cli" }).state).toBe("answered");
+    expect((await broker.answer(asked.id, { action: "decline" }, { by: "cli" })).state).toBe("answered");
   });
 });
 
 describe("person-only questions", () => {
-  it("refuses an agent, with the reason, and takes a person's answer", () => {
+  it("refuses an agent, with the reason, and takes a person's answer", async () => {
     const { broker } = fresh();
-    const asked = broker.open(form({ password: { type: "string" } }, ["password"]), {}, 60);
+    const asked = await broker.open(form({ password: { type: "string" } }, ["password"]), {}, 60);
     expect(asked.audience).toBe("person");
-    const error = brokerError("PERSON_ONLY", () =>
+    const error = await brokerError("PERSON_ONLY", () =>
       broker.answer(asked.id, { action: "accept", content: { password: "hunter2" } }, { by: "agent-tool", asAgent: true }),
     );
     expect(error.message).toContain(asked.audienceReason);
     expect(error.message).toMatch(/password/);
-    expect(broker.get(asked.id)?.state).toBe("pending");
-    expect(broker.answer(asked.id, { action: "accept", content: { password: "hunter2" } }, { by: "web" }).state).toBe("answered");
+    expect((await broker.get(asked.id))?.state).toBe("pending");
+    expect((await broker.answer(asked.id, { action: "accept", content: { password: "hunter2" } }, { by: "web" })).state).toBe("answered");
   });
 
-  it("lets an agent answer everything else", () => {
+  it("lets an agent answer everything else", async () => {
     const { broker } = fresh();
-    const asked = broker.open(profileForm(), {}, 60);
-    const answered = broker.answer(asked.id, { action: "accept", content: { name: "Ada" } }, { by: "agent-tool", asAgent: true });
+    const asked = await broker.open(profileForm(), {}, 60);
+    const answered = await broker.answer(asked.id, { action: "accept", content: { name: "Ada" } }, { by: "agent-tool", asAgent: true });
     expect(answered.answer?.by).toBe("agent-tool");
   });
 });
@@ -214,24 +214,24 @@ describe("person-only questions", () => {
 describe("expiry", () => {
   it("answers cancel (never decline) when the deadline passes", async () => {
     const { broker } = fresh();
-    const asked = broker.open(profileForm(), {}, 1);
+    const asked = await broker.open(profileForm(), {}, 1);
     const settled = await within(broker.wait(asked.id), 3000, "expiry");
     expect(settled.state).toBe("expired");
     expect(settled.answer).toMatchObject({ action: "cancel", by: "expiry" });
     expect(Date.parse(settled.answer!.answeredAt)).toBeGreaterThanOrEqual(Date.parse(asked.expiresAt));
-    const late = brokerError("ALREADY_SETTLED", () => broker.answer(asked.id, { action: "accept", content: { name: "Ada" } }, { by: "cli" }));
+    const late = await brokerError("ALREADY_SETTLED", () => broker.answer(asked.id, { action: "accept", content: { name: "Ada" } }, { by: "cli" }));
     expect(late.message).toMatch(/expired/);
   });
 
-  it("is enforced by a sweep for questions another process left overdue", () => {
+  it("is enforced by a sweep for questions another process left overdue", async () => {
     const { broker, store } = fresh();
     const overdue = foreignRecord({ expiresAt: new Date(Date.now() - 1000).toISOString() });
     const current = foreignRecord();
-    store.insert(overdue);
-    store.insert(current);
-    broker.sweep();
-    expect(broker.get(overdue.id)).toMatchObject({ state: "expired", answer: { action: "cancel", by: "expiry" } });
-    expect(broker.get(current.id)?.state).toBe("pending");
+    await store.questions.insert(overdue);
+    await store.questions.insert(current);
+    await broker.sweep();
+    expect(await broker.get(overdue.id)).toMatchObject({ state: "expired", answer: { action: "cancel", by: "expiry" } });
+    expect((await broker.get(current.id))?.state).toBe("pending");
   });
 
   it("does not expire a question with a very long deadline at once", async () => {
@@ -239,9 +239,9 @@ describe("expiry", () => {
     const { broker } = fresh();
     const events: QuestionRecord[] = [];
     broker.subscribe((record) => events.push(record));
-    const asked = broker.open(profileForm(), {}, 30 * 86_400);
+    const asked = await broker.open(profileForm(), {}, 30 * 86_400);
     await expect(within(broker.wait(asked.id), 100, "a settle")).rejects.toThrow(/did not happen/);
-    expect(broker.get(asked.id)?.state).toBe("pending");
+    expect((await broker.get(asked.id))?.state).toBe("pending");
     expect(events.map((record) => record.state)).toEqual(["pending"]);
   });
 });
@@ -249,25 +249,25 @@ describe("expiry", () => {
 describe("why a question is over (closedBecause), as every surface shows it", () => {
   it("names who answered, that it expired and how long it lived, or why it was closed; null while pending", async () => {
     const { broker } = fresh();
-    const pending = broker.open(profileForm(), {}, 300);
+    const pending = await broker.open(profileForm(), {}, 300);
     expect(viewOf(pending).closedBecause).toBeNull();
 
-    const declined = broker.answer(pending.id, { action: "decline" }, { by: "cli" });
+    const declined = await broker.answer(pending.id, { action: "decline" }, { by: "cli" });
     expect(viewOf(declined).closedBecause).toBe("declined by cli");
 
-    const expiring = broker.open(profileForm(), {}, 1);
+    const expiring = await broker.open(profileForm(), {}, 1);
     const expired = await within(broker.wait(expiring.id), 3000, "expiry");
     expect(viewOf(expired).closedBecause).toBe("expired: nobody answered within 1s");
 
-    const stopped = broker.open(profileForm(), {}, 300);
-    broker.close(stopped.id, serverStoppedWaiting("  MCP error -32001:\n Request timed out  "));
-    expect(viewOf(broker.get(stopped.id)!).closedBecause).toBe("the server stopped waiting (MCP error -32001: Request timed out)");
-    const late = brokerError("ALREADY_SETTLED", () => broker.answer(stopped.id, { action: "decline" }, { by: "cli" }));
+    const stopped = await broker.open(profileForm(), {}, 300);
+    await broker.close(stopped.id, serverStoppedWaiting("  MCP error -32001:\n Request timed out  "));
+    expect(viewOf((await broker.get(stopped.id))!).closedBecause).toBe("the server stopped waiting (MCP error -32001: Request timed out)");
+    const late = await brokerError("ALREADY_SETTLED", () => broker.answer(stopped.id, { action: "decline" }, { by: "cli" }));
     expect(late.message).toMatch(/^question \S+ was closed: the server stopped waiting \(MCP error -32001: Request timed out\) \(at .*\); nobody is waiting/);
     expect(late.message).not.toMatch(/first answer stands/);
   });
 
-  it("writes a question's lifetime as people read it", () => {
+  it("writes a question's lifetime as people read it", async () => {
     expect([45_000, 300_000, 150_000, 3_900_000, 7_200_000].map(duration)).toEqual(["45s", "5m", "2m 30s", "1h 05m", "2h"]);
   });
 });
@@ -275,43 +275,43 @@ describe("why a question is over (closedBecause), as every surface shows it", ()
 describe("a question whose waiter is gone", () => {
   it("is closed by close(), with cancel and why; a later answer is refused", async () => {
     const { broker } = fresh();
-    const asked = broker.open(profileForm(), {}, 60);
+    const asked = await broker.open(profileForm(), {}, 60);
     const waiting = broker.wait(asked.id);
-    broker.close(asked.id, "the host cancelled the call");
+    await broker.close(asked.id, "the host cancelled the call");
     const closed = await within(waiting, 1000, "wait()");
     expect(closed.state).toBe("closed");
     expect(closed.answer).toMatchObject({ action: "cancel", by: "closed: the host cancelled the call" });
-    expect(brokerError("ALREADY_SETTLED", () => broker.answer(asked.id, { action: "cancel" }, { by: "cli" })).message).toMatch(/closed/);
+    expect((await brokerError("ALREADY_SETTLED", () => broker.answer(asked.id, { action: "cancel" }, { by: "cli" }))).message).toMatch(/closed/);
   });
 
-  it("is closed when this process's broker stops", () => {
+  it("is closed when this process's broker stops", async () => {
     const { broker, store } = fresh();
-    const asked = broker.open(profileForm(), {}, 60);
+    const asked = await broker.open(profileForm(), {}, 60);
     const theirs = foreignRecord();
-    store.insert(theirs);
-    broker.stop();
-    expect(broker.get(asked.id)).toMatchObject({ state: "closed", answer: { action: "cancel" } });
-    expect(broker.get(theirs.id)?.state, "another broker's question is not ours to close").toBe("pending");
+    await store.questions.insert(theirs);
+    await broker.stop();
+    expect(await broker.get(asked.id)).toMatchObject({ state: "closed", answer: { action: "cancel" } });
+    expect((await broker.get(theirs.id))?.state, "another broker's question is not ours to close").toBe("pending");
   });
 
   it("is closed by a sweep when the process that owned it has died", async () => {
     const { broker, store } = fresh();
     const orphan = foreignRecord({ ownerPid: await deadPid(), ownerInstance: "dead-instance" });
     const alive = foreignRecord();
-    store.insert(orphan);
-    store.insert(alive);
-    broker.sweep();
-    expect(broker.get(orphan.id)).toMatchObject({ state: "closed", answer: { action: "cancel", by: expect.stringMatching(/^closed: .*gone/) } });
-    expect(broker.get(alive.id)?.state).toBe("pending");
+    await store.questions.insert(orphan);
+    await store.questions.insert(alive);
+    await broker.sweep();
+    expect(await broker.get(orphan.id)).toMatchObject({ state: "closed", answer: { action: "cancel", by: expect.stringMatching(/^closed: .*gone/) } });
+    expect((await broker.get(alive.id))?.state).toBe("pending");
   });
 
   it("refuses an answer to a question whose owner died, rather than recording it as answered", async () => {
     const { broker, store } = fresh();
     const orphan = foreignRecord({ ownerPid: await deadPid(), ownerInstance: "dead-instance" });
-    store.insert(orphan);
-    const error = brokerError("ALREADY_SETTLED", () => broker.answer(orphan.id, { action: "accept", content: { name: "Ada" } }, { by: "cli" }));
+    await store.questions.insert(orphan);
+    const error = await brokerError("ALREADY_SETTLED", () => broker.answer(orphan.id, { action: "accept", content: { name: "Ada" } }, { by: "cli" }));
     expect(error.message).toMatch(/closed/);
-    expect(broker.get(orphan.id)?.state).toBe("closed");
+    expect((await broker.get(orphan.id))?.state).toBe("closed");
   });
 
   it("makes wait() on an unknown question fail instead of resolving with nothing", async () => {
@@ -321,21 +321,21 @@ describe("a question whose waiter is gone", () => {
 });
 
 describe("retention", () => {
-  it("prunes settled questions older than the retention, keeping pending and recent ones", () => {
+  it("prunes settled questions older than the retention, keeping pending and recent ones", async () => {
     const { broker, store, dir } = fresh();
     const days = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
     const oldSettled = foreignRecord({ createdAt: days(10), expiresAt: new Date(Date.now() + 60_000).toISOString() });
     const oldPending = foreignRecord({ createdAt: days(10), expiresAt: new Date(Date.now() + 60_000).toISOString() });
     const recentSettled = foreignRecord({ createdAt: days(1) });
-    for (const record of [oldSettled, oldPending, recentSettled]) store.insert(record);
-    for (const record of [oldSettled, recentSettled]) expect(store.settle(record.id, "answered", { action: "decline", by: "cli" })).toBe(true);
+    for (const record of [oldSettled, oldPending, recentSettled]) await store.questions.insert(record);
+    for (const record of [oldSettled, recentSettled]) expect(await store.questions.settle(record.id, "answered", { action: "decline", by: "cli" })).toBe(true);
 
-    broker.start(3);
-    broker.stop();
+    await broker.start(3);
+    await broker.stop();
 
-    expect(broker.get(oldSettled.id)).toBeUndefined();
-    expect(broker.get(oldPending.id)?.state).toBe("pending");
-    expect(broker.get(recentSettled.id)?.state).toBe("answered");
+    expect(await broker.get(oldSettled.id)).toBeUndefined();
+    expect((await broker.get(oldPending.id))?.state).toBe("pending");
+    expect((await broker.get(recentSettled.id))?.state).toBe("answered");
     // The answer went with its question.
     const db = new Database(join(dir, STORE_FILE), { readonly: true });
     try {
@@ -347,33 +347,33 @@ describe("retention", () => {
 });
 
 describe("events in this process", () => {
-  it("tells subscribers of every question opened and settled", () => {
+  it("tells subscribers of every question opened and settled", async () => {
     const { broker } = fresh();
     const seen: string[] = [];
     const unsubscribe = broker.subscribe((record) => seen.push(`${record.id}:${record.state}`));
-    const asked = broker.open(profileForm(), {}, 60);
-    broker.answer(asked.id, { action: "cancel" }, { by: "cli" });
+    const asked = await broker.open(profileForm(), {}, 60);
+    await broker.answer(asked.id, { action: "cancel" }, { by: "cli" });
     unsubscribe();
-    broker.open(profileForm(), {}, 60);
+    await broker.open(profileForm(), {}, 60);
     expect(seen).toEqual([`${asked.id}:pending`, `${asked.id}:answered`]);
   });
 });
 
 describe("deadlines on the broker's clock", () => {
-  it("a question expires exactly at its deadline, never a moment before", () => {
+  it("a question expires exactly at its deadline, never a moment before", async () => {
     const clock = manualClock();
     const { broker, close } = openBroker(undefined, clock);
     try {
-      const asked = broker.open(form({ name: { type: "string" } }), {}, 60);
+      const asked = await broker.open(form({ name: { type: "string" } }), {}, 60);
       expect(asked.expiresAt).toBe(new Date(clock.now() + 60_000).toISOString());
       clock.advance(59_999);
-      broker.sweep();
-      expect(broker.get(asked.id)?.state).toBe("pending");
+      await broker.sweep();
+      expect((await broker.get(asked.id))?.state).toBe("pending");
       clock.advance(1);
-      broker.sweep();
-      expect(broker.get(asked.id)).toMatchObject({ state: "expired", answer: { action: "cancel", by: "expiry", answeredAt: asked.expiresAt } });
+      await broker.sweep();
+      expect(await broker.get(asked.id)).toMatchObject({ state: "expired", answer: { action: "cancel", by: "expiry", answeredAt: asked.expiresAt } });
     } finally {
-      close();
+      await close();
     }
   });
 
@@ -382,14 +382,14 @@ describe("deadlines on the broker's clock", () => {
     const { broker, close } = openBroker(undefined, clock);
     try {
       // The timer fires after 20 ms of real time; the clock has not moved, so it is not due.
-      const asked = broker.open(form({ name: { type: "string" } }), {}, 0.02);
+      const asked = await broker.open(form({ name: { type: "string" } }), {}, 0.02);
       await new Promise((resolve) => setTimeout(resolve, 60));
-      expect(broker.get(asked.id)?.state).toBe("pending");
+      expect((await broker.get(asked.id))?.state).toBe("pending");
       clock.advance(20);
       const settled = await within(broker.wait(asked.id), 3_000, "expiry");
       expect(settled).toMatchObject({ state: "expired", answer: { answeredAt: asked.expiresAt } });
     } finally {
-      close();
+      await close();
     }
   });
 });

@@ -5,24 +5,26 @@
  */
 import { describe, expect, it } from "vitest";
 import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { silentLogger } from "../../src/util/log.js";
 import { profileForm, tempStateDir } from "./support.js";
 
 describe("a broker outliving its store", () => {
   it("lets a question's expiry and the sweep pass without throwing", async () => {
-    const store = QuestionStore.open(tempStateDir());
+    const store = SqliteStore.open(tempStateDir());
     const broker = new Broker(store, silentLogger);
-    broker.open(profileForm(), {}, 0.2);
-    store.close();
+    await broker.open(profileForm(), {}, 0.2);
+    await store.close();
     const thrown: unknown[] = [];
     const record = (error: unknown): void => void thrown.push(error);
     process.on("uncaughtException", record);
+    process.on("unhandledRejection", record);
     try {
       await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(() => broker.sweep()).not.toThrow();
+      await expect(broker.sweep()).resolves.toBeUndefined();
     } finally {
       process.off("uncaughtException", record);
+      process.off("unhandledRejection", record);
     }
     expect(thrown).toEqual([]);
   });

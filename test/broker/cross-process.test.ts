@@ -7,12 +7,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openBroker, profileForm, raceChildren, runChild, within, type OpenBroker } from "./support.js";
 
 let open: OpenBroker;
-afterEach(() => open?.close());
+afterEach(async () => open?.close());
 
 describe("answers from several processes at once", () => {
   it.each([2, 3, 4, 5])("exactly one of %i racing processes wins; the others learn who did", async (n) => {
     open = openBroker();
-    const asked = open.broker.open(profileForm(), {}, 60);
+    const asked = await open.broker.open(profileForm(), {}, 60);
     const waiting = open.broker.wait(asked.id);
     const results = await raceChildren(Array.from({ length: n }, (_, i) => ["answer", open.dir, asked.id, `surface-${i}`, "gated"]));
 
@@ -33,7 +33,7 @@ describe("answers from several processes at once", () => {
 describe("the waiting process notices an answer from another process", () => {
   it("within a second", async () => {
     open = openBroker();
-    const asked = open.broker.open(profileForm(), {}, 60);
+    const asked = await open.broker.open(profileForm(), {}, 60);
     const waiting = open.broker.wait(asked.id).then((record) => ({ record, at: Date.now() }));
     const answered = await runChild(["answer", open.dir, asked.id, "cli"]);
     expect(answered).toMatchObject({ ok: true, record: { state: "answered" } });
@@ -43,23 +43,25 @@ describe("the waiting process notices an answer from another process", () => {
   });
 
   it("even while something else in the process also watches the store for changes", async () => {
-    // e.g. the /v1/events stream, which polls store.changed() to learn of other processes' writes.
+    // e.g. the /v1/events stream, which listens to store.onChange to learn of other processes' writes.
     open = openBroker();
     const { store, broker } = open;
-    const watcher = setInterval(() => store.changed(), 5);
+    let heard = 0;
+    const unlisten = store.onChange(() => (heard += 1));
     try {
-      const asked = broker.open(profileForm(), {}, 60);
+      const asked = await broker.open(profileForm(), {}, 60);
       const waiting = broker.wait(asked.id);
       await runChild(["answer", open.dir, asked.id, "rest"]);
       expect((await within(waiting, 1500, "the waiting process noticing the answer")).answer?.by).toBe("rest");
+      expect(heard, "the other listener heard the same write").toBeGreaterThan(0);
     } finally {
-      clearInterval(watcher);
+      unlisten();
     }
   });
 
   it("refuses, in the other process, an answer to a question that expired here", async () => {
     open = openBroker();
-    const asked = open.broker.open(profileForm(), {}, 1);
+    const asked = await open.broker.open(profileForm(), {}, 1);
     await within(open.broker.wait(asked.id), 3000, "expiry");
     const late = await runChild(["answer", open.dir, asked.id, "cli"]);
     expect(late).toMatchObject({ ok: false, code: "ALREADY_SETTLED" });

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nativeModuleProblem } from "../../src/broker/native-module.js";
+import { nativeModuleProblem } from "../../src/broker/sqlite/native-module.js";
 
 /** What better-sqlite3 throws when it was built for Node 18 and runs on Node 20 (as Node words it). */
 const MISMATCH = Object.assign(
@@ -17,14 +17,14 @@ const MISMATCH = Object.assign(
 );
 
 describe("nativeModuleProblem", () => {
-  it("turns a NODE_MODULE_VERSION mismatch into npm rebuild, in the install directory", () => {
+  it("turns a NODE_MODULE_VERSION mismatch into npm rebuild, in the install directory", async () => {
     const message = nativeModuleProblem(MISMATCH)!;
     expect(message).toContain("npm rebuild better-sqlite3");
     expect(message).toContain("in /home/ada/.npm-global/lib/node_modules/mcpx");
     expect(message).toContain(process.version);
   });
 
-  it("recognises a real dlopen failure of better-sqlite3's module", () => {
+  it("recognises a real dlopen failure of better-sqlite3's module", async () => {
     const root = mkdtempSync(join(tmpdir(), "mcpx-native-"));
     const dir = join(root, "node_modules", "better-sqlite3", "build", "Release");
     mkdirSync(dir, { recursive: true });
@@ -39,7 +39,7 @@ describe("nativeModuleProblem", () => {
     expect(nativeModuleProblem(thrown)).toContain(`npm rebuild better-sqlite3\` in ${root}`);
   });
 
-  it("leaves every other error alone", () => {
+  it("leaves every other error alone", async () => {
     expect(nativeModuleProblem(new Error("SQLITE_CANTOPEN: unable to open database file"))).toBeUndefined();
     expect(nativeModuleProblem(Object.assign(new Error("libfoo.so: cannot open"), { code: "ERR_DLOPEN_FAILED" }))).toBeUndefined();
   });

@@ -30,7 +30,7 @@ function pick(rules: unknown[], q: Question, tool?: string): number | undefined 
 }
 
 describe("parseRules", () => {
-  it("refuses a rule with an empty or missing match", () => {
+  it("refuses a rule with an empty or missing match", async () => {
     const message = refusal([
       { match: { server: "a" }, action: "decline" },
       { match: {}, action: "decline" },
@@ -40,19 +40,19 @@ describe("parseRules", () => {
     expect(refusal([{ action: "cancel" }])).toContain("elicitation.rules[0].match");
   });
 
-  it("refuses unknown keys, in the rule and in its match", () => {
+  it("refuses unknown keys, in the rule and in its match", async () => {
     expect(refusal([{ match: { server: "a" }, action: "decline", when: "always" }])).toMatch(/elicitation\.rules\[0\]\.when is not a known key/);
     expect(refusal([{ match: { host: "a" }, action: "decline" }])).toMatch(/elicitation\.rules\[0\]\.match\.host is not a known key/);
   });
 
-  it("refuses a bad action, naming the ones there are", () => {
+  it("refuses a bad action, naming the ones there are", async () => {
     const message = refusal([{ match: { server: "a" }, action: "allow" }]);
     expect(message).toContain("elicitation.rules[0].action");
     expect(message).toMatch(/accept, acceptDefaults, decline, cancel/);
     expect(refusal([{ match: { server: "a" } }])).toContain("elicitation.rules[0].action");
   });
 
-  it("refuses malformed match values and content", () => {
+  it("refuses malformed match values and content", async () => {
     expect(refusal([{ match: { server: "" }, action: "decline" }])).toContain("elicitation.rules[0].match.server");
     expect(refusal([{ match: { tool: 3 }, action: "decline" }])).toContain("elicitation.rules[0].match.tool");
     expect(refusal([{ match: { mode: "popup" }, action: "decline" }])).toContain("elicitation.rules[0].match.mode");
@@ -63,7 +63,7 @@ describe("parseRules", () => {
     expect(refusal(["decline"])).toContain("elicitation.rules[0] must be an object");
   });
 
-  it("keeps each rule's index, and gives a default reason", () => {
+  it("keeps each rule's index, and gives a default reason", async () => {
     const rules = parseRules(
       [
         { match: { server: "a" }, action: "decline", reason: "a never asks anything useful" },
@@ -81,7 +81,7 @@ describe("parseRules", () => {
 describe("matching", () => {
   const asked = profileForm("files"); // fields name, age, email, colour; anyone may answer
 
-  it("on server, tool, mode and fields", () => {
+  it("on server, tool, mode and fields", async () => {
     expect(pick([{ match: { server: "files" }, action: "decline" }], asked)).toBe(0);
     expect(pick([{ match: { server: "mail" }, action: "decline" }], asked)).toBeUndefined();
     expect(pick([{ match: { tool: "files__write" }, action: "decline" }], asked, "files__write")).toBe(0);
@@ -93,12 +93,12 @@ describe("matching", () => {
     expect(pick([{ match: { fields: ["name", "phone"] }, action: "decline" }], asked)).toBeUndefined();
   });
 
-  it("needs every condition of a rule", () => {
+  it("needs every condition of a rule", async () => {
     expect(pick([{ match: { server: "files", tool: "files__write", mode: "form", fields: ["age"] }, action: "decline" }], asked, "files__write")).toBe(0);
     expect(pick([{ match: { server: "files", tool: "files__write", mode: "url" }, action: "decline" }], asked, "files__write")).toBeUndefined();
   });
 
-  it("lets the first matching rule win", () => {
+  it("lets the first matching rule win", async () => {
     const rules = [
       { match: { server: "mail" }, action: "cancel" },
       { match: { server: "files" }, action: "decline" },
@@ -107,7 +107,7 @@ describe("matching", () => {
     expect(pick(rules, asked)).toBe(1);
   });
 
-  it("does not match sampling or roots on mode or fields", () => {
+  it("does not match sampling or roots on mode or fields", async () => {
     const sampling = question("sampling/createMessage", { messages: [], maxTokens: 5 });
     expect(pick([{ match: { mode: "form" }, action: "decline" }], sampling)).toBeUndefined();
     expect(pick([{ match: { fields: ["messages"] }, action: "decline" }], sampling)).toBeUndefined();
@@ -118,14 +118,14 @@ describe("matching", () => {
 describe("person-only questions and rules", () => {
   const login = form({ user: { type: "string" }, password: { type: "string" } }, ["user", "password"], "vault");
 
-  it("are answered only by a rule naming the server and every sensitive field", () => {
+  it("are answered only by a rule naming the server and every sensitive field", async () => {
     expect(pick([{ match: { fields: ["password"] }, action: "decline" }], login)).toBeUndefined();
     expect(pick([{ match: { server: "vault" }, action: "decline" }], login)).toBeUndefined();
     expect(pick([{ match: { server: "vault", fields: ["user"] }, action: "decline" }], login)).toBeUndefined();
     expect(pick([{ match: { server: "vault", fields: ["password"] }, action: "decline" }], login)).toBe(0);
   });
 
-  it("skip a matching rule that may not answer them, for a later one that may", () => {
+  it("skip a matching rule that may not answer them, for a later one that may", async () => {
     const rules = [
       { match: { mode: "form" }, action: "acceptDefaults" },
       { match: { server: "vault", fields: ["user", "password"] }, action: "cancel" },
@@ -133,13 +133,13 @@ describe("person-only questions and rules", () => {
     expect(pick(rules, login)).toBe(1);
   });
 
-  it("a lone consent boolean needs its field named too", () => {
+  it("a lone consent boolean needs its field named too", async () => {
     const consent = form({ approve: { type: "boolean" } }, ["approve"], "deploy");
     expect(pick([{ match: { server: "deploy" }, action: "accept", content: { approve: true } }], consent)).toBeUndefined();
     expect(pick([{ match: { server: "deploy", fields: ["approve"] }, action: "accept", content: { approve: true } }], consent)).toBe(0);
   });
 
-  it("a question whose message asks for a secret needs every field named", () => {
+  it("a question whose message asks for a secret needs every field named", async () => {
     const twoFactor = form({ code: { type: "string" }, remember: { type: "boolean" } }, ["code"], "bank");
     twoFactor.params.message = "Enter your 2FA code";
     expect(pick([{ match: { server: "bank" }, action: "decline" }], twoFactor)).toBeUndefined();
@@ -147,13 +147,13 @@ describe("person-only questions and rules", () => {
     expect(pick([{ match: { server: "bank", fields: ["code", "remember"] }, action: "decline" }], twoFactor)).toBe(0);
   });
 
-  it("a person-only question with no field to name (a consent asked with an empty form) is answered by no rule", () => {
+  it("a person-only question with no field to name (a consent asked with an empty form) is answered by no rule", async () => {
     const consent = question("elicitation/create", { message: "Allow access to your files?", requestedSchema: { type: "object", properties: {} } }, "files");
     expect(pick([{ match: { server: "files" }, action: "accept" }], consent)).toBeUndefined();
     expect(pick([{ match: { server: "files", mode: "form" }, action: "accept" }], consent)).toBeUndefined();
   });
 
-  it('URL questions need the server and mode "url"', () => {
+  it('URL questions need the server and mode "url"', async () => {
     const url = urlQuestion("vault");
     expect(pick([{ match: { mode: "url" }, action: "decline" }], url)).toBeUndefined();
     expect(pick([{ match: { server: "vault" }, action: "decline" }], url)).toBeUndefined();
@@ -165,7 +165,7 @@ describe("person-only questions and rules", () => {
 describe("what a rule answers", () => {
   const rule = (raw: object): Rule => parseRules([raw], FILE)[0]!;
 
-  it("accept with the given content, by rule:<index>, with the reason", () => {
+  it("accept with the given content, by rule:<index>, with the reason", async () => {
     expect(ruleAnswer(rule({ match: { server: "files" }, action: "accept", content: { name: "bot" }, reason: "CI" }), profileForm())).toEqual({
       action: "accept",
       content: { name: "bot" },
@@ -174,7 +174,7 @@ describe("what a rule answers", () => {
     });
   });
 
-  it("acceptDefaults fills every field that has a default, and only those", () => {
+  it("acceptDefaults fills every field that has a default, and only those", async () => {
     const q = form({ a: { type: "string", default: "x" }, b: { type: "integer" }, c: { type: "boolean", default: false } });
     expect(defaultsOf(q)).toEqual({ a: "x", c: false });
     expect(ruleAnswer(rule({ match: { server: "files" }, action: "acceptDefaults" }), q)).toMatchObject({
@@ -184,7 +184,7 @@ describe("what a rule answers", () => {
     });
   });
 
-  it("decline and cancel carry no content", () => {
+  it("decline and cancel carry no content", async () => {
     expect(ruleAnswer(rule({ match: { server: "files" }, action: "decline" }), profileForm())).toEqual({ action: "decline", by: "rule:0", reason: "rule 0" });
     expect(ruleAnswer(rule({ match: { server: "files" }, action: "cancel" }), profileForm())).toEqual({ action: "cancel", by: "rule:0", reason: "rule 0" });
   });
@@ -193,35 +193,35 @@ describe("what a rule answers", () => {
     let open: OpenBroker;
     afterEach(() => open?.close());
 
-    it("settles a question at once when the rule's answer fits, and leaves it pending when not", () => {
+    it("settles a question at once when the rule's answer fits, and leaves it pending when not", async () => {
       open = openBroker();
       const defaults = rule({ match: { server: "files" }, action: "acceptDefaults" });
       // A form whose required field has a default: the defaults fit.
       const fits = form({ colour: { type: "string", enum: ["red", "green"], default: "green" } }, ["colour"]);
-      const settled = open.broker.open(fits, {}, 60, ruleAnswer(defaults, fits));
+      const settled = await open.broker.open(fits, {}, 60, ruleAnswer(defaults, fits));
       expect(settled).toMatchObject({ state: "answered", answer: { action: "accept", content: { colour: "green" }, by: "rule:0" } });
       // The profile form requires a name with no default: the rule's answer does not fit.
       const missing = profileForm();
-      expect(open.broker.open(missing, {}, 60, ruleAnswer(defaults, missing)).state).toBe("pending");
+      expect((await open.broker.open(missing, {}, 60, ruleAnswer(defaults, missing))).state).toBe("pending");
     });
   });
 });
 
 describe("modeDecision, when no rule answered", () => {
-  it("ask waits for someone", () => {
+  it("ask waits for someone", async () => {
     expect(modeDecision("ask")).toBeUndefined();
   });
 
-  it("auto cancels (never declines)", () => {
+  it("auto cancels (never declines)", async () => {
     expect(modeDecision("auto")).toMatchObject({ action: "cancel", by: "policy:auto" });
   });
 
-  it("decline declines, error errors", () => {
+  it("decline declines, error errors", async () => {
     expect(modeDecision("decline")).toMatchObject({ action: "decline", by: "policy:decline" });
     expect(modeDecision("error")).toBe("error");
   });
 
-  it("always gives a reason", () => {
+  it("always gives a reason", async () => {
     for (const mode of ["auto", "decline"] as const) {
       const decision = modeDecision(mode);
       expect(decision !== "error" && decision?.reason).toMatch(/elicitation\.mode/);

@@ -6,7 +6,7 @@
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { QuestionStore, STORE_FILE } from "../../src/broker/store.js";
+import { SqliteStore, STORE_FILE } from "../../src/broker/sqlite/sqlite-store.js";
 import { apiToken, REQUEST_STATE_KEY_FILE, TOKEN_FILE } from "../../src/broker/token.js";
 import { writeConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
@@ -28,22 +28,22 @@ function dirWithForeignFile(file: string): string {
 }
 
 describe("files of ours that are too open are tightened", () => {
-  it("a -wal and -shm left readable by others become 0600 when the store is opened", () => {
+  it("a -wal and -shm left readable by others become 0600 when the store is opened", async () => {
     const first = openBroker();
     try {
-      first.broker.open(profileForm(), {}, 60); // a write, so both exist while `first` is open
+      await first.broker.open(profileForm(), {}, 60); // a write, so both exist while `first` is open
       const file = join(first.dir, STORE_FILE);
       for (const sidecar of [`${file}-wal`, `${file}-shm`]) chmodSync(sidecar, 0o644);
-      const second = QuestionStore.open(first.dir);
-      second.close();
+      const second = SqliteStore.open(first.dir);
+      await second.close();
       for (const sidecar of [`${file}-wal`, `${file}-shm`]) expect(mode(sidecar), sidecar).toBe(0o600);
     } finally {
-      first.close();
+      await first.close();
     }
   });
 
   // Issue 13 item 10: a credential others could read may have leaked; keeping it in use was silent.
-  it("the API token file left 0644 is replaced by a new 0600 one, with a line saying why", () => {
+  it("the API token file left 0644 is replaced by a new 0600 one, with a line saying why", async () => {
     const dir = tempStateDir();
     const token = apiToken(dir);
     chmodSync(join(dir, TOKEN_FILE), 0o644);
@@ -147,10 +147,10 @@ describe("what belongs to another user is refused", () => {
     return dir;
   }
 
-  it("a state directory: STORE_UNAVAILABLE naming it, whose it is, and MCPX_STATE_DIR; its mode is left alone", () => {
+  it("a state directory: STORE_UNAVAILABLE naming it, whose it is, and MCPX_STATE_DIR; its mode is left alone", async () => {
     const dir = foreignDir();
     const before = mode(dir);
-    expect(() => QuestionStore.open(dir)).toThrow(
+    expect(() => SqliteStore.open(dir)).toThrow(
       expect.objectContaining({
         code: "STORE_UNAVAILABLE",
         message: expect.stringMatching(
@@ -172,7 +172,7 @@ describe("what belongs to another user is refused", () => {
   it.skipIf(!isRoot)("a store file (mcpx.db, -wal, -shm) another user owns", () => {
     for (const file of [STORE_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]) {
       const dir = dirWithForeignFile(file);
-      expect(() => QuestionStore.open(dir), file).toThrow(
+      expect(() => SqliteStore.open(dir), file).toThrow(
         expect.objectContaining({ code: "STORE_UNAVAILABLE", message: expect.stringContaining(`the file ${join(dir, file)} belongs to another user`) }),
       );
     }

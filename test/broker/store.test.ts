@@ -8,8 +8,8 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, wr
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIGRATIONS } from "../../src/broker/migrations.js";
-import { QuestionStore, STORE_FILE } from "../../src/broker/store.js";
+import { MIGRATIONS } from "../../src/broker/sqlite/migrations.js";
+import { SqliteStore, STORE_FILE } from "../../src/broker/sqlite/sqlite-store.js";
 import { GatewayError } from "../../src/protocol/errors.js";
 import { fixture, ROOT } from "../helpers/mcpx.js";
 import { isRoot, openBroker, profileForm, raceChildren, runChild, tempRoot, tempStateDir, type OpenBroker } from "./support.js";
@@ -19,7 +19,7 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 /** The STORE_UNAVAILABLE that opening `dir` gives. */
 function openFailure(dir: string): GatewayError {
   try {
-    QuestionStore.open(dir).close();
+    void SqliteStore.open(dir).close(); // opening is what fails
   } catch (error) {
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).code).toBe("STORE_UNAVAILABLE");
@@ -39,15 +39,15 @@ function rawPragma(dir: string, name: string): unknown {
 }
 
 let open: OpenBroker | undefined;
-afterEach(() => {
-  open?.close();
+afterEach(async () => {
+  await open?.close();
   open = undefined;
 });
 
 describe("the store file", () => {
-  it("is private: the file 0600 (and its -wal/-shm), the directory 0700", () => {
+  it("is private: the file 0600 (and its -wal/-shm), the directory 0700", async () => {
     open = openBroker();
-    open.broker.open(profileForm(), {}, 60); // a write, so the WAL and shared-memory files exist
+    await open.broker.open(profileForm(), {}, 60); // a write, so the WAL and shared-memory files exist
     const file = join(open.dir, STORE_FILE);
     expect(mode(open.dir)).toBe(0o700);
     expect(mode(file)).toBe(0o600);
@@ -56,7 +56,7 @@ describe("the store file", () => {
     for (const path of sidecars) expect(mode(path), path).toBe(0o600);
   });
 
-  it("tightens an existing 0755 state directory and a 0644 store file", () => {
+  it("tightens an existing 0755 state directory and a 0644 store file", async () => {
     const dir = tempStateDir();
     mkdirSync(dir);
     chmodSync(dir, 0o755);
@@ -67,10 +67,10 @@ describe("the store file", () => {
     expect(mode(join(dir, STORE_FILE))).toBe(0o600);
   });
 
-  it("is in WAL mode with user_version equal to the number of migrations", () => {
+  it("is in WAL mode with user_version equal to the number of migrations", async () => {
     open = openBroker();
     const { dir } = open;
-    open.close();
+    await open.close();
     open = undefined;
     expect(MIGRATIONS.length).toBeGreaterThan(0);
     expect(rawPragma(dir, "journal_mode")).toBe("wal");
@@ -79,15 +79,15 @@ describe("the store file", () => {
 });
 
 describe("data outlives the process that wrote it", () => {
-  it("keeps questions and answers across close and re-open", () => {
+  it("keeps questions and answers across close and re-open", async () => {
     open = openBroker();
     const { dir } = open;
-    const asked = open.broker.open(profileForm(), { tool: "files__write", hostSession: "s-1" }, 60);
-    open.broker.answer(asked.id, { action: "accept", content: { name: "Ada" } }, { by: "cli" });
-    open.close();
+    const asked = await open.broker.open(profileForm(), { tool: "files__write", hostSession: "s-1" }, 60);
+    await open.broker.answer(asked.id, { action: "accept", content: { name: "Ada" } }, { by: "cli" });
+    await open.close();
 
     open = openBroker(dir);
-    const again = open.broker.get(asked.id);
+    const again = await open.broker.get(asked.id);
     expect(again).toMatchObject({
       id: asked.id,
       server: "files",
@@ -106,11 +106,11 @@ describe("data outlives the process that wrote it", () => {
 
   it("lets another process read a question this one is waiting on", async () => {
     open = openBroker();
-    const asked = open.broker.open(profileForm(), { tool: "files__write" }, 60);
+    const asked = await open.broker.open(profileForm(), { tool: "files__write" }, 60);
     const read = await runChild(["read", open.dir, asked.id]);
     expect(read).toMatchObject({ ok: true, record: { id: asked.id, state: "pending", tool: "files__write" } });
     // ...and after that process is gone, the question is still there and still pending.
-    expect(open.broker.get(asked.id)?.state).toBe("pending");
+    expect((await open.broker.get(asked.id))?.state).toBe("pending");
   });
 
   it("opens a fresh store from several processes at the same moment", async () => {
@@ -122,10 +122,10 @@ describe("data outlives the process that wrote it", () => {
 });
 
 describe("a store that cannot be used fails at open, clearly", () => {
-  it("refuses a store written by a newer schema, naming both versions", () => {
+  it("refuses a store written by a newer schema, naming both versions", async () => {
     open = openBroker();
     const { dir } = open;
-    open.close();
+    await open.close();
     open = undefined;
     const db = new Database(join(dir, STORE_FILE));
     db.pragma(`user_version = ${MIGRATIONS.length + 5}`);
@@ -136,7 +136,7 @@ describe("a store that cannot be used fails at open, clearly", () => {
     expect(error.message).toContain(String(MIGRATIONS.length + 5));
   });
 
-  it("refuses a corrupt file, naming the path and what to do", () => {
+  it("refuses a corrupt file, naming the path and what to do", async () => {
     const dir = tempStateDir();
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(join(dir, STORE_FILE), "this is not a database ".repeat(200), { mode: 0o600 });
@@ -147,11 +147,11 @@ describe("a store that cannot be used fails at open, clearly", () => {
     expect(error.details).toEqual({ path: join(dir, STORE_FILE) });
   });
 
-  it("refuses a store whose pages are damaged behind a valid header", () => {
+  it("refuses a store whose pages are damaged behind a valid header", async () => {
     open = openBroker();
-    open.broker.open(profileForm(), {}, 60);
+    await open.broker.open(profileForm(), {}, 60);
     const { dir } = open;
-    open.close();
+    await open.close();
     open = undefined;
     const file = join(dir, STORE_FILE);
     const bytes = readFileSync(file);
@@ -162,7 +162,7 @@ describe("a store that cannot be used fails at open, clearly", () => {
     expect(error.message).toMatch(/malformed|not a database|integrity/);
   });
 
-  it("refuses a state directory that cannot be created (a file is in the way)", () => {
+  it("refuses a state directory that cannot be created (a file is in the way)", async () => {
     const root = tempRoot();
     writeFileSync(join(root, "plain-file"), "");
     const dir = join(root, "plain-file", "state");

@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import type { JsonObject } from "../../src/protocol/jsonrpc.js";
 import { questionFromRequest, type Question } from "../../src/render/question.js";
@@ -27,22 +27,22 @@ export function tempStateDir(): string {
 
 export interface OpenBroker {
   dir: string;
-  store: QuestionStore;
+  store: SqliteStore;
   broker: Broker;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** A store and broker on `dir` (a fresh state dir by default). */
 export function openBroker(dir = tempStateDir(), clock?: Clock): OpenBroker {
-  const store = QuestionStore.open(dir);
+  const store = SqliteStore.open(dir);
   const broker = new Broker(store, silentLogger, clock ? { clock } : {});
   return {
     dir,
     store,
     broker,
-    close: () => {
-      broker.stop();
-      store.close();
+    close: async () => {
+      await broker.stop();
+      await store.close();
     },
   };
 }

@@ -8,8 +8,8 @@ import type { NewTask } from "../../src/broker/task-store.js";
 import { deadPid, openBroker, type OpenBroker } from "./support.js";
 
 const opened: OpenBroker[] = [];
-afterEach(() => {
-  for (const open of opened.splice(0)) open.close();
+afterEach(async () => {
+  for (const open of opened.splice(0)) await open.close();
 });
 
 function fresh(dir?: string): OpenBroker {
@@ -33,11 +33,11 @@ function task(id: string, status = "working"): NewTask {
 }
 
 describe("the task store", () => {
-  it("keeps whose a task is, where it runs and how it stood when last heard of", () => {
+  it("keeps whose a task is, where it runs and how it stood when last heard of", async () => {
     const { broker, store } = fresh();
-    broker.recordTask(task("work/1"));
-    broker.taskHeard("work/1", "input_required", "waiting for a name");
-    expect(store.tasks.get("work/1")).toMatchObject({
+    await broker.recordTask(task("work/1"));
+    await broker.taskHeard("work/1", "input_required", "waiting for a name");
+    expect(await store.tasks.get("work/1")).toMatchObject({
       id: "work/1",
       identity: "local",
       hostSession: "host-1",
@@ -54,25 +54,25 @@ describe("the task store", () => {
   it("marks the tasks of a follower that is gone failed, saying why, at the next sweep of any process", async () => {
     const { broker, store } = fresh();
     const pid = await deadPid();
-    store.tasks.record(task("work/gone"), { pid, instance: "a-gone-instance" });
-    store.tasks.record(task("work/ended", "completed"), { pid, instance: "a-gone-instance" });
-    broker.recordTask(task("work/mine"));
-    broker.sweep();
-    const gone = store.tasks.get("work/gone");
+    await store.tasks.record(task("work/gone"), { pid, instance: "a-gone-instance" });
+    await store.tasks.record(task("work/ended", "completed"), { pid, instance: "a-gone-instance" });
+    await broker.recordTask(task("work/mine"));
+    await broker.sweep();
+    const gone = await store.tasks.get("work/gone");
     expect(gone?.status).toBe("failed");
     expect(gone?.statusMessage).toMatch(new RegExp(`process ${pid}\\) is gone; it can no longer be reached through mcpx`));
-    expect(store.tasks.get("work/ended")?.status).toBe("completed");
-    expect(store.tasks.get("work/mine")?.status).toBe("working");
+    expect((await store.tasks.get("work/ended"))?.status).toBe("completed");
+    expect((await store.tasks.get("work/mine"))?.status).toBe("working");
   });
 
-  it("marks the tasks a process followed failed when it stops, and what it hears after that changes nothing", () => {
+  it("marks the tasks a process followed failed when it stops, and what it hears after that changes nothing", async () => {
     const { broker, store } = fresh();
-    broker.recordTask(task("work/followed"));
-    broker.stop();
-    const stopped = store.tasks.get("work/followed");
+    await broker.recordTask(task("work/followed"));
+    await broker.stop();
+    const stopped = await store.tasks.get("work/followed");
     expect(stopped?.status).toBe("failed");
     expect(stopped?.statusMessage).toMatch(/mcpx stopped while it followed this task/);
-    broker.taskHeard("work/followed", "completed", undefined);
-    expect(store.tasks.get("work/followed")?.status).toBe("failed");
+    await broker.taskHeard("work/followed", "completed", undefined);
+    expect((await store.tasks.get("work/followed"))?.status).toBe("failed");
   });
 });

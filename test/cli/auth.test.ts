@@ -96,7 +96,7 @@ describe("mcpx auth", () => {
     const call = await runMcpx(["call", "crm.whoami", "{}", "--config", fixture.config.file], fixture.config);
     expect(call.stdout).toContain("alice");
     expect(call.code).toBe(0);
-    expect(storedQuestions(fixture.config)).toEqual([]);
+    expect(await storedQuestions(fixture.config)).toEqual([]);
     const tokens = stored().tokens as { access_token: string; refresh_token: string };
     expect(call.stdout + call.stderr).not.toContain(tokens.access_token);
     expect(run.stdout + run.stderr).not.toContain(tokens.access_token);

@@ -58,10 +58,10 @@ export function callEcho(config: TempConfig, label: string, ...rest: string[]): 
 }
 
 /** Poll `probe` until it gives a value (bounded): for what another process does in its own time. */
-export async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = probe();
+    const found = await probe();
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -9,7 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { nodeServer, startMcpxHttp } from "../helpers/mcpx.js";
 import { isAlive, runMcpx } from "../helpers/upstreams.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { callEcho, daemonConfig, daemonsStarted, modeOf, recordFile, recordOf, spawnMcpx, stateOf, stopDaemons, until } from "./daemon-support.js";
 
 afterEach(stopDaemons);
@@ -32,15 +32,15 @@ describe("mcpx call through the daemon", () => {
     expect(second.stderr).not.toMatch(/started a daemon/);
     expect(recordOf(config)!.pid).toBe(record.pid);
     // The daemon made the call, and recorded it where `mcpx result` finds it.
-    const store = QuestionStore.open(stateOf(config));
+    const store = SqliteStore.open(stateOf(config));
     try {
-      const calls = store.calls.idsStartingWith("", 10).map((id) => store.calls.get(id)!);
+      const calls = await Promise.all((await store.calls.idsStartingWith("", 10)).map(async (id) => (await store.calls.get(id))!));
       expect(calls.map((call) => [call.state, call.runnerPid])).toEqual([
         ["done", record.pid],
         ["done", record.pid],
       ]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

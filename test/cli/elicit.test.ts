@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import type { JsonObject } from "../../src/protocol/jsonrpc.js";
 import { questionFromRequest } from "../../src/render/question.js";
@@ -36,19 +36,19 @@ const PROFILE: JsonObject = {
 };
 
 let state: TempConfig;
-let store: QuestionStore;
+let store: SqliteStore;
 let broker: Broker;
 let serial = 0;
 
-beforeEach(() => {
+beforeEach(async () => {
   state = writeConfig({ mcpServers: {} }); // only for its private MCPX_STATE_DIR: elicit reads no config
-  store = QuestionStore.open(state.env.MCPX_STATE_DIR!);
+  store = SqliteStore.open(state.env.MCPX_STATE_DIR!);
   broker = new Broker(store, silentLogger);
 });
 
-afterEach(() => {
-  broker.stop();
-  store.close();
+afterEach(async () => {
+  await broker.stop();
+  await store.close();
 });
 
 /** As `mcpx serve` does: once the question is settled, hand the answer over and record its delivery. */
@@ -63,16 +63,16 @@ function delivering(record: QuestionRecord): QuestionRecord {
   return record;
 }
 
-function openForm(schema: JsonObject = PROFILE, options: { message?: string; tool?: string; ttl?: number } = {}): QuestionRecord {
+async function openForm(schema: JsonObject = PROFILE, options: { message?: string; tool?: string; ttl?: number } = {}): Promise<QuestionRecord> {
   const id = `form-${++serial}`;
   const question = questionFromRequest(id, "files", "elicitation/create", { message: options.message ?? "Who are you?", requestedSchema: schema });
-  return delivering(broker.open(question!, options.tool ? { tool: options.tool } : {}, options.ttl ?? 300));
+  return delivering(await broker.open(question!, options.tool ? { tool: options.tool } : {}, options.ttl ?? 300));
 }
 
-function openUrl(url: string): QuestionRecord {
+async function openUrl(url: string): Promise<QuestionRecord> {
   const id = `url-${++serial}`;
   const question = questionFromRequest(id, "auth", "elicitation/create", { mode: "url", message: "Sign in to continue", url, elicitationId: id });
-  return delivering(broker.open(question!, {}, 300));
+  return delivering(await broker.open(question!, {}, 300));
 }
 
 function elicit(...args: string[]): ReturnType<typeof runMcpx> {
@@ -81,8 +81,8 @@ function elicit(...args: string[]): ReturnType<typeof runMcpx> {
 
 describe("mcpx elicit list and show", () => {
   it("lists pending questions as JSON in the shape interface.md promises, and as a table", async () => {
-    const form = openForm(PROFILE, { tool: "files__write" });
-    const url = openUrl("https://example.com/login?next=%2F");
+    const form = await openForm(PROFILE, { tool: "files__write" });
+    const url = await openUrl("https://example.com/login?next=%2F");
 
     const [json, table] = await Promise.all([elicit("list", "--json"), elicit("list")]);
     expect(json.code).toBe(0);
@@ -118,7 +118,7 @@ describe("mcpx elicit list and show", () => {
   });
 
   it("shows a form question with who asks, its fields, choices with titles, defaults and what is required", async () => {
-    const form = openForm(PROFILE, { tool: "files__write" });
+    const form = await openForm(PROFILE, { tool: "files__write" });
     const [run, json] = await Promise.all([elicit("show", form.id), elicit("show", form.id, "--json")]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`server "files", during the tool call files__write`);
@@ -137,8 +137,8 @@ describe("mcpx elicit list and show", () => {
   });
 
   it("shows a URL in full with its host, warns of punycode, and tells the person to open it themselves", async () => {
-    const plain = openUrl("https://example.com/oauth/authorize?client_id=abc&state=xyz");
-    const spoof = openUrl("https://xn--exmple-cua.com/login");
+    const plain = await openUrl("https://example.com/oauth/authorize?client_id=abc&state=xyz");
+    const spoof = await openUrl("https://xn--exmple-cua.com/login");
     const [run, warned] = await Promise.all([elicit("show", plain.id), elicit("show", spoof.id)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("url       https://example.com/oauth/authorize?client_id=abc&state=xyz");
@@ -154,11 +154,11 @@ describe("mcpx elicit list and show", () => {
   });
 
   it("with --all also lists answered and expired questions, which plain list leaves out", async () => {
-    const answered = openForm();
-    broker.answer(answered.id, { action: "decline" }, { by: "test" });
-    const expiring = openForm(PROFILE, { ttl: 0.05 });
+    const answered = await openForm();
+    await broker.answer(answered.id, { action: "decline" }, { by: "test" });
+    const expiring = await openForm(PROFILE, { ttl: 0.05 });
     expect((await broker.wait(expiring.id)).state).toBe("expired");
-    const pending = openForm();
+    const pending = await openForm();
 
     const [plainRun, allRun, table] = await Promise.all([elicit("list", "--json"), elicit("list", "--all", "--json"), elicit("list", "--all")]);
     const plain = JSON.parse(plainRun.stdout) as JsonObject[];
@@ -188,7 +188,7 @@ describe("mcpx elicit list and show", () => {
 
 describe("mcpx elicit answer, accept, decline, cancel", () => {
   it("answers with JSON content, and the waiting process learns it within a fraction of a second", async () => {
-    const form = openForm();
+    const form = await openForm();
     const waited = broker.wait(form.id).then((record) => ({ record, at: Date.now() }));
     const run = await elicit("answer", form.id, '{"name":"Ada","age":36,"tags":["b"]}');
     const exitedAt = Date.now();
@@ -201,30 +201,37 @@ describe("mcpx elicit answer, accept, decline, cancel", () => {
   });
 
   it("types key=value pairs by the schema: numbers, booleans, lists", async () => {
-    const form = openForm();
-    const second = openForm();
+    const form = await openForm();
+    const second = await openForm();
     const [run, secondRun] = await Promise.all([
       elicit("answer", form.id, "name=Ada Lovelace", "age=36", "score=9.5", "ok=no", "tags=a, c", "color=g", "--json"),
       elicit("answer", second.id, "name=Bo", "age=7", "ok=yes", 'tags=["b"]'),
     ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ id: form.id, state: "answered", answer: { action: "accept", by: "cli" } });
-    expect(store.get(form.id)?.answer?.content).toEqual({ name: "Ada Lovelace", age: 36, score: 9.5, ok: false, tags: ["a", "c"], color: "g" });
+    expect((await store.questions.get(form.id))?.answer?.content).toEqual({
+      name: "Ada Lovelace",
+      age: 36,
+      score: 9.5,
+      ok: false,
+      tags: ["a", "c"],
+      color: "g",
+    });
 
     expect(secondRun.code).toBe(0);
-    expect(store.get(second.id)?.answer?.content).toEqual({ name: "Bo", age: 7, ok: true, tags: ["b"] });
+    expect((await store.questions.get(second.id))?.answer?.content).toEqual({ name: "Bo", age: 7, ok: true, tags: ["b"] });
   });
 
   it("gives a field left out of key=value pairs its schema default, required or not, as the page and the prompt do", async () => {
-    const form = openForm();
+    const form = await openForm();
     const run = await elicit("answer", form.id, "name=Ada");
     expect(run.code, run.stderr).toBe(0);
     // age (required) and ok (optional) have defaults; score, color and tags have none and stay out.
-    expect(store.get(form.id)?.answer?.content).toEqual({ name: "Ada", age: 30, ok: true });
+    expect((await store.questions.get(form.id))?.answer?.content).toEqual({ name: "Ada", age: 30, ok: true });
   });
 
   it("refuses an answer that does not fit, naming the field, and leaves the question pending", async () => {
-    const form = openForm();
+    const form = await openForm();
     const cases: Array<[string[], RegExp]> = [
       [["name=Ada", "age=abc"], /field "age" must be a number, got "abc"/],
       [["name=Ada", "age=200"], /field "age" must be <= 150/],
@@ -242,47 +249,47 @@ describe("mcpx elicit answer, accept, decline, cancel", () => {
       expect(run.stderr).toMatch(message);
       expect(run.stderr).not.toMatch(/^\s+at /m);
     });
-    expect(store.get(form.id)?.state).toBe("pending");
+    expect((await store.questions.get(form.id))?.state).toBe("pending");
   });
 
   it("keeps the first answer: a second one exits 1 saying it is already answered", async () => {
-    const form = openForm();
+    const form = await openForm();
     expect((await elicit("answer", form.id, "name=Ada", "age=36")).code).toBe(0);
     const again = await elicit("decline", form.id);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already answered \(accept by cli/);
-    expect(store.get(form.id)?.answer).toMatchObject({ action: "accept", content: { name: "Ada", age: 36 } });
+    expect((await store.questions.get(form.id))?.answer).toMatchObject({ action: "accept", content: { name: "Ada", age: 36 } });
   });
 
   it("accepts a URL question without content (a person-only question: the CLI is a person's surface)", async () => {
-    const url = openUrl("https://example.com/consent");
+    const url = await openUrl("https://example.com/consent");
     expect(url.audience).toBe("person");
     const run = await elicit("accept", url.id);
     expect(run.code).toBe(0);
-    const record = store.get(url.id)!;
+    const record = (await store.questions.get(url.id))!;
     expect(record.state).toBe("answered");
     expect(record.answer).toMatchObject({ action: "accept", by: "cli" });
     expect(record.answer?.content).toBeUndefined();
   });
 
   it("records decline and cancel distinctly", async () => {
-    const declined = openForm();
-    const cancelled = openUrl("https://example.com/x");
+    const declined = await openForm();
+    const cancelled = await openUrl("https://example.com/x");
     const runs = await Promise.all([elicit("decline", declined.id), elicit("cancel", cancelled.id)]);
     expect(runs.map((run) => run.code)).toEqual([0, 0]);
-    expect(store.get(declined.id)?.answer).toMatchObject({ action: "decline", by: "cli" });
-    expect(store.get(cancelled.id)?.answer).toMatchObject({ action: "cancel", by: "cli" });
+    expect((await store.questions.get(declined.id))?.answer).toMatchObject({ action: "decline", by: "cli" });
+    expect((await store.questions.get(cancelled.id))?.answer).toMatchObject({ action: "cancel", by: "cli" });
   });
 
   it("finds a question by a unique prefix of its id", async () => {
-    const form = openForm();
+    const form = await openForm();
     const run = await elicit("show", form.id.slice(0, -1), "--json");
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ id: form.id });
   });
 
   it("exits 2 for usage errors: no content without a terminal, a bad pair, bad JSON, no subcommand", async () => {
-    const form = openForm();
+    const form = await openForm();
     const [noContent, notAPair, badJson, bare] = await Promise.all([
       elicit("answer", form.id),
       elicit("answer", form.id, "justtext"),
@@ -295,13 +302,13 @@ describe("mcpx elicit answer, accept, decline, cancel", () => {
     expect(badJson.code).toBe(2);
     expect(badJson.stderr).toContain("not valid JSON");
     expect(bare.code).toBe(2);
-    expect(store.get(form.id)?.state).toBe("pending");
+    expect((await store.questions.get(form.id))?.state).toBe("pending");
   });
 });
 
 describe("mcpx elicit watch", () => {
   it("follows questions opened and answered by another process, as JSON lines, until SIGINT", async () => {
-    const earlier = openForm(PROFILE, { message: "already waiting" });
+    const earlier = await openForm(PROFILE, { message: "already waiting" });
     const child = spawn(process.execPath, [MCPX_BIN, "elicit", "watch", "--json"], { env: state.env, stdio: ["ignore", "pipe", "pipe"] });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     try {
@@ -331,9 +338,9 @@ describe("mcpx elicit watch", () => {
 
       await waitFor("that it started", () => stderr.includes("watching questions"));
       await waitFor("the question already pending", line(earlier.id, "pending"));
-      const form = openForm(PROFILE, { message: "opened while watching" });
+      const form = await openForm(PROFILE, { message: "opened while watching" });
       await waitFor("the new question", line(form.id, "pending"));
-      broker.answer(form.id, { action: "accept", content: { name: "Ada", age: 1 } }, { by: "test" });
+      await broker.answer(form.id, { action: "accept", content: { name: "Ada", age: 1 } }, { by: "test" });
       await waitFor("the answer", line(form.id, "answered"));
       expect(lines.find((view) => view.id === form.id && view.state === "answered")).toMatchObject({
         server: "files",
@@ -351,7 +358,7 @@ describe("mcpx elicit watch", () => {
 
 describe("mcpx elicit answer on a terminal", () => {
   it.skipIf(!hasScript())("asks field by field with defaults pre-filled, insists on required fields, then confirms", async () => {
-    const form = openForm();
+    const form = await openForm();
     // `script` gives the CLI a pseudo-terminal; what we write to its stdin is typed on it.
     const { child, exited, expectThen } = onTerminal([process.execPath, MCPX_BIN, "elicit", "answer", form.id], state.env);
     const CLEAR_LINE = "\x15"; // Ctrl-U: drop the pre-filled default before typing another value
@@ -382,11 +389,11 @@ describe("mcpx elicit answer on a terminal", () => {
     } finally {
       child.kill("SIGKILL");
     }
-    expect(store.get(form.id)?.answer).toMatchObject({
+    expect((await store.questions.get(form.id))?.answer).toMatchObject({
       action: "accept",
       by: "cli",
       content: { name: "Ada", age: 30, ok: false, color: "g", tags: ["a", "c"] },
     });
-    expect(store.get(form.id)?.answer?.content).not.toHaveProperty("score");
+    expect((await store.questions.get(form.id))?.answer?.content).not.toHaveProperty("score");
   });
 });

@@ -5,26 +5,25 @@
  * main thread), and the daemon serves the next run after.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import type { TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { callEcho, daemonConfig, recordOf, spawnMcpx, stateOf, stopDaemons, until } from "./daemon-support.js";
 
 let config: TempConfig;
-beforeAll(() => {
+beforeAll(async () => {
   config = daemonConfig({}, { scripts: { timeoutSeconds: 4 } });
 });
 afterAll(stopDaemons);
 
-function runningRun(): boolean {
-  const store = QuestionStore.open(stateOf(config));
+async function runningRun(): Promise<boolean> {
+  const store = SqliteStore.open(stateOf(config));
   try {
-    return store.calls
-      .idsStartingWith("", 100)
-      .map((id) => store.calls.get(id)!)
-      .some((call) => call.server === "mcpx" && call.state === "running");
+    return (await Promise.all((await store.calls.idsStartingWith("", 100)).map(async (id) => (await store.calls.get(id))!))).some(
+      (call) => call.server === "mcpx" && call.state === "running",
+    );
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -33,7 +32,7 @@ describe("a script that loops forever, through the daemon", () => {
     expect((await callEcho(config, "warm")).code).toBe(0); // the daemon up, and its upstream
     const daemon = recordOf(config)!;
     const loop = spawnMcpx(["exec", "for (;;) {}", "--config", config.file], config);
-    await until("the loop's run", () => (runningRun() ? true : undefined));
+    await until("the loop's run", async () => ((await runningRun()) ? true : undefined));
     const meanwhile = await callEcho(config, "meanwhile");
     expect(meanwhile.stdout).toBe('{"label":"meanwhile"}\n');
     expect(loop.child.exitCode).toBeNull(); // the call was answered while the loop still ran

@@ -7,7 +7,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { MCPX_BIN, type TempConfig } from "../helpers/mcpx.js";
 import { hasScript, onTerminal } from "../helpers/terminal.js";
 import { runMcpx } from "../helpers/upstreams.js";
@@ -16,7 +16,7 @@ import { askingStdio } from "../relay/support.js";
 import { daemonConfig, recordOf, stateOf, stopDaemons } from "./daemon-support.js";
 
 let config: TempConfig;
-beforeAll(() => {
+beforeAll(async () => {
   // The run's deadline counts while its question waits: long enough for this machine to answer.
   config = daemonConfig({ ask: askingStdio() }, { scripts: { timeoutSeconds: 300 } });
 });
@@ -27,12 +27,12 @@ const answer = await ask.ask_form({ message: "Which name?" });
 console.log("answered: " + textOf(answer));
 return "done";`;
 
-function runRecord(runId: string) {
-  const store = QuestionStore.open(stateOf(config));
+async function runRecord(runId: string) {
+  const store = SqliteStore.open(stateOf(config));
   try {
-    return store.calls.get(runId);
+    return await store.calls.get(runId);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -48,8 +48,8 @@ describe.each([
     const [question] = document.questions;
     expect(question).toMatchObject({ server: "ask", mode: "form", message: "Which name?" });
     // The question is the run's: the store has it under the run's id, and the run is a call of "mcpx".
-    expect(storedQuestions(config).find((view) => view.id === question!.id)).toMatchObject({ callId: document.callId });
-    const stored = runRecord(document.callId)!;
+    expect((await storedQuestions(config)).find((view) => view.id === question!.id)).toMatchObject({ callId: document.callId });
+    const stored = (await runRecord(document.callId))!;
     expect(stored).toMatchObject({ server: "mcpx", tool: "exec", state: "running" });
     if (flags.length === 0) expect(stored.runnerPid).toBe(recordOf(config)!.pid);
     else {

@@ -6,16 +6,16 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { nodeServer, writeConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 
-function runsIn(stateDir: string): number {
-  const store = QuestionStore.open(stateDir);
+async function runsIn(stateDir: string): Promise<number> {
+  const store = SqliteStore.open(stateDir);
   try {
-    return store.calls.idsStartingWith("", 100).length;
+    return (await store.calls.idsStartingWith("", 100)).length;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -29,7 +29,7 @@ describe("--typecheck", () => {
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2:\\d+ .+$`, "m"));
     expect(bad.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:\\d+ .*lenght`, "m"));
-    expect(runsIn(config.env.MCPX_STATE_DIR!)).toBe(0);
+    expect(await runsIn(config.env.MCPX_STATE_DIR!)).toBe(0);
     const good = await runMcpx(
       ["exec", 'const found = await issues.search_issues({ query: "billing" });\nconsole.log(found.items.length);', "--typecheck", "--config", config.file],
       config,

@@ -7,38 +7,37 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { nodeServer, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { daemonConfig, recordOf, spawnMcpx, stateOf, stopDaemons, until } from "./daemon-support.js";
 
 let config: TempConfig;
-beforeAll(() => {
+beforeAll(async () => {
   config = daemonConfig({ issues: nodeServer("issues-server.mjs") });
 });
 afterAll(stopDaemons);
 
 const exec = (code: string, ...rest: string[]) => runMcpx(["exec", code, "--config", config.file, ...rest], config);
 
-function storedRun(runId: string) {
-  const store = QuestionStore.open(stateOf(config));
+async function storedRun(runId: string) {
+  const store = SqliteStore.open(stateOf(config));
   try {
-    return store.calls.get(runId);
+    return await store.calls.get(runId);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function lastRunId(): string {
-  const store = QuestionStore.open(stateOf(config));
+async function lastRunId(): Promise<string> {
+  const store = SqliteStore.open(stateOf(config));
   try {
-    const runs = store.calls
-      .idsStartingWith("", 1000)
-      .map((id) => store.calls.get(id)!)
-      .filter((call) => call.server === "mcpx");
+    const runs = (await Promise.all((await store.calls.idsStartingWith("", 1000)).map(async (id) => (await store.calls.get(id))!))).filter(
+      (call) => call.server === "mcpx",
+    );
     return runs.at(-1)!.id;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -57,7 +56,7 @@ return { first: first.id };`;
     expect(run.stderr).toContain("a warning\n");
     expect(run.stdout + run.stderr).not.toContain("SOURCE-MARKER-7f3a");
     // The daemon ran it, and the store has it as a call of "mcpx" without its source.
-    const stored = storedRun(lastRunId())!;
+    const stored = (await storedRun(await lastRunId()))!;
     expect(stored).toMatchObject({ server: "mcpx", tool: "exec", state: "done", runnerPid: recordOf(config)!.pid });
     expect(stored.arguments).toEqual({ filename: "exec.ts", language: "ts", bytes: Buffer.byteLength(code), args: [] });
     expect(JSON.stringify(stored)).not.toContain("SOURCE-MARKER-7f3a");
@@ -130,9 +129,9 @@ return { first: first.id };`;
   it("Ctrl-C at the command stops its run in the daemon (exit 1); the daemon stays and serves the next run", async () => {
     const command = spawnMcpx(["exec", 'console.log("started"); await typed.hang({})', "--config", config.file], config);
     const daemon = await until("the daemon", () => recordOf(config));
-    await until("the run to call hang", () => {
-      const id = lastRunId();
-      const run = id ? storedRun(id) : undefined;
+    await until("the run to call hang", async () => {
+      const id = await lastRunId();
+      const run = id ? await storedRun(id) : undefined;
       return run?.state === "running" ? true : undefined;
     });
     command.child.kill("SIGINT");

@@ -50,15 +50,15 @@ let broker: Broker;
 let closeBroker: () => void;
 
 // A broker of the test's own on a fresh state dir, as another process would have.
-beforeEach(() => {
+beforeEach(async () => {
   state = writeConfig({ mcpServers: {} });
   ({ broker, close: closeBroker } = openBroker(state.env.MCPX_STATE_DIR!));
 });
-afterEach(() => closeBroker());
+afterEach(async () => closeBroker());
 
-function openHostile(): QuestionRecord {
+async function openHostile(): Promise<QuestionRecord> {
   const question = questionFromRequest(`hostile-${Date.now()}`, "files", "elicitation/create", { message: MESSAGE, requestedSchema: SCHEMA });
-  return broker.open(question!, { tool: `files__write${CLEAR}` }, 300);
+  return await broker.open(question!, { tool: `files__write${CLEAR}` }, 300);
 }
 
 function expectInert(text: string): void {
@@ -68,7 +68,7 @@ function expectInert(text: string): void {
 
 describe("mcpx elicit on a question full of escape sequences", () => {
   it("show prints every one escaped, with the message's lines indented", async () => {
-    const asked = openHostile();
+    const asked = await openHostile();
     const run = await runMcpx(["elicit", "show", asked.id], state);
     expect(run.code, run.stderr).toBe(0);
     expectInert(run.stdout);
@@ -81,7 +81,7 @@ describe("mcpx elicit on a question full of escape sequences", () => {
   });
 
   it("list prints the message on one line, escaped", async () => {
-    openHostile();
+    await openHostile();
     const run = await runMcpx(["elicit", "list"], state);
     expect(run.code, run.stderr).toBe(0);
     expectInert(run.stdout);
@@ -89,7 +89,7 @@ describe("mcpx elicit on a question full of escape sequences", () => {
   });
 
   it("the JSON of show and list is the same JSON, with nothing raw either", async () => {
-    const asked = openHostile();
+    const asked = await openHostile();
     const [show, list] = await Promise.all([runMcpx(["elicit", "show", asked.id, "--json"], state), runMcpx(["elicit", "list", "--json"], state)]);
     for (const run of [show, list]) {
       expect(run.code, run.stderr).toBe(0);
@@ -100,7 +100,7 @@ describe("mcpx elicit on a question full of escape sequences", () => {
   });
 
   it.each([[[] as string[]], [["--json"]]])("watch %j prints it with nothing raw", async (extra) => {
-    const asked = openHostile();
+    const asked = await openHostile();
     const child = spawn(process.execPath, [MCPX_BIN, "elicit", "watch", ...extra], { env: state.env, stdio: ["ignore", "pipe", "pipe"] });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     try {

@@ -1,23 +1,23 @@
 /** On a terminal, typing at a pre-filled default replaces it; Enter keeps it; Backspace edits it. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Broker } from "../../src/broker/broker.js";
-import type { QuestionStore } from "../../src/broker/store.js";
+import type { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { questionFromRequest } from "../../src/render/question.js";
 import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { hasScript, onTerminal } from "../helpers/terminal.js";
 import { openBroker } from "../helpers/questions-api.js";
 
 let state: TempConfig;
-let store: QuestionStore;
+let store: SqliteStore;
 let broker: Broker;
 let closeBroker: () => void;
 
 // A broker of the test's own on a fresh state dir, as another process would have.
-beforeEach(() => {
+beforeEach(async () => {
   state = writeConfig({ mcpServers: {} });
   ({ store, broker, close: closeBroker } = openBroker(state.env.MCPX_STATE_DIR!));
 });
-afterEach(() => closeBroker());
+afterEach(async () => closeBroker());
 
 describe("a pre-filled terminal prompt", () => {
   it.skipIf(!hasScript())("is replaced by typing, kept by Enter, edited by Backspace", async () => {
@@ -29,7 +29,7 @@ describe("a pre-filled terminal prompt", () => {
         count: { type: "integer", default: 30 },
       },
     };
-    const form = broker.open(questionFromRequest("prefill-1", "files", "elicitation/create", { message: "Where?", requestedSchema: schema })!, {}, 300);
+    const form = await broker.open(questionFromRequest("prefill-1", "files", "elicitation/create", { message: "Where?", requestedSchema: schema })!, {}, 300);
     // As `mcpx serve` does: once it is answered, hand the answer over and record its delivery.
     void broker.wait(form.id).then(
       (settled) => broker.delivered(settled.id),
@@ -50,6 +50,6 @@ describe("a pre-filled terminal prompt", () => {
     } finally {
       child.kill("SIGKILL");
     }
-    expect(store.get(form.id)?.answer?.content).toEqual({ city: "Rome", age: 30, count: 35 });
+    expect((await store.questions.get(form.id))?.answer?.content).toEqual({ city: "Rome", age: 30, count: 35 });
   });
 });

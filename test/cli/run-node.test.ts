@@ -7,7 +7,7 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import type { TempConfig } from "../helpers/mcpx.js";
 import { nodeServer } from "../helpers/mcpx.js";
 import { runMcpx } from "../helpers/upstreams.js";
@@ -16,7 +16,7 @@ import { storedQuestions } from "../broker-e2e/support.js";
 import { daemonConfig, spawnMcpx, stateOf, stopDaemons, until } from "./daemon-support.js";
 
 let config: TempConfig;
-beforeAll(() => {
+beforeAll(async () => {
   config = daemonConfig({ issues: nodeServer("issues-server.mjs"), ask: askingStdio() });
 });
 afterAll(stopDaemons);
@@ -33,15 +33,14 @@ try {
 process.exitCode = Number(args[0] ?? 0);
 `;
 
-function callsOf(server: string) {
-  const store = QuestionStore.open(stateOf(config));
+async function callsOf(server: string) {
+  const store = SqliteStore.open(stateOf(config));
   try {
-    return store.calls
-      .idsStartingWith("", 1000)
-      .map((id) => store.calls.get(id)!)
-      .filter((call) => call.server === server);
+    return (await Promise.all((await store.calls.idsStartingWith("", 1000)).map(async (id) => (await store.calls.get(id))!))).filter(
+      (call) => call.server === server,
+    );
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -55,7 +54,7 @@ describe("mcpx run --runtime node", () => {
     expect(command.stderr()).toContain("true issues fail issues.fail: nope\n");
     expect(readdirSync(config.dir).filter((name) => name.includes(".mcpx-"))).toEqual([]);
     // Each tool call was a call of its own, made by mcpx.
-    expect(callsOf("issues").map((call) => [call.tool, call.state])).toEqual([
+    expect((await callsOf("issues")).map((call) => [call.tool, call.state])).toEqual([
       ["search_issues", "done"],
       ["fail", "done"],
     ]);
@@ -80,11 +79,11 @@ describe("mcpx run --runtime node", () => {
   it("--no-daemon: the calls are made by a gateway in the command's own process, as mcpx call --no-daemon's are by its runner", async () => {
     writeFileSync(join(config.dir, "note.txt"), "alone\n");
     writeFileSync(join(config.dir, "script.ts"), SCRIPT);
-    const before = callsOf("issues").length;
+    const before = (await callsOf("issues")).length;
     const command = spawnMcpx(["run", "script.ts", "--runtime", "node", "--no-daemon", "--config", config.file], config, config.dir);
     expect(await command.exited, command.stderr()).toBe(0);
     expect(command.stdout()).toBe("alone 10  number\n");
-    const made = callsOf("issues").slice(before);
+    const made = (await callsOf("issues")).slice(before);
     expect(made.map((call) => call.tool)).toEqual(["search_issues", "fail"]);
     expect(new Set(made.map((call) => call.runnerPid))).toEqual(new Set([command.child.pid]));
   });
@@ -92,7 +91,9 @@ describe("mcpx run --runtime node", () => {
   it("off a terminal, a question of one of its calls is put on stderr and waited for; answered elsewhere, the script goes on", async () => {
     const code = 'const answer = await ask.ask_form({ message: "Node asks?" });\nconsole.log(textOf(answer));\n';
     const command = spawnMcpx(["exec", code, "--runtime", "node", "--config", config.file], config, config.dir);
-    const question = await until("the question", () => storedQuestions(config).find((view) => view.message === "Node asks?" && view.state === "pending"));
+    const question = await until("the question", async () =>
+      (await storedQuestions(config)).find((view) => view.message === "Node asks?" && view.state === "pending"),
+    );
     await until("the command to say it waits", () => (command.stderr().includes('"status": "input-required"') ? true : undefined));
     const answered = await runMcpx(["elicit", "answer", question.id, '{"name":"Lin"}'], config);
     expect(answered.code, answered.stderr).toBe(0);

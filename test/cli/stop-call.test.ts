@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { MCPX_BIN, nodeServer, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { isAlive } from "../helpers/upstreams.js";
 
@@ -26,10 +26,10 @@ async function hangingCall(config: TempConfig, pidFile: string) {
   const upstreamPid = await until("the upstream's pid", () =>
     existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "" ? Number(readFileSync(pidFile, "utf8")) : undefined,
   );
-  const store = QuestionStore.open(config.env.MCPX_STATE_DIR!);
-  const [callId] = store.calls.idsStartingWith("", 2);
-  const runnerPid = store.calls.get(callId!)!.runnerPid!;
-  store.close();
+  const store = SqliteStore.open(config.env.MCPX_STATE_DIR!);
+  const [callId] = await store.calls.idsStartingWith("", 2);
+  const runnerPid = (await store.calls.get(callId!))!.runnerPid!;
+  await store.close();
   return { child, exited, stderr: () => stderr, upstreamPid, runnerPid, callId: callId! };
 }
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Broker } from "../../src/broker/broker.js";
-import type { QuestionStore } from "../../src/broker/store.js";
+import type { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import type { JsonObject } from "../../src/protocol/jsonrpc.js";
 import { questionFromRequest } from "../../src/render/question.js";
 import { respondWith } from "../../src/cli/input-required.js";
@@ -16,22 +16,22 @@ import { openBroker } from "../helpers/questions-api.js";
 import { mcpxOnPath, runShell } from "../broker-e2e/support.js";
 
 let state: TempConfig;
-let store: QuestionStore;
+let store: SqliteStore;
 let broker: Broker;
 let closeBroker: () => void;
 let serial = 0;
 const bin = mcpxOnPath();
 
 // A broker of the test's own on a fresh state dir, as another process would have.
-beforeEach(() => {
+beforeEach(async () => {
   state = writeConfig({ mcpServers: {} });
   ({ store, broker, close: closeBroker } = openBroker(state.env.MCPX_STATE_DIR!));
 });
-afterEach(() => closeBroker());
+afterEach(async () => closeBroker());
 
-function openForm(schema: JsonObject, message = "Please fill this in") {
+async function openForm(schema: JsonObject, message = "Please fill this in") {
   const id = `form-${++serial}`;
-  return broker.open(questionFromRequest(id, "files", "elicitation/create", { message, requestedSchema: schema })!, {}, 300);
+  return await broker.open(questionFromRequest(id, "files", "elicitation/create", { message, requestedSchema: schema })!, {}, 300);
 }
 
 const str = { type: "string" };
@@ -89,10 +89,10 @@ const CASES: Array<{ name: string; schema: JsonObject; accepted: boolean }> = [
 describe("respondWith run verbatim", () => {
   for (const { name, schema, accepted } of CASES) {
     it(`${name}: ${accepted ? "accepted as it stands" : "a template, refused with a clear message"}`, async () => {
-      const record = openForm(schema);
+      const record = await openForm(schema);
       const line = respondWith(record);
       const run = await runShell(line, state, bin);
-      const after = store.get(record.id)!;
+      const after = (await store.questions.get(record.id))!;
       if (accepted) {
         expect(run.code, run.stderr).toBe(0);
         expect(after.state).toBe("answered");
@@ -112,7 +112,7 @@ describe("respondWith run verbatim", () => {
 
 describe("a titled single-select that does not fit", () => {
   it("lists the choices with their titles instead of validator text", async () => {
-    const record = openForm({
+    const record = await openForm({
       type: "object",
       properties: {
         plan: {
@@ -134,10 +134,10 @@ describe("a titled single-select that does not fit", () => {
 
 describe("mcpx result with an id prefix", () => {
   it("collects the one call a prefix names, and lists the calls an ambiguous one matches", async () => {
-    store.calls.create("abc12345-0000", "files", "read", {});
-    store.calls.finish("abc12345-0000", { result: { content: [{ type: "text", text: "first" }] } });
-    store.calls.create("abd99999-0000", "files", "read", {});
-    store.calls.finish("abd99999-0000", { result: { content: [{ type: "text", text: "second" }] } });
+    await store.calls.create("abc12345-0000", "files", "read", {});
+    await store.calls.finish("abc12345-0000", { result: { content: [{ type: "text", text: "first" }] } });
+    await store.calls.create("abd99999-0000", "files", "read", {});
+    await store.calls.finish("abd99999-0000", { result: { content: [{ type: "text", text: "second" }] } });
     const one = await runMcpx(["result", "abc1"], state);
     expect(one.code, one.stderr).toBe(0);
     expect(one.stdout).toBe("first\n");

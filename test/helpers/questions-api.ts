@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import type { JsonObject } from "../../src/protocol/jsonrpc.js";
 import { questionFromRequest, type QuestionMethod } from "../../src/render/question.js";
@@ -68,30 +68,30 @@ export async function startUi(stateDir: string, args: string[] = [], env: NodeJS
 }
 
 /** A broker of the test's own on a state dir. */
-export function openBroker(stateDir: string): { store: QuestionStore; broker: Broker; close(): void } {
-  const store = QuestionStore.open(stateDir);
+export function openBroker(stateDir: string): { store: SqliteStore; broker: Broker; close(): Promise<void> } {
+  const store = SqliteStore.open(stateDir);
   const broker = new Broker(store, silentLogger);
   return {
     store,
     broker,
-    close: () => {
-      broker.stop();
-      store.close();
+    close: async () => {
+      await broker.stop();
+      await store.close();
     },
   };
 }
 
 /** Open a question as if the upstream `server` had sent `method` with `params` during `tool`. */
-export function ask(
+export async function ask(
   broker: Broker,
   method: QuestionMethod,
   params: JsonObject,
   options: { server?: string; tool?: string; ttlSeconds?: number; hostSession?: string } = {},
-): QuestionRecord {
+): Promise<QuestionRecord> {
   const question = questionFromRequest(randomUUID(), options.server ?? "demo", method, params);
   if (!question) throw new Error(`not a question: ${method} ${JSON.stringify(params)}`);
   const origin = { tool: options.tool ?? "demo__book", ...(options.hostSession ? { hostSession: options.hostSession } : {}) };
-  const record = broker.open(question, origin, options.ttlSeconds ?? 300);
+  const record = await broker.open(question, origin, options.ttlSeconds ?? 300);
   // As `mcpx serve` does: once it is settled, hand the answer over and record its delivery.
   void broker
     .wait(record.id)
@@ -105,10 +105,10 @@ export function askForm(
   message: string,
   requestedSchema: JsonObject,
   options: { server?: string; tool?: string; hostSession?: string } = {},
-): QuestionRecord {
+): Promise<QuestionRecord> {
   return ask(broker, "elicitation/create", { mode: "form", message, requestedSchema }, options);
 }
 
-export function askUrl(broker: Broker, message: string, url: string): QuestionRecord {
+export function askUrl(broker: Broker, message: string, url: string): Promise<QuestionRecord> {
   return ask(broker, "elicitation/create", { mode: "url", message, url, elicitationId: randomUUID() });
 }

@@ -84,7 +84,7 @@ describe("approvals", () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("nobody allowed it in time");
     expect(existsSync(file)).toBe(false);
-    const [question] = storedQuestions(config).filter((view) => view.server === "fs");
+    const [question] = (await storedQuestions(config)).filter((view) => view.server === "fs");
     expect(question).toMatchObject({ audience: "person", state: "expired" });
   }, 60_000);
 });

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import { configFromObject } from "../../src/config/load.js";
 import { DEFAULTS_FILE } from "../../src/config/validate.js";
@@ -33,21 +33,21 @@ const RULED_FORM = { type: "object", properties: { ruled: { type: "string" } }, 
 interface Setup {
   gateway: Gateway;
   broker: Broker;
-  store: QuestionStore;
+  store: SqliteStore;
 }
 
-function setup(elicitation: object): Setup {
-  const store = QuestionStore.open(mkdtempSync(join(tmpdir(), "mcpx-onelicit-")));
+async function setup(elicitation: object): Promise<Setup> {
+  const store = SqliteStore.open(mkdtempSync(join(tmpdir(), "mcpx-onelicit-")));
   const broker = new Broker(store, silentLogger);
-  broker.start();
+  await broker.start();
   const config = configFromObject({ mcpServers: { ask: askingStdio() }, elicitation: { ttlSeconds: 60, ...elicitation } }, DEFAULTS_FILE, {});
   return { gateway: new Gateway(config, silentLogger, { broker }), broker, store };
 }
 
 async function teardown(setup: Setup | undefined): Promise<void> {
   await setup?.gateway.stop();
-  setup?.broker.stop();
-  setup?.store.close();
+  await setup?.broker.stop();
+  await setup?.store.close();
 }
 
 let runs = 0;
@@ -56,7 +56,7 @@ let runs = 0;
 async function runScript(
   { gateway }: Setup,
   code: string,
-  handler: (question: ScriptQuestion) => ScriptAnswer | undefined,
+  handler: (question: ScriptQuestion) => ScriptAnswer | undefined | Promise<ScriptAnswer | undefined>,
 ): Promise<{ callId: string; offered: ScriptQuestion[]; done: Promise<ScriptEnvelope> }> {
   const callId = `run-${++runs}`;
   const run: CallerContext = { callId };
@@ -81,24 +81,24 @@ const askForm = (message: string, schema: object): string =>
 async function questionOf({ store }: Setup, callId: string, state?: QuestionRecord["state"]): Promise<QuestionRecord> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const found = store.list(true).find((record) => record.callId === callId && (state === undefined || record.state === state));
+    const found = (await store.questions.list(true)).find((record) => record.callId === callId && (state === undefined || record.state === state));
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no question of ${callId} in the store: ${JSON.stringify(store.list(true))}`);
+    if (Date.now() > deadline) throw new Error(`no question of ${callId} in the store: ${JSON.stringify(await store.questions.list(true))}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 describe('elicitation.mode "ask", with a rule', () => {
   let it_: Setup;
-  beforeAll(() => {
-    it_ = setup({ rules: [{ match: { server: "ask", fields: ["ruled"] }, action: "accept", content: { ruled: "by the rule" } }] });
+  beforeAll(async () => {
+    it_ = await setup({ rules: [{ match: { server: "ask", fields: ["ruled"] }, action: "accept", content: { ruled: "by the rule" } }] });
   });
-  afterAll(() => teardown(it_));
+  afterAll(async () => teardown(it_));
 
   it("offers an agent's question to the script before any surface can see it, with server, tool, message and schema; its answer is the upstream's, recorded as the script's", async () => {
     let storedWhenOffered = -1;
-    const run = await runScript(it_, askForm("Who are you?", NAME_FORM), () => {
-      storedWhenOffered = it_.store.list(true).filter((record) => record.callId === run.callId).length;
+    const run = await runScript(it_, askForm("Who are you?", NAME_FORM), async () => {
+      storedWhenOffered = (await it_.store.questions.list(true)).filter((record) => record.callId === run.callId).length;
       return { action: "accept", content: { name: "from the script" } };
     });
     const envelope = await run.done;
@@ -113,7 +113,7 @@ describe('elicitation.mode "ask", with a rule', () => {
     const run = await runScript(it_, askForm("Your password, please", PASSWORD_FORM), () => ({ action: "accept", content: { password: "guessed" } }));
     const record = await questionOf(it_, run.callId, "pending");
     expect(record.audience).toBe("person");
-    it_.broker.answer(record.id, { action: "decline" }, { by: "cli" });
+    await it_.broker.answer(record.id, { action: "decline" }, { by: "cli" });
     expect((await run.done).value).toEqual({ action: "decline" });
     expect(run.offered).toEqual([]);
   });
@@ -121,7 +121,7 @@ describe('elicitation.mode "ask", with a rule', () => {
   it("a pass goes on to the usual answerers", async () => {
     const run = await runScript(it_, askForm("Pick a name", NAME_FORM), () => undefined);
     const record = await questionOf(it_, run.callId, "pending");
-    it_.broker.answer(record.id, { action: "accept", content: { name: "from the cli" } }, { by: "cli" });
+    await it_.broker.answer(record.id, { action: "accept", content: { name: "from the cli" } }, { by: "cli" });
     expect((await run.done).value).toEqual({ action: "accept", content: { name: "from the cli" } });
     expect(run.offered).toHaveLength(1);
   });
@@ -129,7 +129,7 @@ describe('elicitation.mode "ask", with a rule', () => {
   it("an answer that does not fit the schema is not taken: it goes on to the usual answerers", async () => {
     const run = await runScript(it_, askForm("Pick a name", NAME_FORM), () => ({ action: "accept", content: { nickname: 3 } }));
     const record = await questionOf(it_, run.callId, "pending");
-    it_.broker.answer(record.id, { action: "cancel" }, { by: "cli" });
+    await it_.broker.answer(record.id, { action: "cancel" }, { by: "cli" });
     expect((await run.done).value).toEqual({ action: "cancel" });
     expect(run.offered).toHaveLength(1);
   });
@@ -144,10 +144,10 @@ describe('elicitation.mode "ask", with a rule', () => {
 
 describe('elicitation.mode "auto"', () => {
   let it_: Setup;
-  beforeAll(() => {
-    it_ = setup({ mode: "auto" });
+  beforeAll(async () => {
+    it_ = await setup({ mode: "auto" });
   });
-  afterAll(() => teardown(it_));
+  afterAll(async () => teardown(it_));
 
   it("the script answers before the mode would cancel; what it passes the mode cancels", async () => {
     const answered = await runScript(it_, askForm("Who?", NAME_FORM), () => ({ action: "accept", content: { name: "scripted" } }));
@@ -160,10 +160,10 @@ describe('elicitation.mode "auto"', () => {
 
 describe("onElicit in the script itself, and the deadline while a question waits", () => {
   let it_: Setup;
-  beforeAll(() => {
-    it_ = setup({});
+  beforeAll(async () => {
+    it_ = await setup({});
   });
-  afterAll(() => teardown(it_));
+  afterAll(async () => teardown(it_));
 
   it("a handler the script registers answers its run's question; the store says the script did", async () => {
     const callId = `run-${++runs}`;
@@ -184,7 +184,7 @@ describe("onElicit in the script itself, and the deadline while a question waits
     const record = await questionOf(it_, callId, "pending");
     // The person takes longer than the script may run: its clock stands still meanwhile.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    it_.broker.answer(record.id, { action: "accept", content: { password: "hunter2" } }, { by: "cli" });
+    await it_.broker.answer(record.id, { action: "accept", content: { password: "hunter2" } }, { by: "cli" });
     expect(await running.done).toMatchObject({ ok: true, value: { action: "accept" } });
   });
 

@@ -60,7 +60,7 @@ describe("hosts of mcpx serve --http", () => {
     store = openBroker(join(config.dir, "state"));
   });
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await mcpx?.close();
   });
 
@@ -87,7 +87,7 @@ describe("hosts of mcpx serve --http", () => {
       expect(asked).toHaveLength(2);
       for (const frame of host.frames) expectValidToClient("2025-11-25", frame, "result" in frame ? "tools/call" : undefined);
       const sessionId = (host as unknown as { client: { transport?: { sessionId?: string } } }).client.transport?.sessionId;
-      const questions = store.store.list(true).filter((record) => record.server === "ask" && record.hostSession === sessionId);
+      const questions = (await store.store.questions.list(true)).filter((record) => record.server === "ask" && record.hostSession === sessionId);
       expect(questions).toHaveLength(2);
       for (const record of questions) expect(record.answer?.by).toBe(`host:${sessionId}`);
     } finally {
@@ -110,13 +110,13 @@ describe("hosts of mcpx serve --http", () => {
     expect(error).toMatchObject({ id: 1, error: { code: -32042, data: { elicitations: [{ mode: "url", elicitationId: "run-url-1" }] } } });
     const retry = host.send(frame(2), { accept: "application/json" });
     await mcpx.waitForLog("a host retried an mcpx__exec it was answered -32042 for");
-    const pending = store.store.list(false).filter((record) => record.server === "ask" && record.hostSession === host.sessionId);
+    const pending = (await store.store.questions.list(false)).filter((record) => record.server === "ask" && record.hostSession === host.sessionId);
     const url = pending.find((record) => record.params.elicitationId === "run-url-1");
     const form = pending.find((record) => record.message === "Which one?");
     expect(url).toBeDefined();
     expect(form).toBeDefined();
-    store.broker.answer(url!.id, { action: "accept" }, { by: "cli" });
-    store.broker.answer(form!.id, { action: "accept", content: { name: "this one" } }, { by: "cli" });
+    await store.broker.answer(url!.id, { action: "accept" }, { by: "cli" });
+    await store.broker.answer(form!.id, { action: "accept", content: { name: "this one" } }, { by: "cli" });
     const answered = await retry;
     expectValidToClient("2025-11-25", answered.messages[0], "tools/call");
     expect(

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { configFromObject } from "../../src/config/load.js";
 import { DEFAULTS_FILE } from "../../src/config/validate.js";
 import { Gateway } from "../../src/host/gateway.js";
@@ -53,18 +53,18 @@ it("a session subscribed on a per-host server ends with its own upstream process
 });
 
 it("every long-lived object's close is idempotent and never throws, in any order", async () => {
-  const store = QuestionStore.open(mkdtempSync(join(tmpdir(), "mcpx-teardown-")));
+  const store = SqliteStore.open(mkdtempSync(join(tmpdir(), "mcpx-teardown-")));
   const broker = new Broker(store, silentLogger);
-  broker.start();
+  await broker.start();
   const gateway = new Gateway(configFromObject({ mcpServers: { changing: nodeServer("changing-server.mjs") } }, DEFAULTS_FILE, {}), silentLogger, { broker });
   await gateway.start();
   const http = new HttpHost(gateway, { host: "127.0.0.1", port: 0, allowedOrigins: [], allowedHosts: [] });
   await http.listen();
   // The store goes first, as a careless shutdown might do it: nothing after it may throw.
-  store.close();
-  store.close();
-  broker.stop();
-  broker.stop();
+  await store.close();
+  await store.close();
+  await broker.stop();
+  await broker.stop();
   await http.close();
   await http.close();
   await gateway.stop();

@@ -152,7 +152,7 @@ describe("hosts of mcpx serve --http in discovery mode", () => {
     store = openBroker(join(config.dir, "state"));
   });
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await mcpx?.close();
   });
 
@@ -166,9 +166,9 @@ describe("hosts of mcpx serve --http in discovery mode", () => {
     expect(error).toMatchObject({ id: 1, error: { code: -32042, data: { elicitations: [{ mode: "url", elicitationId: "through-1" }] } } });
     const retry = host.send(frame(2), { accept: "application/json" });
     await mcpx.waitForLog("a host retried a call it was answered -32042 for");
-    const question = store.store.list(false).find((record) => record.params.elicitationId === "through-1");
+    const question = (await store.store.questions.list(false)).find((record) => record.params.elicitationId === "through-1");
     expect(question).toBeDefined();
-    store.broker.answer(question!.id, { action: "accept" }, { by: "cli" });
+    await store.broker.answer(question!.id, { action: "accept" }, { by: "cli" });
     const answered = await retry;
     expectValidToClient("2025-11-25", answered.messages[0], "tools/call");
     expect(toolJson(answered.messages[0]!.result)).toEqual({ action: "accept" });

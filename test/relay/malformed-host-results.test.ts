@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { silentLogger } from "../../src/util/log.js";
 import { RawStdioHost } from "../helpers/mcpx.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
@@ -30,18 +30,18 @@ const MALFORMED: Array<[string, object]> = [
 
 const config = brokerConfig({ ask: askingStdio() });
 let host: RawStdioHost;
-let store: QuestionStore;
+let store: SqliteStore;
 let broker: Broker;
 let serial = 0;
 
 beforeAll(async () => {
   host = new RawStdioHost(config);
   await host.initialize("2025-11-25", { elicitation: {} });
-  store = QuestionStore.open(stateDirOf(config));
+  store = SqliteStore.open(stateDirOf(config));
   broker = new Broker(store, silentLogger);
 });
 afterAll(async () => {
-  store?.close();
+  await store?.close();
   await host?.close();
 });
 
@@ -65,12 +65,12 @@ describe("a malformed inline result from the calling host", () => {
     const params = warning.params as { level: string; data: { message: string; question: string; reason: string } };
     expect(params.level).toBe("warning");
     expect(params.data.reason).toMatch(/^not an ElicitResult: /);
-    const question = storedQuestions(config).find((view) => view.id === params.data.question);
+    const question = (await storedQuestions(config)).find((view) => view.id === params.data.question);
     expect(question).toMatchObject({ state: "pending", server: "ask", message: `Question ${serial}` });
     expect(params.data.message).toContain(question!.id);
 
     // Answered on another surface: that answer is what the upstream gets.
-    broker.answer(question!.id, { action: "decline" }, { by: "cli" });
+    await broker.answer(question!.id, { action: "decline" }, { by: "cli" });
     const answer = await host.waitFor((frame) => frame.id === callId && !("method" in frame));
     expect(JSON.parse(firstText(answer))).toEqual({ action: "decline" });
   });

@@ -56,15 +56,15 @@ afterAll(async () => {
   await urlHost?.close();
   oldHost?.close();
   jsonHost?.close();
-  store?.close();
+  await store?.close();
   await mcpx?.close();
 });
 
 /** The stored question for one of the upstream's elicitationIds, once it is there (bounded). */
-function questionFor(elicitationId: string): Promise<QuestionRecord> {
+async function questionFor(elicitationId: string): Promise<QuestionRecord> {
   return vi.waitFor(
-    () => {
-      const found = store.store.list(true).find((record) => record.params.elicitationId === elicitationId);
+    async () => {
+      const found = (await store.store.questions.list(true)).find((record) => record.params.elicitationId === elicitationId);
       if (!found) throw new Error(`no question for ${elicitationId} yet`);
       return found;
     },
@@ -124,7 +124,11 @@ describe("an upstream's -32042 (mcpx as the client of a 2025-11-25 upstream)", (
     const answer = await pending;
     expect(toolJson(answer.result)).toEqual({ key: "old", calls: 2, done: true });
     expect(oldHost.received.some(({ frame }) => frame.method === "elicitation/create")).toBe(false);
-    expect(viewOf(store.broker.get(question.id)!)).toMatchObject({ progress: "completed", completion: { by: "cli" }, answer: { action: "accept", by: "cli" } });
+    expect(viewOf((await store.broker.get(question.id))!)).toMatchObject({
+      progress: "completed",
+      completion: { by: "cli" },
+      answer: { action: "accept", by: "cli" },
+    });
   });
 
   it("answers a url-capable host on a JSON-only POST -32042 listing the question; REST done, then its retry gets the result", async () => {
@@ -216,7 +220,7 @@ describe("a URL question the calling host cannot be sent inline (mcpx as the ser
     const retry = jsonHost.send(call(21, "ask__ask_url", { elicitationId: "direct-1" }), JSON_ONLY);
     const question = await questionFor("direct-1");
     await mcpx.waitForLog("a host retried a call it was answered -32042 for");
-    store.broker.answer(question.id, { action: "accept" }, { by: "cli" });
+    await store.broker.answer(question.id, { action: "accept" }, { by: "cli" });
     const answered = await retry;
     expect(toolJson(answered.messages[0]!.result)).toEqual({ action: "accept" });
     const events = toolJson(await urlHost.client.callTool({ name: "ask__events", arguments: {} })) as Array<{ tool: string }>;
@@ -225,12 +229,12 @@ describe("a URL question the calling host cannot be sent inline (mcpx as the ser
 
   it("is never -32042 for a form question: the JSON-only call waits in the broker", async () => {
     const pending = jsonHost.send(call(30, "ask__ask_form", { message: "Your name?", tag: "json-form" }), JSON_ONLY);
-    const question = await vi.waitFor(() => {
-      const found = store.store.list(false).find((record) => record.message.includes("Your name?"));
+    const question = await vi.waitFor(async () => {
+      const found = (await store.store.questions.list(false)).find((record) => record.message.includes("Your name?"));
       if (!found) throw new Error("not yet");
       return found;
     });
-    store.broker.answer(question.id, { action: "accept", content: { name: "Ada" } }, { by: "cli" });
+    await store.broker.answer(question.id, { action: "accept", content: { name: "Ada" } }, { by: "cli" });
     const reply = await pending;
     expect(reply.messages[0]).not.toHaveProperty("error");
     expect(toolJson(reply.messages[0]!.result)).toEqual({ action: "accept", content: { name: "Ada" } });
@@ -269,7 +273,7 @@ describe("a URL question finished by a person", () => {
 });
 
 describe("every frame mcpx sent", () => {
-  it("is valid for each host's revision", () => {
+  it("is valid for each host's revision", async () => {
     // The SDK host's frames: requests, notifications and errors (a result needs its request's method).
     for (const frame of urlHost.frames.filter((candidate) => !("result" in candidate))) expectValidToClient("2025-11-25", frame);
     for (const { frame, requestMethod } of oldHost.received) expectValidToClient("2025-06-18", frame, requestMethod);

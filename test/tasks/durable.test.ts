@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/experimental/tasks/types.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import type { TaskRecord } from "../../src/broker/task-store.js";
 import { startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx, startHttpFixture, type HttpFixture } from "../helpers/upstreams.js";
@@ -29,12 +29,12 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-function storedTasks(): TaskRecord[] {
-  const store = QuestionStore.open(config.env.MCPX_STATE_DIR!);
+async function storedTasks(): Promise<TaskRecord[]> {
+  const store = SqliteStore.open(config.env.MCPX_STATE_DIR!);
   try {
-    return store.tasks.all();
+    return await store.tasks.all();
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -52,7 +52,7 @@ describe("tasks in the store", () => {
     quick = await startTask("work__slow_echo", { text: "quick", ms: 50 });
     await host.client.experimental.tasks.getTaskResult(quick, CallToolResultSchema);
     await host.waitFor((frame) => frame.method === "notifications/tasks/status" && (frame.params as Frame).taskId === quick);
-    const byId = new Map(storedTasks().map((task) => [task.id, task]));
+    const byId = new Map((await storedTasks()).map((task) => [task.id, task]));
     expect(byId.get(slow)).toMatchObject({ identity: "local", server: "work", tool: "slow_compute", status: "working", followerPid: running[0]!.child.pid });
     expect(byId.get(slow)?.upstreamTaskId).not.toBe(slow);
     expect(byId.get(slow)?.hostSession).toMatch(/\S/);
@@ -70,7 +70,7 @@ describe("tasks in the store", () => {
     first.child.kill("SIGKILL");
     await exited;
     running.push(await startMcpxHttp(config));
-    const byId = new Map(storedTasks().map((task) => [task.id, task]));
+    const byId = new Map((await storedTasks()).map((task) => [task.id, task]));
     expect(byId.get(slow)?.status).toBe("failed");
     expect(byId.get(slow)?.statusMessage).toBe(`the mcpx process that followed this task (process ${pid}) is gone; it can no longer be reached through mcpx`);
     expect(byId.get(quick)?.status).toBe("completed");

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { nodeServer, startMcpxHttp, writeConfig, type RunningMcpx, type TempConfig } from "../helpers/mcpx.js";
 import { post } from "../helpers/raw-http.js";
 import { expectValidToClient, validateDefinition } from "../helpers/spec-validator.js";
@@ -187,14 +187,14 @@ describe("the store", () => {
   it("records a relayed 2026 task, its owner and its status as last heard", async () => {
     const created = (await modern("tools/call", { name: "http__slow_compute", arguments: { seconds: 0.1, label: "stored" } })).result!;
     await until(String(created.taskId), ended);
-    const store = QuestionStore.open(config.env.MCPX_STATE_DIR!);
+    const store = SqliteStore.open(config.env.MCPX_STATE_DIR!);
     try {
-      const record = store.tasks.all().find((task) => task.id === created.taskId);
+      const record = (await store.tasks.all()).find((task) => task.id === created.taskId);
       // Owned by the identity (the operator's, without a token): a 2026 request has no session of its own.
       expect(record).toMatchObject({ server: "http", tool: "slow_compute", status: "completed", identity: "local" });
       expect(record?.hostSession).toBeUndefined();
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -38,10 +38,10 @@ const task = (id: string, identity: string, tool: string) => ({
 
 beforeAll(async () => {
   server = await startStoreServer({ host: "127.0.0.1", port: 0, stateDir: tempStateDir(), log: silentLogger });
-  server.broker.recordTask(task(ids.running, "local", 'slow <img src=x onerror="globalThis.pwned=1">'));
-  server.broker.recordTask(task(ids.ended, "local", "quick"));
-  server.broker.taskHeard(ids.ended, "completed", "done in a blink");
-  server.broker.recordTask(task(ids.bobs, "https://issuer.example#bob", "bobs_job"));
+  await server.broker.recordTask(task(ids.running, "local", 'slow <img src=x onerror="globalThis.pwned=1">'));
+  await server.broker.recordTask(task(ids.ended, "local", "quick"));
+  await server.broker.taskHeard(ids.ended, "completed", "done in a blink");
+  await server.broker.recordTask(task(ids.bobs, "https://issuer.example#bob", "bobs_job"));
 });
 afterAll(async () => {
   await server?.close();
@@ -92,11 +92,11 @@ describe("POST /v1/tasks/:id/cancel", () => {
 
   it("cancels the caller's running task in the store", async () => {
     const id = "work/0f6e7c1a-0000-4000-8000-000000000004";
-    server.broker.recordTask(task(id, "local", "to_cancel"));
+    await server.broker.recordTask(task(id, "local", "to_cancel"));
     const reply = await cancel(id);
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ id, status: "cancelled" });
-    expect(server.broker.store.tasks.get(id)?.status).toBe("cancelled");
+    expect((await server.broker.store.tasks.get(id))?.status).toBe("cancelled");
   });
 
   it("refuses an ended task (409 TASK_ENDED, saying how it ended); another identity's is unknown (404), and stays as it was", async () => {
@@ -107,7 +107,7 @@ describe("POST /v1/tasks/:id/cancel", () => {
     const bobs = await cancel(ids.bobs);
     expect(bobs.status).toBe(404);
     expect(bobs.body.error.code).toBe("UNKNOWN_TASK");
-    expect(server.broker.store.tasks.get(ids.bobs)?.status).toBe("working");
+    expect((await server.broker.store.tasks.get(ids.bobs))?.status).toBe("working");
     const response = await fetch(new URL(`/v1/tasks/${encodeURIComponent(ids.running)}/cancel`, server.url), {
       headers: { authorization: `Bearer ${server.token}` },
     });
@@ -138,7 +138,7 @@ describe("POST /v1/tasks/:id/cancel", () => {
     expect(await item(ids.ended).textContent()).toContain("completed (done in a blink)");
     expect(await item(ids.bobs).count()).toBe(0);
     expect(await page.locator("#no-tasks").isHidden()).toBe(true);
-    server.broker.taskHeard(ids.running, "input_required", "waiting for a name");
+    await server.broker.taskHeard(ids.running, "input_required", "waiting for a name");
     await page.locator(`#tasks li[data-id="${ids.running}"][data-status="input_required"]`).waitFor({ timeout: 10_000 });
   });
 
@@ -146,7 +146,7 @@ describe("POST /v1/tasks/:id/cancel", () => {
     expect(await page.locator(`#tasks li[data-id="${ids.ended}"] button`).count()).toBe(0);
     await page.locator(`#tasks li[data-id="${ids.running}"] button.task-cancel`).click();
     await page.locator(`#tasks li[data-id="${ids.running}"][data-status="cancelled"]`).waitFor({ timeout: 10_000 });
-    expect(server.broker.store.tasks.get(ids.running)?.status).toBe("cancelled");
+    expect((await server.broker.store.tasks.get(ids.running))?.status).toBe("cancelled");
     expect(await page.locator(`#tasks li[data-id="${ids.running}"] button`).count()).toBe(0);
   });
 });

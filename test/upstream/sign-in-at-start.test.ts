@@ -44,7 +44,7 @@ describe("a sign-in needed at start", () => {
       expect(result.content[0]?.text).toMatch(/^alice /);
       expect(host.log()).toMatch(/upstream waits for a sign-in/);
       expect(host.log()).not.toMatch(/upstream failed to start/);
-      const completed = storedQuestions(config).find((view) => view.id === question.id);
+      const completed = (await storedQuestions(config)).find((view) => view.id === question.id);
       expect(completed?.state).toBe("answered");
     } finally {
       await host.close();

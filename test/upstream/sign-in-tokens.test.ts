@@ -115,7 +115,7 @@ describe("tokens of a server that requires OAuth", () => {
     const next = await runMcpx(["call", "crm.whoami", "{}", "--config", config.file], config);
     expect(next.stdout).toMatch(/^alice /);
     expect(next.code).toBe(0);
-    expect(storedQuestions(config)).toHaveLength(1);
+    expect(await storedQuestions(config)).toHaveLength(1);
     expect(as.requests.filter((seen) => seen.url === "/reg")).toHaveLength(registrations);
   }, 60_000);
 

@@ -39,8 +39,8 @@ export function registerElicit(program: Command): void {
     .option("--all", "answered, expired and closed questions too")
     .option("--json", "print a JSON array")
     .action((options: JsonOption & { all?: boolean }) =>
-      withBroker((broker) => {
-        const records = broker.list(options.all === true).filter(operators);
+      withBroker(async (broker) => {
+        const records = (await broker.list(options.all === true)).filter(operators);
         write(options.json ? json(records.map((record) => viewOf(record))) : listTable(records, options.all === true, terminalFormat()));
       }),
     );
@@ -51,9 +51,9 @@ export function registerElicit(program: Command): void {
     .argument("<id>", "the question's id (or a unique prefix of it)")
     .option("--json", "print JSON")
     .action((id: string, options: JsonOption) =>
-      withBroker((broker) => {
-        broker.sweep();
-        const record = find(broker, id);
+      withBroker(async (broker) => {
+        await broker.sweep();
+        const record = await find(broker, id);
         write(options.json ? json(viewOf(record)) : showQuestion(shareable(record), terminalFormat()));
       }),
     );
@@ -66,7 +66,7 @@ export function registerElicit(program: Command): void {
     .option("--json", "print the answered question as JSON")
     .action((id: string, content: string[], options: JsonOption) =>
       withBroker(async (broker) => {
-        const record = find(broker, id);
+        const record = await find(broker, id);
         await settle(broker, record, { action: "accept", content: await contentFor(record, content) }, options);
       }),
     );
@@ -84,7 +84,7 @@ export function registerElicit(program: Command): void {
       .option("--json", "print the answered question as JSON")
       .action((id: string, options: JsonOption) =>
         withBroker(async (broker) => {
-          const record = find(broker, id);
+          const record = await find(broker, id);
           await settle(broker, record, { action, ...(action === "accept" ? emptyForm(record) : {}) }, options);
         }),
       );
@@ -97,8 +97,8 @@ export function registerElicit(program: Command): void {
     .option("--json", "print the completed question as JSON")
     .action((id: string, options: JsonOption) =>
       withBroker(async (broker) => {
-        const record = find(broker, id);
-        const completed = broker.complete(record.id, BY);
+        const record = await find(broker, id);
+        const completed = await broker.complete(record.id, BY);
         if (options.json) return write(json(viewOf(completed)));
         write(`done recorded for question ${inert(completed.id)} from "${inert(completed.server)}"\n`);
       }),
@@ -122,7 +122,7 @@ export function registerElicit(program: Command): void {
 
 /** Open the shared store for one command, and close it after, whatever happens. */
 async function withBroker(run: (broker: Broker) => void | Promise<void>): Promise<void> {
-  const store = openCommandStore();
+  const store = await openCommandStore();
   try {
     await run(new Broker(store, createLogger({}, "warn")));
   } catch (error) {
@@ -130,7 +130,7 @@ async function withBroker(run: (broker: Broker) => void | Promise<void>): Promis
     if (error instanceof BrokerError) throw new CliError(inert(error.message));
     throw error;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -143,10 +143,10 @@ function operators(record: QuestionRecord): boolean {
 }
 
 /** A question by its id, or by a prefix that only one question's id starts with. */
-function find(broker: Broker, id: string): QuestionRecord {
-  const exact = broker.get(id);
+async function find(broker: Broker, id: string): Promise<QuestionRecord> {
+  const exact = await broker.get(id);
   if (exact && operators(exact)) return exact;
-  const matches = id === "" ? [] : broker.store.list(true).filter((record) => record.id.startsWith(id) && operators(record));
+  const matches = id === "" ? [] : (await broker.store.questions.list(true)).filter((record) => record.id.startsWith(id) && operators(record));
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1)
     throw new CliError(inert(`"${id}" matches ${matches.length} questions (${matches.map((record) => record.id).join(", ")}); give more of the id`));
@@ -187,7 +187,7 @@ function emptyForm(record: QuestionRecord): Partial<AnswerInput> {
 
 /** Record the answer, then say whether the waiting process handed it to the upstream (it may be stopped, or gone). */
 async function settle(broker: Broker, record: QuestionRecord, input: AnswerInput, options: JsonOption): Promise<void> {
-  const answered = broker.answer(record.id, input, { by: BY });
+  const answered = await broker.answer(record.id, input, { by: BY });
   const { record: settled, delivery } = await broker.awaitDelivery(answered.id);
   // What was answered, as given: a person-only answer's content may already be forgotten on delivery.
   if (options.json) return write(json({ ...viewOf(answered, Date.now(), delivery), delivery }));

@@ -7,12 +7,10 @@
  * through its own broker (REST, the page), and cancels it upstream.
  */
 import type { Broker } from "../../broker/broker.js";
+import { coalesced } from "../../util/coalesce.js";
 import type { Logger } from "../../util/log.js";
 import { cancelUpstream } from "./cancel.js";
 import { isTerminal, type RelayedTask, type TaskRecorder } from "./registry.js";
-
-/** How often the store is looked at for a cancel from another process (only when it changed). */
-const CANCEL_WATCH_MS = 250;
 
 const SESSION_OWNER = "session:";
 
@@ -22,19 +20,16 @@ function hostSessionOf(task: RelayedTask): string | undefined {
 }
 
 export function storeRecorder(broker: Broker, log: Logger): TaskRecorder {
-  const safely = (what: string, task: RelayedTask, write: () => void): void => {
-    try {
-      write();
-    } catch (error) {
-      log.warn(`could not record ${what} in the store; the task is relayed all the same`, { task: task.id, error });
-    }
+  // Fire and forget: relaying the task does not wait for its record.
+  const safely = (what: string, task: RelayedTask, write: () => Promise<void>): void => {
+    write().catch((error: unknown) => log.warn(`could not record ${what} in the store; the task is relayed all the same`, { task: task.id, error }));
   };
   const watched = watchCancels(broker, log);
   return {
     created: (task) =>
       safely("a relayed task", task, () => {
         watched.add(task);
-        broker.recordTask({
+        return broker.recordTask({
           id: task.id,
           identity: task.session.identity,
           hostSession: hostSessionOf(task),
@@ -55,12 +50,11 @@ export function storeRecorder(broker: Broker, log: Logger): TaskRecorder {
 
 /**
  * The tasks this process follows, watched for a cancel written to the store by another process:
- * looked at only when the store changed (SQLite's data_version), and only while some task runs.
+ * looked at only when the store says another process wrote (`onChange`), and only while some task runs.
  */
 function watchCancels(broker: Broker, log: Logger): { add(task: RelayedTask): void } {
   const live = new Set<RelayedTask>();
-  let timer: NodeJS.Timeout | undefined;
-  let seen = -1;
+  let unlisten: (() => void) | undefined;
   const cancel = (task: RelayedTask, where: string): void => {
     live.delete(task);
     task.status = "cancelled";
@@ -69,21 +63,19 @@ function watchCancels(broker: Broker, log: Logger): { add(task: RelayedTask): vo
   };
   const idle = (): void => {
     if (live.size > 0) return;
-    clearInterval(timer);
-    timer = undefined;
+    unlisten?.();
+    unlisten = undefined;
   };
-  const look = (): void => {
+  const lookOnce = async (): Promise<void> => {
     if (!broker.store.open) return;
-    const version = broker.store.dataVersion();
-    if (version === seen) return;
-    seen = version;
-    for (const task of live) {
+    for (const task of [...live]) {
       if (isTerminal(task.status)) live.delete(task);
-      else if (broker.store.tasks.get(task.id)?.status === "cancelled") cancel(task, "from another process (mcpx tasks cancel)");
+      else if ((await broker.store.tasks.get(task.id))?.status === "cancelled" && live.has(task)) cancel(task, "from another process (mcpx tasks cancel)");
     }
     idle();
   };
-  // A cancel through this process's own broker (REST, the page): SQLite's data_version counts only other connections' writes.
+  const look = coalesced(lookOnce, (error) => log.warn("could not read the followed tasks from the store", { error }));
+  // A cancel through this process's own broker (REST, the page): a store need not report its own writes.
   broker.onTaskCancel((id) => {
     for (const task of live) if (task.id === id && !isTerminal(task.status)) cancel(task, "through mcpx's REST API or page");
     idle();
@@ -91,8 +83,7 @@ function watchCancels(broker: Broker, log: Logger): { add(task: RelayedTask): vo
   return {
     add: (task) => {
       live.add(task);
-      timer ??= setInterval(look, CANCEL_WATCH_MS);
-      timer.unref();
+      unlisten ??= broker.store.onChange(look);
     },
   };
 }

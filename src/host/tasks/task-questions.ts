@@ -73,9 +73,9 @@ export class TaskQuestions {
     if (!release) return { answer: cancelFor(question), expired: false, forwarded: () => {} };
     const log = gateway.log.child({ server: upstream.name, question: question.id, task: task.id });
     try {
-      const record = broker.open(question, this.#origin(), upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds, decision);
+      const record = await broker.open(question, this.#origin(), upstream.config.elicitation.ttlSeconds ?? gateway.config.elicitation.ttlSeconds, decision);
       if (record.state !== "pending") {
-        broker.delivered(record.id);
+        await broker.delivered(record.id);
         return { answer: outcomeFor(record), expired: false, forwarded: () => {} };
       }
       let done = (): void => {};
@@ -83,11 +83,11 @@ export class TaskQuestions {
       this.#pending.set(key, pending);
       log.info("a task's question waits for its owner or a person", { key, shape: task.shape });
       for (const caller of task.waiting) this.#askInline(pending, caller, signal);
-      const withdraw = (): void => broker.close(record.id, "the task no longer waits for it");
+      const withdraw = (): void => broker.closeSoon(record.id, "the task no longer waits for it");
       signal.addEventListener("abort", withdraw, { once: true });
       try {
         const settled = await broker.wait(record.id);
-        broker.delivered(settled.id);
+        await broker.delivered(settled.id);
         const forwarded = (): void => {
           if (this.#pending.get(key) === pending) this.#pending.delete(key);
           done();
@@ -137,7 +137,7 @@ export class TaskQuestions {
       if (!broker || !pending || !isObject(response)) continue;
       const answer = answerFromHost(pending.question, response);
       if ("malformed" in answer) throw new RpcError(-32602, `inputResponses["${key}"] is not an answer to ${pending.question.method}: ${answer.malformed}`);
-      settleFromHost(broker, pending.record, session, answer, this.gateway.log);
+      await settleFromHost(broker, pending.record, session, answer, this.gateway.log);
       forwarded.push(pending.forwarded);
     }
     await Promise.race([Promise.all(forwarded), new Promise((resolve) => setTimeout(resolve, FORWARD_WAIT_MS).unref())]);
@@ -150,7 +150,7 @@ export class TaskQuestions {
 
   /** Withdraw every waiting question (the task ended, or mcpx stops following it). */
   closeAll(why: string): void {
-    for (const pending of this.#pending.values()) this.gateway.broker?.close(pending.record.id, why);
+    for (const pending of this.#pending.values()) this.gateway.broker?.closeSoon(pending.record.id, why);
   }
 
   #askInline(pending: Pending, caller: CallerContext, signal: AbortSignal): void {

@@ -1,11 +1,12 @@
 /**
- * The web page's one-time codes already used, kept in the store until they would have expired
- * anyway: a code is taken once by whichever instance on this state dir gets it first, and a
- * restarted instance knows it was used (issue 13: in memory, a quick restart forgot them).
+ * The web page's one-time codes already used, kept until they would have expired anyway: a
+ * code is taken once by whichever process on this state dir gets it first, and a restarted one
+ * knows it was used (issue 13: in memory, a quick restart forgot them).
  */
 import type Database from "better-sqlite3";
+import type { PageCodeTable } from "../store-api.js";
 
-export class UsedPageCodes {
+export class SqlitePageCodeTable implements PageCodeTable {
   readonly #forgetExpired;
   readonly #take;
   readonly #count;
@@ -22,13 +23,11 @@ export class UsedPageCodes {
     });
   }
 
-  /** True the first time `nonce` is claimed (on any instance), until `expiresMs`. */
-  claim(nonce: string, expiresMs: number, now: number = Date.now()): boolean {
+  async claim(nonce: string, expiresMs: number, now: number = Date.now()): Promise<boolean> {
     return this.#claim(nonce, expiresMs, now);
   }
 
-  /** How many are kept (bounded by the codes that could still be used). */
-  count(): number {
+  async count(): Promise<number> {
     return (this.#count.get() as { n: number }).n;
   }
 }
