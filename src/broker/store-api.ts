@@ -98,6 +98,13 @@ export interface Liveness {
   /** This broker is alive until the returned function is called (Redis: a heartbeat key with a short expiry). */
   join(owner: Owner): () => Promise<void>;
   alive(owner: Owner): Promise<boolean>;
+  /**
+   * Where a joined instance listens for the others (cluster/): kept with its heartbeat, gone
+   * with it. A store one machine keeps (SQLite) has no cluster: it keeps no address.
+   */
+  advertise(instance: string, address: string): void;
+  /** The address a live instance advertised, or undefined (gone, or never advertised). */
+  addressOf(instance: string): Promise<string | undefined>;
 }
 
 /** Secrets every instance must share (the API token, the key that signs `requestState` and page codes). */

@@ -25,7 +25,7 @@ export function requestStateSecret(dir: string): string {
 }
 
 /** A secret kept in `file` of the state dir (0600), created on first use. */
-function privateSecret(dir: string, file: string): string {
+export function privateSecret(dir: string, file: string): string {
   ensurePrivateDir(dir);
   const path = join(dir, file);
   // One left readable by others may have leaked: it is replaced (and the person told why). One

@@ -531,8 +531,13 @@ export function storeSuite(name: string, open: () => Promise<StoreHarness>): voi
         const leaving: Owner = { pid: process.pid, instance: `leaving-${randomUUID()}` };
         const leave = harness.store.liveness.join(leaving);
         expect(await b.liveness.alive(leaving)).toBe(true);
+        // The address it advertises for the cluster's hops is found by the others, and goes with it.
+        expect(await b.liveness.addressOf(leaving.instance)).toBeUndefined();
+        harness.store.liveness.advertise(leaving.instance, "http://127.0.0.1:7001");
+        await until(async () => (await b.liveness.addressOf(leaving.instance)) === "http://127.0.0.1:7001", "the advertised address", 3_000);
         await leave();
         expect(await b.liveness.alive(leaving)).toBe(false);
+        expect(await b.liveness.addressOf(leaving.instance)).toBeUndefined();
         const silent: Owner = { pid: process.pid, instance: `silent-${randomUUID()}` };
         const c = await harness.second();
         c.liveness.join(silent);

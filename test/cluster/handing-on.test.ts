@@ -15,7 +15,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Broker } from "../../src/broker/broker.js";
-import { QuestionStore } from "../../src/broker/store.js";
+import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { HOP_HEADER, signHop } from "../../src/cluster/hop.js";
 import { ClusterRouting } from "../../src/cluster/routing.js";
 import { configFromObject } from "../../src/config/load.js";
@@ -39,7 +39,7 @@ interface Instance {
 }
 
 const instances = new Map<string, Instance>();
-const stores = new Map<string, () => void>();
+const stores = new Map<string, () => Promise<void>>();
 const closers: Array<() => Promise<unknown>> = [];
 const savedStateDir = process.env.MCPX_STATE_DIR;
 
@@ -47,14 +47,14 @@ async function start(name: string): Promise<Instance> {
   const config = configFromObject({ mcpServers: { asking: nodeServer("asking-server.mjs", ["--stdio"]) } }, DEFAULTS_FILE, {});
   const directory = { addressOf: async (instance: string) => instances.get(instance)?.url };
   // Questions reach the calling host through the broker, as in `mcpx serve`; each instance has its own, on one store.
-  const store = QuestionStore.open(process.env.MCPX_STATE_DIR!);
+  const store = SqliteStore.open(process.env.MCPX_STATE_DIR!);
   const broker = new Broker(store, silentLogger);
-  broker.start();
+  await broker.start();
   const gateway = new Gateway(config, silentLogger, { broker, cluster: new ClusterRouting(name, SECRET, directory) });
   await gateway.start();
-  stores.set(name, () => {
-    broker.stop();
-    store.close();
+  stores.set(name, async () => {
+    await broker.stop();
+    await store.close();
   });
   const http = new HttpHost(gateway, { host: "127.0.0.1", port: 0, allowedOrigins: [], allowedHosts: [] });
   const mcp = await http.listen();
@@ -67,7 +67,7 @@ async function stop(instance: Instance): Promise<void> {
   instances.delete(instance.name);
   await instance.http.close();
   await instance.gateway.stop();
-  stores.get(instance.name)?.();
+  await stores.get(instance.name)?.();
 }
 
 /** A fetch that sends each request to the next instance in turn, as a balancer with no stickiness does. */

@@ -1,10 +1,10 @@
 /** Wait until `condition` holds, checking it as things change on disk or elsewhere (bounded: fails with `what` after `timeoutMs`). */
-export async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let holds = false;
     try {
-      holds = condition();
+      holds = await condition();
     } catch {
       holds = false; // not there yet (a file being written): look again
     }

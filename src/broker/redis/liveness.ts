@@ -1,6 +1,6 @@
 /**
- * Which instances are alive: each joined one keeps the key `alive:<instance>` (its pid) with a
- * short expiry, refreshed well within it, so an instance that dies (or loses Redis for longer
+ * Which instances are alive: each joined one keeps the key `alive:<instance>` (its pid, and the
+ * address it advertised for the cluster's hops after a space) with a short expiry, refreshed well within it, so an instance that dies (or loses Redis for longer
  * than the expiry) is gone for the others within that time, and one that leaves is gone at once.
  */
 import type { Liveness, Owner } from "../store-api.js";
@@ -17,6 +17,9 @@ export const DEFAULT_HEARTBEAT: HeartbeatTimings = { refreshMs: 2_000, expireMs:
 
 export class RedisLiveness implements Liveness {
   readonly #beats = new Map<() => void, NodeJS.Timeout>();
+  /** Each joined instance's beat, and the address it advertised. */
+  readonly #beatOf = new Map<string, () => void>();
+  readonly #addresses = new Map<string, string>();
 
   constructor(
     private readonly link: RedisLink,
@@ -33,21 +36,37 @@ export class RedisLiveness implements Liveness {
     const key = this.link.key(`alive:${owner.instance}`);
     const beat = (): void => {
       // A beat that fails (Redis away) is retried at the next; unwritable() says why meanwhile.
-      this.link.client.set(key, String(owner.pid), "PX", this.timings.expireMs).catch(() => {});
+      const address = this.#addresses.get(owner.instance);
+      const value = address === undefined ? String(owner.pid) : `${owner.pid} ${address}`;
+      this.link.client.set(key, value, "PX", this.timings.expireMs).catch(() => {});
     };
     beat();
     const timer = setInterval(beat, this.timings.refreshMs);
     timer.unref();
     this.#beats.set(beat, timer);
+    this.#beatOf.set(owner.instance, beat);
     return async () => {
       clearInterval(timer);
       this.#beats.delete(beat);
+      this.#beatOf.delete(owner.instance);
+      this.#addresses.delete(owner.instance);
       await this.link.call((client) => client.del(key));
     };
   }
 
   async alive(owner: Owner): Promise<boolean> {
     return (await this.link.call((client) => client.exists(this.link.key(`alive:${owner.instance}`)))) === 1;
+  }
+
+  advertise(instance: string, address: string): void {
+    this.#addresses.set(instance, address);
+    this.#beatOf.get(instance)?.();
+  }
+
+  async addressOf(instance: string): Promise<string | undefined> {
+    const value = await this.link.call((client) => client.get(this.link.key(`alive:${instance}`)));
+    const space = value?.indexOf(" ") ?? -1;
+    return value && space > 0 ? value.slice(space + 1) : undefined;
   }
 
   /** Stop every heartbeat of this store (it is closing); the keys lapse by themselves. */

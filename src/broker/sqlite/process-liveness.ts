@@ -6,4 +6,7 @@ export const processLiveness: Liveness = {
   // A process is alive while it runs: there is nothing to announce, nor to take back.
   join: () => async () => {},
   alive: async (owner: Owner) => processAlive(owner.pid),
+  // Instances that hand requests to each other share a store across machines (Redis): here, none do.
+  advertise: () => {},
+  addressOf: async () => undefined,
 };

@@ -6,7 +6,7 @@
 import type Database from "better-sqlite3";
 import type { Owner, QuestionTable } from "../store-api.js";
 import type { Answer, QuestionRecord, QuestionState } from "../types.js";
-import { fromRow, insertParams, type QuestionRow, SELECT_QUESTIONS } from "./question-row.js";
+import { fromRow, insertParams, type QuestionRow, SELECT_QUESTIONS } from "../question-row.js";
 
 type Settlement = Omit<Answer, "answeredAt">;
 type Settled = Exclude<QuestionState, "pending">;

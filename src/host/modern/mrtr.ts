@@ -156,12 +156,14 @@ class ModernCall implements InputSink {
 /** The calls one gateway holds open for modern hosts. */
 class ModernCalls {
   readonly #calls = new Map<string, ModernCall>();
-  #signer: RequestStateSigner | undefined;
+  #signer: Promise<RequestStateSigner> | undefined;
 
   constructor(private readonly gateway: Gateway) {}
 
-  get signer(): RequestStateSigner {
-    this.#signer ??= new RequestStateSigner(requestStateKey(stateDir()));
+  /** Signs with the store's shared key: every instance on one store verifies what any of them signed. */
+  signer(): Promise<RequestStateSigner> {
+    const secrets = this.gateway.broker?.store.secrets;
+    this.#signer ??= (async () => new RequestStateSigner(secrets ? Buffer.from(await secrets.get("request-state-key"), "hex") : requestStateKey(stateDir())))();
     return this.#signer;
   }
 
@@ -183,8 +185,8 @@ class ModernCalls {
   }
 
   /** The call a retry's `requestState` names: verified, current, and not being answered already. */
-  resume(state: unknown, binding: Binding, identity: string): ModernCall {
-    const claims = this.signer.verify(state, binding);
+  resume(signer: RequestStateSigner, state: unknown, binding: Binding, identity: string): ModernCall {
+    const claims = signer.verify(state, binding);
     if ("refused" in claims) throw invalidParams(claims.refused);
     const call = this.#calls.get(claims.call);
     // Another identity's call is no call of this host's: refused as one that ended (nothing said of it).
@@ -249,9 +251,11 @@ export async function serveRound(
   const { method } = context.request;
   const params = context.request.params ?? {};
   const binding = bindingOf(method, params);
+  // Awaited first: from the check that no retry answers this call already to marking it busy, nothing waits.
+  const signer = await calls.signer();
   let call: ModernCall;
   if (params.requestState !== undefined) {
-    call = calls.resume(params.requestState, binding, base.identity);
+    call = calls.resume(signer, params.requestState, binding, base.identity);
     // A malformed answer is refused before anything of the retry is taken: the round stays as it was.
     const refused = inputResponsesRefusal(params.inputResponses, call.asked());
     if (refused) throw refused;
@@ -301,7 +305,7 @@ export async function serveRound(
     const { inputRoundSeconds } = gateway.config.limits;
     const expiresAt = Date.now() + Math.min(inputRoundSeconds, gateway.config.elicitation.ttlSeconds) * 1000;
     call.expireAt(expiresAt, () => calls.expire(call));
-    const requestState = calls.signer.sign({ call: call.id, round: call.round, ...binding, expiresAt });
+    const requestState = signer.sign({ call: call.id, round: call.round, ...binding, expiresAt });
     return { resultType: "input_required", inputRequests: call.inputRequests(), requestState };
   } finally {
     call.busy = false;

@@ -3,8 +3,8 @@
  * most one of `answers`. Times are stored as epoch milliseconds and read back as ISO strings;
  * JSON columns are text.
  */
-import type { JsonObject } from "../../protocol/jsonrpc.js";
-import type { Answer, QuestionRecord, QuestionState } from "../types.js";
+import type { JsonObject } from "../protocol/jsonrpc.js";
+import type { Answer, QuestionRecord, QuestionState } from "./types.js";
 
 export interface QuestionRow {
   id: string;
