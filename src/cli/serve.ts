@@ -12,6 +12,7 @@ import { stateDir } from "../broker/state-dir.js";
 import { openCommandStore } from "./open-store.js";
 import { TOKEN_FILE } from "../broker/token.js";
 import { pageLink } from "../api/page-codes.js";
+import { ClusterRouting } from "../cluster/routing.js";
 import { CredentialError, isLoopbackHost, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { IdentityIssuer } from "../host/identity-issuer.js";
 import type { Logger } from "../util/log.js";
@@ -69,7 +70,15 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     : undefined;
   // Metrics and traces: off unless OTEL_* asks, but for /metrics of serve --http (the daemon's commands need none).
   const telemetry = await loadTelemetry({ prometheus: options.http === true && !options.daemon, log });
-  const gateway = new Gateway(config, log, { broker, servesPage: options.http === true, schemaCache: dir, telemetry, ...(oauth ? { oauth } : {}) });
+  const cluster = options.http && !options.daemon ? clusterRouting(config, broker, bindTo) : undefined;
+  const gateway = new Gateway(config, log, {
+    broker,
+    servesPage: options.http === true,
+    schemaCache: dir,
+    telemetry,
+    ...(oauth ? { oauth } : {}),
+    ...(cluster ? { cluster } : {}),
+  });
   // The config file is watched: editing it applies at once (hot reload; a config of defaults has no file).
   const watching =
     config.file === DEFAULTS_FILE
@@ -151,6 +160,8 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     throw new CliError(`cannot listen on ${where}: ${error.message}`);
   });
   side?.announce(host, Number(url.port));
+  // The other instances hand this one the requests it holds the sessions and calls of, here.
+  if (cluster) store.liveness.advertise(broker.instance, config.cluster?.advertise ?? url.origin);
   callbacks?.bound(reachable(url));
   // One write: a reader that saw the first line has the others too.
   const daemonLine = options.daemon ? `mcpx: daemon for ${config.file} (pid ${process.pid}); it exits after ${config.daemon.idleMinutes} idle minutes\n` : "";
@@ -250,4 +261,23 @@ function onSignal(handler: () => Promise<void>): () => void {
     process.off("SIGINT", listener);
     process.off("SIGTERM", listener);
   };
+}
+
+/**
+ * One of a cluster's instances (config "cluster"): ids that name it, and hops to the others at
+ * the addresses they advertised in the store. One bound to every interface must say where the
+ * others reach it: 0.0.0.0 is nobody's address.
+ */
+function clusterRouting(config: Config, broker: Broker, bind: string): ClusterRouting | undefined {
+  if (!config.cluster) return undefined;
+  if (!config.cluster.advertise && (bind === "0.0.0.0" || bind === "::")) {
+    throw new CliError(`${config.file}: cluster.advertise is needed when serving on ${bind}: the address the other instances reach this one at`, Exit.Usage);
+  }
+  const { liveness } = broker.store;
+  return new ClusterRouting(broker.instance, config.cluster.secret, {
+    addressOf: async (instance) => {
+      const address = await liveness.addressOf(instance);
+      return address === undefined ? undefined : new URL(address);
+    },
+  });
 }

@@ -215,6 +215,7 @@ export function checkConfig(raw: unknown, file: string, given: Env = process.env
   const approvals = top?.read("approvals", (v, at) => readApprovals(check, v, at, servers)) ?? [];
   const profiles = top?.read("profiles", (v, at) => readProfiles(check, v, at, servers, EXPOSE_CHOICES)) ?? [];
   const cluster = top?.read("cluster", (v, at) => readCluster(check, v, at));
+  if (cluster && !storeUrl) check.fail(["cluster"], 'needs "store": {"url": "redis://…"}: the instances share their questions, answers and keys through it');
 
   check.finish();
   const ignored = ignoredWarning(file, check.ignored);

@@ -7,11 +7,13 @@ import { ConfigError } from "../../src/config/errors.js";
 import { configFromObject } from "../../src/config/load.js";
 
 const SECRET = "0123456789abcdef0123456789abcdef";
-const load = (cluster: unknown, env: Record<string, string> = {}) => configFromObject({ cluster }, "conf/mcpx.json", env);
+const STORE = { url: "redis://127.0.0.1:6379" };
+const load = (cluster: unknown, env: Record<string, string> = {}, store: unknown = STORE) =>
+  configFromObject({ cluster, ...(store ? { store } : {}) }, "conf/mcpx.json", env);
 
-function problem(cluster: unknown): string {
+function problem(cluster: unknown, store: unknown = STORE): string {
   try {
-    load(cluster);
+    load(cluster, {}, store);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).message;
@@ -39,5 +41,6 @@ describe("cluster", () => {
     expect(problem({ secret: SECRET, advertise: "http://10.0.0.5:7777/mcp" })).toMatch(/cluster\.advertise must be an origin only/);
     expect(problem({ secret: SECRET, publicUrl: "ftp://example.com" })).toMatch(/cluster\.publicUrl must be an http\(s\) URL/);
     expect(problem({ secret: SECRET, sticky: true })).toMatch(/cluster\.sticky is not a known key/);
+    expect(problem({ secret: SECRET }, null)).toMatch(/cluster needs "store": \{"url": "redis:\/\/…"\}/);
   });
 });
