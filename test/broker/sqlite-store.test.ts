@@ -1,15 +1,110 @@
 /**
- * The shared broker store suite (store-suite.ts) run on the default store: the state
- * directory's SQLite file, the second store another connection to the same file, as another
- * mcpx process on the machine opens it. The Redis run is redis-store.test.ts.
+ * The SQLite store as a `BrokerStore`: where it is, whose writes `onChange` reports (another
+ * process's, within a poll; never its own), the shared secrets as the state directory's files,
+ * the liveness of an owner as its process's, and `openStore` choosing it when no URL is given.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
-import { storeSuite } from "./store-suite.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore } from "../../src/broker/open-store.js";
+import { SqliteStore, STORE_FILE } from "../../src/broker/sqlite/sqlite-store.js";
+import { REQUEST_STATE_KEY_FILE, TOKEN_FILE } from "../../src/broker/token.js";
+import { deadPid, openBroker, profileForm, runChild, tempStateDir, within, type OpenBroker } from "./support.js";
 
-storeSuite("SQLite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcpx-sqlite-suite-"));
-  return { store: SqliteStore.open(dir), second: async () => SqliteStore.open(dir) };
+let open: OpenBroker | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+describe("the SQLite store", () => {
+  it("is the state directory's file, and what openStore gives without a URL", async () => {
+    const dir = tempStateDir();
+    const store = await openStore({ stateDir: dir });
+    try {
+      expect(store).toBeInstanceOf(SqliteStore);
+      expect(store.where).toBe(join(dir, STORE_FILE));
+      expect(store.stateDir).toBe(dir);
+      expect(store.open).toBe(true);
+      expect(await store.unwritable()).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+    expect(store.open).toBe(false);
+  });
+
+  it("reports another process's write through onChange, and not its own", async () => {
+    open = openBroker();
+    const { store, broker } = open;
+    const asked = await broker.open(profileForm(), {}, 60);
+    let heard = 0;
+    let firstHeard: () => void = () => {};
+    const heardOnce = new Promise<void>((resolve) => (firstHeard = resolve));
+    const unlisten = store.onChange(() => {
+      heard += 1;
+      firstHeard();
+    });
+    try {
+      await broker.open(profileForm(), {}, 60); // its own write
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(heard, "its own write is not another's").toBe(0);
+      expect((await runChild(["answer", open.dir, asked.id, "cli"])).ok).toBe(true);
+      await within(heardOnce, 1000, "the store reporting the other process's answer");
+      expect((await store.questions.get(asked.id))?.answer?.by).toBe("cli");
+    } finally {
+      unlisten();
+    }
+    const after = heard;
+    await runChild(["answer", open.dir, (await broker.open(profileForm(), {}, 60)).id, "cli"]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(heard, "nothing is reported once unsubscribed").toBe(after);
+  });
+
+  it("shares the state directory's secrets: the API token and the requestState key, as their files hold them", async () => {
+    const dir = tempStateDir();
+    const store = SqliteStore.open(dir);
+    try {
+      const token = await store.secrets.get("api-token");
+      expect(token).toMatch(/^[0-9a-f]{64}$/);
+      expect(readFileSync(join(dir, TOKEN_FILE), "utf8").trim()).toBe(token);
+      expect(await store.secrets.get("api-token")).toBe(token);
+      const key = await store.secrets.get("request-state-key");
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      expect(key).not.toBe(token);
+      expect(readFileSync(join(dir, REQUEST_STATE_KEY_FILE), "utf8").trim()).toBe(key);
+      await expect(store.secrets.get("something-else")).rejects.toThrow(/no shared secret is called something-else/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("says an owner is alive while its process runs", async () => {
+    const store = SqliteStore.open(tempStateDir());
+    try {
+      expect(await store.liveness.alive({ pid: process.pid, instance: "this" })).toBe(true);
+      expect(await store.liveness.alive({ pid: await deadPid(), instance: "gone" })).toBe(false);
+      await store.liveness.join({ pid: process.pid, instance: "this" })(); // nothing to announce on one machine
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("openStore with a URL", () => {
+  it("refuses a URL that is not redis:// or rediss://", async () => {
+    await expect(openStore({ stateDir: tempStateDir(), url: "http://127.0.0.1:6379" })).rejects.toMatchObject({
+      code: "STORE_UNAVAILABLE",
+      message: expect.stringContaining("redis:// or rediss://"),
+    });
+  });
+
+  // Until the Redis store lands in src/broker/redis/ (issue 19), a config that asks for it is refused plainly.
+  it.skipIf(existsSync(new URL("../../src/broker/redis/open.ts", import.meta.url)))(
+    "says the Redis store is not in this build, without the URL's password",
+    async () => {
+      const refused = openStore({ stateDir: tempStateDir(), url: "redis://mcpx:hunter2@127.0.0.1:6379" });
+      await expect(refused).rejects.toMatchObject({ code: "STORE_UNAVAILABLE", message: expect.stringContaining("the Redis store is not in this build") });
+      await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining("hunter2") });
+    },
+  );
 });
