@@ -72,7 +72,10 @@ describe("the SQLite store", () => {
       expect(key).toMatch(/^[0-9a-f]{64}$/);
       expect(key).not.toBe(token);
       expect(readFileSync(join(dir, REQUEST_STATE_KEY_FILE), "utf8").trim()).toBe(key);
-      await expect(store.secrets.get("something-else")).rejects.toThrow(/no shared secret is called something-else/);
+      // Any other is a file of its own beside them; a name that is not a plain file name is refused.
+      const other = await store.secrets.get("something-else");
+      expect(readFileSync(join(dir, "something-else"), "utf8").trim()).toBe(other);
+      await expect(store.secrets.get("../mcpx.db")).rejects.toThrow(/a shared secret's name is lowercase letters/);
     } finally {
       await store.close();
     }
