@@ -1,14 +1,14 @@
-/** `mcpx daemon` (run it here), `mcpx daemon status`, `mcpx daemon stop`. */
+/**
+ * `mcpx daemon` (run it here), `mcpx daemon status`, `mcpx daemon stop`. Status and stop send
+ * one request: only running the daemon here loads the gateway (serve.ts, imported then).
+ */
 import { stateDir } from "../broker/state-dir.js";
 import { findConfigPath } from "../config/config-path.js";
-import { readConfig } from "../config/load.js";
-import { configFor } from "./context.js";
 import { daemonRequest } from "./daemon-client.js";
 import { configHash, daemonPaths, readDaemonRecord, staleness, type DaemonRecord } from "./daemon-file.js";
 import { forget, stopDaemon } from "./daemon-start.js";
 import { CliError, Exit } from "./exit.js";
 import { inert } from "./inert.js";
-import { serve } from "./serve.js";
 
 export async function daemonCommand(action: string | undefined, options: { config?: string; json?: boolean }): Promise<number> {
   if (action === undefined) return runHere(options.config);
@@ -35,6 +35,7 @@ export async function daemonCommand(action: string | undefined, options: { confi
 }
 
 async function runHere(configOption: string | undefined): Promise<number> {
+  const [{ configFor }, { readConfig }, { serve }] = await Promise.all([import("./context.js"), import("../config/load.js"), import("./serve.js")]);
   const config = await configFor(configOption);
   const paths = daemonPaths(stateDir(), config.file);
   const running = readDaemonRecord(paths.file);

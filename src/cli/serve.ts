@@ -14,7 +14,7 @@ import { TOKEN_FILE } from "../broker/token.js";
 import { pageLink } from "../api/page-codes.js";
 import { ClusterRouting } from "../cluster/routing.js";
 import { CredentialError, isLoopbackHost, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
-import { IdentityIssuer } from "../host/identity-issuer.js";
+import type { IdentityIssuer } from "../host/identity-issuer.js";
 import type { Logger } from "../util/log.js";
 import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
@@ -56,7 +56,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   // Before anything is opened or bound: a bind beyond loopback without a credential never listens.
   const bindTo = options.host ?? config.http.host;
   const log = createLogger();
-  const issuer = options.http ? serveIssuer(config, bindTo, log) : undefined;
+  const issuer = options.http ? await serveIssuer(config, bindTo, log) : undefined;
   const credential = options.http ? serveCredential(config, bindTo, issuer !== undefined) : undefined;
   const dir = stateDir();
   // A store that cannot be used is a clear error now, not a crash in the middle of a call.
@@ -205,8 +205,11 @@ function servedConfig(config: Config, options: Pick<ServeOptions, "expose" | "pr
   return { ...config, expose, profiles };
 }
 
-/** Hosts with identities (`http.auth.issuer`); beyond loopback the audience must be said: the URL hosts reach mcpx at. */
-function serveIssuer(config: Config, host: string, log: Logger): IdentityIssuer | undefined {
+/**
+ * Hosts with identities (`http.auth.issuer`); beyond loopback the audience must be said: the URL
+ * hosts reach mcpx at. Its module (jose) is loaded only then.
+ */
+async function serveIssuer(config: Config, host: string, log: Logger): Promise<IdentityIssuer | undefined> {
   const auth = config.http.auth;
   if (!auth?.issuer) return undefined;
   if (auth.audience === undefined && !isLoopbackHost(host)) {
@@ -215,6 +218,7 @@ function serveIssuer(config: Config, host: string, log: Logger): IdentityIssuer 
       Exit.Usage,
     );
   }
+  const { IdentityIssuer } = await import("../host/identity-issuer.js");
   return new IdentityIssuer(
     {
       issuer: auth.issuer,

@@ -10,7 +10,7 @@ import type { ServerConfig } from "../config/types.js";
 import type { JsonObject, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { IncomingContext } from "../rpc/peer.js";
 import type { Logger } from "../util/log.js";
-import { UpstreamAuthorizer } from "./oauth/authorizer.js";
+import type { UpstreamAuthorizer } from "./oauth/authorizer.js";
 import type { OAuthContext } from "./oauth/context.js";
 import type { SignInConsent, SignInPrompt } from "./oauth/types.js";
 import type { Candidates } from "./calls.js";
@@ -43,15 +43,20 @@ export function waitingForSignIn(server: string): string {
   return `waiting for a sign-in to "${server}": answer its sign-in question (mcpx elicit, the page, or the calling host) or run mcpx auth login ${server}`;
 }
 
-/** The authorizer of an HTTP server, unless its config turns sign-in off or the process offers none. */
-export function signInFor(
+/**
+ * The authorizer of an HTTP server, unless its config turns sign-in off or the process offers
+ * none. Its module (the MCP client SDK's OAuth, jose: about 0.4 s of CPU to load) is imported
+ * here, when a server may need it, not by every process that serves only stdio servers.
+ */
+export async function signInFor(
   config: ServerConfig,
   identity: string,
   oauth: OAuthContext | undefined,
   host: SignInHost,
   log: Logger,
-): UpstreamAuthorizer | undefined {
+): Promise<UpstreamAuthorizer | undefined> {
   if (config.kind !== "http" || config.oauth === false || !oauth || !config.url) return undefined;
+  const { UpstreamAuthorizer } = await import("./oauth/authorizer.js");
   /** Why each sign-in that failed did, for its question's closing (the prompt's signal ends it just after). */
   const failures = new Map<string, Error>();
   return new UpstreamAuthorizer({

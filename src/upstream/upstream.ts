@@ -119,7 +119,10 @@ export class Upstream {
 
   #peer: Peer | undefined;
   /** Signs in to an HTTP server that requires OAuth (sign-in.ts); absent for the others. */
-  readonly #authorizer: UpstreamAuthorizer | undefined;
+  /** Made before the first connection (sign-in.ts loads its module then). */
+  #authorizer: UpstreamAuthorizer | undefined;
+  readonly #authorizerMade: () => Promise<UpstreamAuthorizer | undefined>;
+  #authorizerReady: Promise<UpstreamAuthorizer | undefined> | undefined;
   /** The channel the peer reads (what kind of connection it is). */
   #channel: Channel | undefined;
   /** For a server found to speak 2026-07-28 under `auto`: the legacy connection for legacy callers. */
@@ -160,7 +163,7 @@ export class Upstream {
     readonly identity: string = LOCAL_IDENTITY,
   ) {
     if (config.disabled) this.state = "disabled";
-    this.#authorizer = signInFor(config, identity, events.oauth, this.#signInHost(), log);
+    this.#authorizerMade = () => signInFor(config, identity, events.oauth, this.#signInHost(), log);
     this.#badHeaderTools = new BadHeaderTools(config.name, log);
   }
 
@@ -485,7 +488,8 @@ export class Upstream {
     }
   }
 
-  #open(): Promise<Peer> {
+  async #open(): Promise<Peer> {
+    this.#authorizer = await (this.#authorizerReady ??= this.#authorizerMade());
     this.#attemptStop = new AbortController();
     return openConnection({
       config: this.config,

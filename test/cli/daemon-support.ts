@@ -3,7 +3,8 @@
  * discovery file as another process reads it, and clean-up that stops every daemon a test started.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readDaemonRecord, type DaemonRecord } from "../../src/cli/daemon-file.js";
 import { MCPX_BIN, nodeServer, writeConfig, type TempConfig } from "../helpers/mcpx.js";
@@ -68,13 +69,37 @@ export async function until<T>(what: string, probe: () => T | undefined | Promis
   }
 }
 
-/** Stop every daemon the tests of this file started (by their records), then kill what is left. */
+/**
+ * Stop every daemon the tests of this file started (by their records): SIGTERM, which a daemon
+ * takes as `mcpx daemon stop`'s request (it stops its upstreams and removes its record), and
+ * SIGKILL for one still there after a while. No command process: a test's clean-up is not what
+ * it tests (the stop command has a test of its own).
+ */
 export async function stopDaemons(): Promise<void> {
-  for (const config of started.splice(0)) {
-    const record = recordOf(config);
-    await runMcpx(["daemon", "stop", "--config", config.file], config);
-    if (record && isAlive(record.pid)) process.kill(record.pid, "SIGKILL");
-  }
+  await Promise.all(started.splice(0).map(stopDaemonOf));
+}
+
+async function stopDaemonOf(config: TempConfig): Promise<void> {
+  const record = recordOf(config);
+  if (record?.kind !== "daemon" || !isAlive(record.pid)) return;
+  process.kill(record.pid, "SIGTERM");
+  const gone = await until("the daemon to stop", () => (isAlive(record.pid) ? undefined : true), 10_000).catch(() => false);
+  if (!gone && isAlive(record.pid)) process.kill(record.pid, "SIGKILL");
+}
+
+/**
+ * A daemon for the tests that only use a running one (not about starting, staleness or
+ * stopping it): started once by `beforeAll` with a first call, stopped by `afterAll`. The typed
+ * server writes its pid to `pidFile` when its `hang` tool is called.
+ */
+export async function startSharedDaemon(): Promise<{ config: TempConfig; pidFile: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "mcpx-daemon-shared-"));
+  const pidFile = join(dir, "hang.pid");
+  const config = writeConfig({ mcpServers: { typed: nodeServer("typed-args-server.mjs", [], { env: { TYPED_PID_FILE: pidFile } }) } });
+  delete config.env.MCPX_NO_DAEMON;
+  const first = await callEcho(config, "first");
+  if (first.code !== 0) throw new Error(`the shared daemon did not start: ${first.stderr}`);
+  return { config, pidFile, stop: () => stopDaemonOf(config) };
 }
 
 /** A command as a child process whose output is collected, to signal it mid-call. */

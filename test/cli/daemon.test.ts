@@ -6,13 +6,32 @@
  */
 import { writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { nodeServer, startMcpxHttp } from "../helpers/mcpx.js";
 import { isAlive, runMcpx } from "../helpers/upstreams.js";
 import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
-import { callEcho, daemonConfig, daemonsStarted, modeOf, recordFile, recordOf, spawnMcpx, stateOf, stopDaemons, until } from "./daemon-support.js";
+import {
+  callEcho,
+  daemonConfig,
+  daemonsStarted,
+  modeOf,
+  recordFile,
+  recordOf,
+  spawnMcpx,
+  startSharedDaemon,
+  stateOf,
+  stopDaemons,
+  until,
+} from "./daemon-support.js";
 
 afterEach(stopDaemons);
+
+/** One daemon for the tests that only use a running one, started by the first that asks. */
+let shared: ReturnType<typeof startSharedDaemon> | undefined;
+const sharedDaemon = () => (shared ??= startSharedDaemon());
+afterAll(async () => {
+  await (await shared)?.stop();
+});
 
 describe("mcpx call through the daemon", () => {
   it("the first call starts a daemon, recorded in a 0600 file; the second call uses the same daemon", async () => {
@@ -137,9 +156,7 @@ describe("mcpx call through the daemon", () => {
   });
 
   it("Ctrl-C at the command stops its call in the daemon (exit 1, as without one); the daemon and its upstream stay", async () => {
-    const config = daemonConfig();
-    const pidFile = join(config.dir, "hang.pid");
-    writeFileSync(config.file, JSON.stringify({ mcpServers: { typed: nodeServer("typed-args-server.mjs", [], { env: { TYPED_PID_FILE: pidFile } }) } }));
+    const { config, pidFile } = await sharedDaemon();
     const command = spawnMcpx(["call", "typed.hang", "--config", config.file], config);
     const { readFileSync, existsSync } = await import("node:fs");
     const upstreamPid = await until("the upstream in the call", () =>
@@ -187,8 +204,7 @@ describe("mcpx daemon status | stop", () => {
   });
 
   it("mcpx daemon run in the foreground refuses a second one for the same config", async () => {
-    const config = daemonConfig();
-    expect((await callEcho(config, "one")).code).toBe(0);
+    const { config } = await sharedDaemon();
     const second = await runMcpx(["daemon", "--config", config.file], config);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`already serves ${config.file} (pid ${recordOf(config)!.pid})`);
@@ -197,8 +213,7 @@ describe("mcpx daemon status | stop", () => {
 
 describe("the daemon's routes", () => {
   it("refuse a request without the credential of the discovery file, or with another", async () => {
-    const config = daemonConfig();
-    expect((await callEcho(config, "one")).code).toBe(0);
+    const { config } = await sharedDaemon();
     const record = recordOf(config)!;
     const base = `http://127.0.0.1:${record.port}/v1/daemon`;
     const call = (headers: Record<string, string>) =>
@@ -271,8 +286,7 @@ describe("the daemon's routes", () => {
   });
 
   it("servers and tools answer what mcpx servers --json and mcpx tools --json print, from the live upstreams", async () => {
-    const config = daemonConfig();
-    expect((await callEcho(config, "one")).code).toBe(0);
+    const { config } = await sharedDaemon();
     const record = recordOf(config)!;
     const get = async (path: string) => {
       const response = await fetch(`http://127.0.0.1:${record.port}/v1/daemon${path}`, {

@@ -84,8 +84,10 @@ describe.skipIf(SUITE_2026.unavailable !== undefined)(`conformance --suite all, 
     let through: SuiteResult;
     throughRuns.push(async () => {
       const config = { mcpServers: { conf: { ...upstream(), passthrough: true } }, elicitation: { mode: "host" } };
-      mcpx = await startMcpxHttp(writeConfig(config));
-      closers.push(() => mcpx!.close());
+      const starting = startMcpxHttp(writeConfig(config));
+      // Its closer is in before it is up: when the direct run fails first, beforeAll ends and afterAll still stops it.
+      closers.push(async () => (await starting.catch(() => undefined))?.close());
+      mcpx = await starting;
       through = await runServerSuite(mcpx.url.href, { suite: "all", runner: SUITE_2026 });
     });
     describe(title, () => {

@@ -109,7 +109,21 @@ const config = path.join(dir, 'mcpx.json');
 // The URL is used as given: the initialize and sse-retry mocks answer on any path.
 const elicitation = ELICITATION[scenario];
 const oauth = isAuth ? oauthEntry(context) : undefined;
-writeFileSync(config, JSON.stringify({ mcpServers: { scenario: { url, ...(oauth ? { oauth } : {}) } }, ...(elicitation ? { elicitation } : {}) }, null, 2));
+/**
+ * Several calls and nothing else (sep-2322, the header scenarios): made through one daemon, as a
+ * person's commands are by default, even where the tests run commands without one
+ * (MCPX_NO_DAEMON): one gateway for the lot instead of a runner process per call.
+ */
+const throughDaemon = steps.length >= 3 && steps.every((step) => step.args && !step.person);
+/** Every mcpx process's environment: the throwaway state dir, and the daemon or not as above. */
+const mcpxEnv = { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') };
+if (throughDaemon) delete mcpxEnv.MCPX_NO_DAEMON;
+// A daemon left behind (the harness killed us mid-scenario) goes after a minute idle.
+const daemon = throughDaemon ? { daemon: { idleMinutes: 1 } } : {};
+writeFileSync(
+  config,
+  JSON.stringify({ mcpServers: { scenario: { url, ...(oauth ? { oauth } : {}) } }, ...(elicitation ? { elicitation } : {}), ...daemon }, null, 2),
+);
 
 /**
  * The server's `oauth` entry as a user would write it, from what the harness hands its client
@@ -175,7 +189,7 @@ function person() {
   };
   const watcher = spawn(process.execPath, [MCPX_BIN, 'elicit', 'watch', '--json'], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+    env: mcpxEnv,
   });
   const closed = new Promise((resolve) => watcher.once('close', resolve));
   createInterface({ input: watcher.stdout }).on('line', (line) => {
@@ -201,7 +215,7 @@ function person() {
 function capture(args, withConfig = true) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MCPX_BIN, ...args, ...(withConfig ? ['--config', config] : [])], {
-      env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+      env: mcpxEnv,
     });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -219,7 +233,7 @@ function run(args, keep = false) {
     let stdout = '';
     current = spawn(process.execPath, [MCPX_BIN, ...args, ...(args[0] === 'result' ? [] : ['--config', config])], {
       stdio: ['ignore', keep ? 'pipe' : 'inherit', 'inherit'],
-      env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+      env: mcpxEnv,
     });
     current.stdout?.on('data', (chunk) => {
       stdout += chunk;
@@ -265,7 +279,7 @@ async function runHost(drive) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MCPX_BIN, 'serve', '--config', config],
-    env: { ...process.env, MCPX_STATE_DIR: path.join(dir, 'state') },
+    env: mcpxEnv,
     stderr: 'inherit',
   });
   try {
@@ -297,7 +311,7 @@ for (const step of steps) {
   }
 }
 // The daemon the calls started (unless MCPX_NO_DAEMON) would otherwise idle on for minutes.
-if (!process.env.MCPX_NO_DAEMON) await capture(['daemon', 'stop']);
+if (!mcpxEnv.MCPX_NO_DAEMON) await capture(['daemon', 'stop']);
 // MCPX_CONFORMANCE_KEEP=1 keeps the config and state (the daemon's log) for a look afterwards.
 if (process.env.MCPX_CONFORMANCE_KEEP) process.stderr.write(`mcpx-client: kept ${dir}\n`);
 else rmSync(dir, { recursive: true, force: true });

@@ -62,8 +62,10 @@ describe.skipIf(SUITE_2026.unavailable !== undefined)(`conformance --requirement
       // not held for people (mcpx's default): a modern host gets -32021, which server-stateless
       // checks for (docs/protocol.md, "Conformance").
       const config = { mcpServers: { conf: { ...upstream(), passthrough: true } }, elicitation: { mode: "host" } };
-      mcpx = await startMcpxHttp(writeConfig(config));
-      closers.push(() => mcpx!.close());
+      const starting = startMcpxHttp(writeConfig(config));
+      // Its closer is in before it is up: when the direct run fails first, beforeAll ends and afterAll still stops it.
+      closers.push(async () => (await starting.catch(() => undefined))?.close());
+      mcpx = await starting;
       through = await runServerSuite(mcpx.url.href, { requirements: "2026-07-28", runner: SUITE_2026 });
     });
     describe(title, () => {

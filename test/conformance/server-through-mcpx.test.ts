@@ -56,8 +56,10 @@ function describeRunner(runner: ConformanceRunner): void {
       let mcpx: (RunningMcpx & { url: URL }) | undefined;
       let through: SuiteResult;
       throughRuns.push(async () => {
-        mcpx = await startMcpxHttp(writeConfig({ mcpServers: { conf: { ...upstream(), passthrough: true } } }));
-        closers.push(() => mcpx!.close());
+        const starting = startMcpxHttp(writeConfig({ mcpServers: { conf: { ...upstream(), passthrough: true } } }));
+        // Its closer is in before it is up: when the direct run fails first, beforeAll ends and afterAll still stops it.
+        closers.push(async () => (await starting.catch(() => undefined))?.close());
+        mcpx = await starting;
         through = await runServerSuite(mcpx.url.href, { suite: "all", runner });
       });
       describe(title, () => {

@@ -7,7 +7,7 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { ScriptFailure } from "../types.js";
 import { CappedText } from "./capped-text.js";
-import { type ErrorReport, failureOf, lineOf } from "./failure.js";
+import { callsFailure, type ErrorReport, failureOf, lineOf } from "./failure.js";
 import type { FromWorker, RunRequest, Stream, ToWorker } from "./messages.js";
 import { PRELUDE, PRELUDE_FILENAME } from "./prelude.js";
 import { programOf, syntaxFailure } from "./source.js";
@@ -390,8 +390,4 @@ export class EngineRun {
       return 0;
     }
   }
-}
-
-export function callsFailure(maxCalls: number): ScriptFailure {
-  return { kind: "calls", message: `the script made more than ${maxCalls} tool calls (its limit)` };
 }

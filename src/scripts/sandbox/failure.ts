@@ -44,3 +44,8 @@ export function lineOf(stack: string | undefined, filename: string): number | un
   }
   return undefined;
 }
+
+/** A run that made more tool calls than its limit. */
+export function callsFailure(maxCalls: number): ScriptFailure {
+  return { kind: "calls", message: `the script made more than ${maxCalls} tool calls (its limit)` };
+}

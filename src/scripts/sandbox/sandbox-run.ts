@@ -21,7 +21,7 @@ import type {
 } from "../types.js";
 import { answerOf } from "./answer.js";
 import { CappedText } from "./capped-text.js";
-import { callsFailure } from "./engine.js";
+import { callsFailure } from "./failure.js";
 import { type FromWorker, fromWorker, type ToWorker } from "./messages.js";
 import { takeWorker, warmSandbox } from "./workers.js";
 

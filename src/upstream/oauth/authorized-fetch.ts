@@ -5,13 +5,25 @@
  * after a DPoP `use_dpop_nonce` challenge with the nonce the server gave (RFC 9449 §9). Any other
  * answer, and a refusal after that, is the caller's to report.
  */
-import { extractWWWAuthenticateParams, isDpopNonceChallenge } from "@modelcontextprotocol/client";
 import type { HttpFetch, RequestInit } from "../http-client.js";
-import { MAX_STEP_UPS, type UpstreamAuthorizer } from "./authorizer.js";
+import type { UpstreamAuthorizer } from "./authorizer.js";
+
+/**
+ * The SDK's helpers and the step-up limit, imported when a request is authorized: an authorizer
+ * has loaded both by then (sign-in.ts), and a process with no server to sign in to never does.
+ */
+const helpers = async () => {
+  const [{ extractWWWAuthenticateParams, isDpopNonceChallenge }, { MAX_STEP_UPS }] = await Promise.all([
+    import("@modelcontextprotocol/client"),
+    import("./authorizer.js"),
+  ]);
+  return { extractWWWAuthenticateParams, isDpopNonceChallenge, MAX_STEP_UPS };
+};
 
 export function authorizedFetch(fetch: HttpFetch, authorizer: UpstreamAuthorizer | undefined): HttpFetch {
   if (!authorizer) return fetch;
   return async (url, init) => {
+    const { extractWWWAuthenticateParams, isDpopNonceChallenge, MAX_STEP_UPS } = await helpers();
     let signedIn = false;
     let stepUps = 0;
     let nonceGiven = false;
@@ -23,7 +35,7 @@ export function authorizedFetch(fetch: HttpFetch, authorizer: UpstreamAuthorizer
         await response.body?.cancel().catch(() => {});
         continue;
       }
-      const refusal = refusalOf(response);
+      const refusal = refusalOf(response, extractWWWAuthenticateParams);
       if (refusal === "unauthorized" && !signedIn) {
         signedIn = true;
         await response.body?.cancel().catch(() => {});
@@ -42,10 +54,10 @@ export function authorizedFetch(fetch: HttpFetch, authorizer: UpstreamAuthorizer
   };
 }
 
-function refusalOf(response: Response): "unauthorized" | "insufficient_scope" | undefined {
+function refusalOf(response: Response, params: (response: Response) => { error?: string }): "unauthorized" | "insufficient_scope" | undefined {
   if (!response.headers.has("www-authenticate")) return undefined;
   if (response.status === 401) return "unauthorized";
-  if (response.status === 403 && extractWWWAuthenticateParams(response).error === "insufficient_scope") return "insufficient_scope";
+  if (response.status === 403 && params(response).error === "insufficient_scope") return "insufficient_scope";
   return undefined;
 }
 
