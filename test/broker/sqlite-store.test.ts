@@ -3,7 +3,8 @@
  * process's, within a poll; never its own), the shared secrets as the state directory's files,
  * the liveness of an owner as its process's, and `openStore` choosing it when no URL is given.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../../src/broker/open-store.js";
@@ -60,6 +61,24 @@ describe("the SQLite store", () => {
     expect(heard, "nothing is reported once unsubscribed").toBe(after);
   });
 
+  it("writes audit entries appended together in one go, all of them in order, and those still waiting when it closes", async () => {
+    const dir = tempStateDir();
+    const store = SqliteStore.open(dir);
+    const entry = (n: number) => ({ kind: "call" as const, identity: "local", server: "files", tool: "write", outcome: `ok ${n}` });
+    const appended = Array.from({ length: 200 }, (_, n) => store.audit.append(entry(n)));
+    // Read before the loop turned: the reader writes what waits first.
+    expect((await store.audit.list()).map((row) => row.outcome)).toEqual(Array.from({ length: 200 }, (_, n) => `ok ${n}`));
+    await Promise.all(appended);
+    void store.audit.append(entry(200));
+    await store.close();
+    const again = SqliteStore.open(dir);
+    try {
+      expect((await again.audit.list()).map((row) => row.outcome).at(-1)).toBe("ok 200");
+    } finally {
+      await again.close();
+    }
+  });
+
   it("shares the state directory's secrets: the API token and the requestState key, as their files hold them", async () => {
     const dir = tempStateDir();
     const store = SqliteStore.open(dir);
@@ -93,6 +112,15 @@ describe("the SQLite store", () => {
   });
 });
 
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 describe("openStore with a URL", () => {
   it("refuses a URL that is not redis:// or rediss://", async () => {
     await expect(openStore({ stateDir: tempStateDir(), url: "http://127.0.0.1:6379" })).rejects.toMatchObject({
@@ -101,13 +129,11 @@ describe("openStore with a URL", () => {
     });
   });
 
-  // Until the Redis store lands in src/broker/redis/ (issue 19), a config that asks for it is refused plainly.
-  it.skipIf(existsSync(new URL("../../src/broker/redis/open.ts", import.meta.url)))(
-    "says the Redis store is not in this build, without the URL's password",
-    async () => {
-      const refused = openStore({ stateDir: tempStateDir(), url: "redis://mcpx:hunter2@127.0.0.1:6379" });
-      await expect(refused).rejects.toMatchObject({ code: "STORE_UNAVAILABLE", message: expect.stringContaining("the Redis store is not in this build") });
-      await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining("hunter2") });
-    },
-  );
+  it("opens the Redis store for a redis:// URL, and one that cannot be reached is refused at once, without the URL's password", async () => {
+    const started = Date.now();
+    const refused = openStore({ stateDir: tempStateDir(), url: `redis://mcpx:hunter2@127.0.0.1:${await closedPort()}` });
+    await expect(refused).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+    await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining("hunter2") });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 });

@@ -82,6 +82,8 @@ export class SqliteStore implements BrokerStore {
   }
 
   async close(): Promise<void> {
+    // Entries still waiting for their turn are written before the file closes.
+    if (this.#db.open) this.audit.flush();
     this.#changes.stop();
     this.#db.close();
   }
