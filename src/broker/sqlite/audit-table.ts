@@ -65,9 +65,12 @@ export class SqliteAuditTable implements AuditTable {
     const batch = this.#waiting.splice(0);
     if (batch.length === 0) return;
     try {
-      this.db.transaction(() => {
-        for (const { row } of batch) this.#insert.run(row);
-      })();
+      // One alone commits by itself: a transaction around it would only add its BEGIN and COMMIT.
+      if (batch.length === 1) this.#insert.run(batch[0]!.row);
+      else
+        this.db.transaction(() => {
+          for (const { row } of batch) this.#insert.run(row);
+        })();
     } catch (error) {
       for (const { failed } of batch) failed(error);
       return;
