@@ -44,7 +44,8 @@ export interface LinkOptions {
 
 /** `mcpx link`: print a fresh one-time link to the page of the mcpx on host:port, or of the cluster at its public URL. */
 export async function link(options: LinkOptions, config?: Pick<Config, "store" | "cluster">): Promise<void> {
-  const base = config?.cluster?.publicUrl && options.port === undefined && options.host === undefined ? new URL("/", config.cluster.publicUrl) : localBase(options);
+  const base =
+    config?.cluster?.publicUrl && options.port === undefined && options.host === undefined ? new URL("/", config.cluster.publicUrl) : localBase(options);
   let token: string;
   try {
     token = await apiTokenOf(config);

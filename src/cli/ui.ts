@@ -45,7 +45,9 @@ export async function ui(options: UiOptions, config?: Pick<Config, "store">): Pr
     if (code === "EADDRNOTAVAIL") throw new CliError(`cannot bind ${host}: no such local address`, Exit.Error);
     throw error;
   }
-  process.stderr.write(accessLines(pageLink(server.token, reachable(server.url)), credential, server.broker.store.secrets.whereIs(TOKEN_FILE)) + cleartextWarning(host));
+  process.stderr.write(
+    accessLines(pageLink(server.token, reachable(server.url)), credential, server.broker.store.secrets.whereIs(TOKEN_FILE)) + cleartextWarning(host),
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off("SIGINT", stop);

@@ -62,10 +62,10 @@ export async function callAgentTool(gateway: Gateway, session: HostSession, name
   if (name === LIST_TOOL) {
     const visible = (await broker.list()).filter((record) => visibleTo(record, session, broker.instance));
     const questions = (await Promise.all(visible.map((record) => broker.view(record)))).map((view) => {
-        return view.audience === "agent"
-          ? { ...view, answerableByYou: true }
-          : { id: view.id, server: view.server, message: view.message, audienceReason: view.audienceReason, answerableByYou: false };
-      });
+      return view.audience === "agent"
+        ? { ...view, answerableByYou: true }
+        : { id: view.id, server: view.server, message: view.message, audienceReason: view.audienceReason, answerableByYou: false };
+    });
     return text(JSON.stringify(questions, null, 2));
   }
   const { id, action, content } = args;

@@ -547,9 +547,7 @@ export function storeSuite(name: string, open: () => Promise<StoreHarness>): voi
       it("opened at once on two stores stay within the total", async () => {
         const { a, b } = await two();
         const now = Date.now();
-        await Promise.all(
-          Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).pageSessions.open(`tab-${i}`, `person-${i}`, now + 60_000, LIMITS, now)),
-        );
+        await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).pageSessions.open(`tab-${i}`, `person-${i}`, now + 60_000, LIMITS, now)));
         const known = await Promise.all(Array.from({ length: 12 }, (_, i) => a.pageSessions.identityOf(`tab-${i}`, now + 1)));
         expect(known.filter((identity) => identity !== undefined)).toHaveLength(LIMITS.total);
       });

@@ -47,7 +47,9 @@ export function registerElicit(program: Command): void {
     .action((options: JsonOption & { all?: boolean }) =>
       withBroker(async (broker) => {
         const records = (await broker.list(options.all === true)).filter(operators);
-        write(options.json ? json(await Promise.all(records.map((record) => broker.view(record)))) : listTable(records, options.all === true, terminalFormat()));
+        write(
+          options.json ? json(await Promise.all(records.map((record) => broker.view(record)))) : listTable(records, options.all === true, terminalFormat()),
+        );
       }),
     );
 
