@@ -32,11 +32,11 @@ export async function configFor(explicit: string | undefined, options: { rules?:
 
 /**
  * The config of a command that works on the store alone (`elicit`, `tasks`, `audit`, `ui`,
- * `link`): the one named (`--config`, `$MCPX_CONFIG`) or `./mcpx.json` when there is one, for
- * its `store.url` and `cluster`; undefined when none exists (the state directory's store).
+ * `link`): the one `--config` names, else `$MCPX_CONFIG` or `./mcpx.json` when that file exists,
+ * for its `store.url` and `cluster`; undefined without one (the state directory's store).
  */
 export async function storeConfigFor(explicit: string | undefined): Promise<Config | undefined> {
   const path = findConfigPath(explicit);
-  if (!explicit && !process.env.MCPX_CONFIG && !existsSync(path)) return undefined;
+  if (!explicit && !existsSync(path)) return undefined;
   return configFor(path, { rules: false });
 }
