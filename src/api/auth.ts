@@ -6,7 +6,7 @@
  *
  * The script's token is the host credential when one is configured (then the API token is not
  * accepted: it would be a second key to an instance whose operator chose one), else the API
- * token from the state dir; both act as the operator, identity "local", and so does the page
+ * token the store shares (the state dir's file, or a Redis key every instance reads); both act as the operator, identity "local", and so does the page
  * signed in with a link minted from the state dir (a signed-in identity's own link, from
  * `POST /v1/page-link`, signs the tab in as that identity). With an issuer (`http.auth.issuer`), a host's access
  * token is accepted too, as that host's identity, which then sees only its own questions.
@@ -31,10 +31,10 @@ export interface ApiAuth {
 }
 
 /** The authenticated caller, or why the request is refused. */
-export async function callerOf(request: IncomingMessage, auth: ApiAuth, tokenFile: string): Promise<Caller | Refused> {
-  const tab = auth.sessions.identityOf(bearerOf(request));
+export async function callerOf(request: IncomingMessage, auth: ApiAuth, tokenWhere: string): Promise<Caller | Refused> {
+  const tab = await auth.sessions.identityOf(bearerOf(request));
   if (tab !== undefined) return { by: "web", identity: tab };
-  const operator = { matches: (token: string) => secretsEqual(auth.apiToken, token), hint: tokenHint(auth, tokenFile) };
+  const operator = { matches: (token: string) => secretsEqual(auth.apiToken, token), hint: tokenHint(auth, tokenWhere) };
   const result = await authenticate(
     request,
     { ...(auth.hostCredential ? { credential: auth.hostCredential } : {}), ...(auth.issuer ? { issuer: auth.issuer } : {}) },
@@ -43,8 +43,8 @@ export async function callerOf(request: IncomingMessage, auth: ApiAuth, tokenFil
   return "identity" in result ? { by: "rest", identity: result.identity } : result;
 }
 
-/** What to tell someone without the token: which one, and where it is kept. */
-export function tokenHint(auth: Pick<ApiAuth, "hostCredential">, tokenFile: string): string {
+/** What to tell someone without the token: which one, and where it is kept (the store's `secrets.whereIs("api-token")`). */
+export function tokenHint(auth: Pick<ApiAuth, "hostCredential">, tokenWhere: string): string {
   if (auth.hostCredential) return `send the host credential (from ${auth.hostCredential.from}) as "Authorization: Bearer <token>"`;
-  return `send the API token as "Authorization: Bearer <token>"; it is in ${tokenFile}`;
+  return `send the API token as "Authorization: Bearer <token>"; it is in ${tokenWhere}`;
 }

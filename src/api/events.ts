@@ -13,7 +13,6 @@ import type { ServerResponse } from "node:http";
 import type { Broker } from "../broker/broker.js";
 import type { QuestionRecord } from "../broker/types.js";
 import { identityOf } from "../broker/identity.js";
-import { viewOf } from "../broker/view.js";
 import type { Logger } from "../util/log.js";
 import { coalesced } from "../util/coalesce.js";
 import { formatSse } from "../util/sse.js";
@@ -30,6 +29,8 @@ export class QuestionEvents {
   /** The next read only learns what is pending (a client that comes is not sent what was pending before). */
   #seeding = false;
   #keepalive: NodeJS.Timeout | undefined;
+  /** The events on their way, one after another. */
+  #sending: Promise<void> = Promise.resolve();
   readonly #unsubscribe: () => void;
 
   constructor(
@@ -118,7 +119,13 @@ export class QuestionEvents {
       this.#pending.delete(record.id);
     }
     if (this.#clients.size === 0) return;
-    this.#send(formatSse(JSON.stringify(viewOf(record)), { event: "question" }), identityOf(record));
+    // In the order they happened, each with its delivery by the store's liveness.
+    this.#sending = this.#sending
+      .then(() => this.broker.view(record))
+      .then(
+        (view) => this.#send(formatSse(JSON.stringify(view), { event: "question" }), identityOf(record)),
+        (error: unknown) => this.log.warn("a question's event could not be made", { error, questionId: record.id }),
+      );
   }
 
   /** To every client, or (`identity`) to that identity's only. */

@@ -18,13 +18,13 @@ export interface MetricsOptions {
   serve: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
   apiToken: string;
   hostCredential?: HostCredential;
-  /** Where the API token is kept, for the 401's words. */
-  tokenFile: string;
+  /** Where the API token is kept, for the 401's words (the store's `secrets.whereIs("api-token")`). */
+  tokenWhere: string;
 }
 
 /** Handles `/metrics` (true), leaves every other path to the next routes (false). */
 export function metricsRoute(options: MetricsOptions): (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean> {
-  const hint = tokenHint(options.hostCredential ? { hostCredential: options.hostCredential } : {}, options.tokenFile);
+  const hint = tokenHint(options.hostCredential ? { hostCredential: options.hostCredential } : {}, options.tokenWhere);
   const operator = { matches: (token: string) => secretsEqual(options.apiToken, token), hint };
   return async (request, response, url) => {
     if (url.pathname !== METRICS_PATH) return false;

@@ -11,6 +11,11 @@
  * across instances: the codes redeemed are kept in the store until they expire, so a quick
  * restart (inside the clock allowance) does not revive a used code.
  *
+ * Several instances behind a balancer (`cluster.publicUrl`): the port a code is for is the
+ * public URL's, the one people open, and any instance takes it, one started after it was minted
+ * too (an instance that joins or restarts must not refuse the codes of the others); "once"
+ * rests on the store's record of used codes alone, which they share.
+ *
  * Such a code signs the tab in as the operator (identity "local"). A signed-in identity asks
  * the instance for a link of its own (`POST /v1/page-link`): its code carries the identity as a
  * fourth part, `<issuedAt>.<nonce>.<mac>.<identity, base64url>`, the MAC over it too, so the
@@ -36,8 +41,12 @@ export function mintPageCode(apiToken: string, port: number, now: number = Date.
 
 /** The page's address with a fresh code, for the page served at `base`. */
 export function pageLink(apiToken: string, base: URL): URL {
-  const port = Number(base.port || (base.protocol === "https:" ? 443 : 80));
-  return new URL(`/#code=${mintPageCode(apiToken, port)}`, base);
+  return new URL(`/#code=${mintPageCode(apiToken, portOf(base))}`, base);
+}
+
+/** The port a URL names, or its scheme's. */
+export function portOf(url: URL): number {
+  return Number(url.port || (url.protocol === "https:" ? 443 : 80));
 }
 
 /** The operator's codes are as they always were; an identity's MAC covers the identity too. */
@@ -53,14 +62,16 @@ export interface UsedCodes {
 }
 
 export class PageCodes {
+  /** Codes minted before this are refused; -Infinity in a cluster, where another instance may have minted them for all. */
   readonly #startedAt: number;
 
   constructor(
     private readonly apiToken: string,
     private readonly used: UsedCodes,
     now: number = Date.now(),
+    options: { cluster?: boolean } = {},
   ) {
-    this.#startedAt = now;
+    this.#startedAt = options.cluster ? Number.NEGATIVE_INFINITY : now;
   }
 
   /** True once for a good code for `port`; false for a wrong, stale, foreign or used one. */

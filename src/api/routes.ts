@@ -21,11 +21,10 @@
  * preflight, and no CORS headers are ever given) and at most 64 KiB.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { join } from "node:path";
 import type { Broker } from "../broker/broker.js";
 import { auditFilter } from "../broker/audit-filter.js";
 import { BrokerError } from "../broker/errors.js";
-import { TOKEN_FILE } from "../broker/token.js";
+import { TOKEN_FILE as TOKEN_SECRET } from "../broker/state-dir.js";
 import { viewOf } from "../broker/view.js";
 import type { ExtraRoutes } from "../host/http-host.js";
 import { GatewayError } from "../protocol/errors.js";
@@ -40,7 +39,7 @@ import { QuestionEvents } from "./events.js";
 import { MAX_BODY_BYTES, mediaType, readBody, sendApiError, sendJson } from "./http.js";
 import { servePage } from "./page.js";
 import { cancelTask, serveTasks } from "./task-routes.js";
-import { CODE_TTL_MS, mintPageCode, PageCodes } from "./page-codes.js";
+import { CODE_TTL_MS, mintPageCode, PageCodes, portOf } from "./page-codes.js";
 import { PageSessions } from "./page-sessions.js";
 
 export interface ApiOptions {
@@ -52,8 +51,11 @@ export interface ApiOptions {
   /** Hosts with identities: their access tokens are accepted, each seeing its own questions. */
   issuer?: IdentityIssuer;
   log: Logger;
-  /** Where the token is kept, for the 401 message; default `<state dir>/api-token`. */
-  tokenFile?: string;
+  /**
+   * Several instances behind a balancer (`cluster.publicUrl`): the address people open. Codes
+   * are for its port, not this instance's, and any instance takes one another minted.
+   */
+  publicUrl?: URL;
 }
 
 export type ApiRoutes = ExtraRoutes & { close(): void };
@@ -67,15 +69,17 @@ const STATUS: Record<BrokerError["code"], number> = {
 
 export function createApiRoutes(options: ApiOptions): ApiRoutes {
   const { broker, token, log } = options;
-  const tokenFile = options.tokenFile ?? join(broker.store.stateDir, TOKEN_FILE);
+  const tokenWhere = broker.store.secrets.whereIs(TOKEN_SECRET);
   const events = new QuestionEvents(broker, log);
   const auth: ApiAuth = {
     apiToken: token,
-    sessions: new PageSessions(),
+    sessions: new PageSessions(broker.store.pageSessions),
     ...(options.hostCredential ? { hostCredential: options.hostCredential } : {}),
     ...(options.issuer ? { issuer: options.issuer } : {}),
   };
-  const codes = new PageCodes(token, broker.store.usedPageCodes);
+  const codes = new PageCodes(token, broker.store.usedPageCodes, Date.now(), { cluster: options.publicUrl !== undefined });
+  /** The port a code is for: the public URL's behind a balancer, else the one this request came in on. */
+  const codePort = (request: IncomingMessage): number => (options.publicUrl ? portOf(options.publicUrl) : (request.socket.localPort ?? 0));
 
   const routes = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> => {
     if (url.pathname !== "/v1" && !url.pathname.startsWith("/v1/")) {
@@ -86,7 +90,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
         await pageSession(request, response);
         return true;
       }
-      const caller = await callerOf(request, auth, tokenFile);
+      const caller = await callerOf(request, auth, tokenWhere);
       if ("status" in caller) {
         const code = caller.status === 403 ? "FORBIDDEN" : caller.status === 503 ? "UNAVAILABLE" : "UNAUTHORIZED";
         sendApiError(response, caller.status, code, caller.message, caller.challenge ? { "www-authenticate": caller.challenge } : {});
@@ -117,12 +121,12 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
       return sendJson(
         response,
         200,
-        (await broker.list(all)).filter((record) => visibleTo(record, caller.identity)).map((record) => viewOf(record)),
+        await Promise.all((await broker.list(all)).filter((record) => visibleTo(record, caller.identity)).map((record) => broker.view(record))),
       );
     }
     if (parts.length === 2 && parts[0] === "questions") {
       if (method !== "GET") return notAllowed(response, "GET");
-      return sendJson(response, 200, viewOf(await own(idOf(parts[1]!), caller)));
+      return sendJson(response, 200, await broker.view(await own(idOf(parts[1]!), caller)));
     }
     if (parts.length === 3 && parts[0] === "questions" && parts[2] === "answer") {
       if (method !== "POST") return notAllowed(response, "POST");
@@ -180,27 +184,28 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     } catch {
       code = undefined;
     }
-    const identity = await codes.redeemFor(code, request.socket.localPort ?? 0);
+    const identity = await codes.redeemFor(code, codePort(request));
     if (identity === undefined) {
       return sendApiError(response, 401, "INVALID_CODE", "this link was already used, has expired, or is not for this mcpx: run `mcpx link` for a fresh one", {
         "www-authenticate": 'Bearer realm="mcpx"',
       });
     }
-    sendJson(response, 200, auth.sessions.open(Date.now(), identity));
+    sendJson(response, 200, await auth.sessions.open(Date.now(), identity));
   }
 
   /**
    * A one-time link to the page that signs a tab in as the caller's identity: how a person who
    * signed in with the issuer gets to their questions on the page (`mcpx link` is the operator's).
-   * Its address is the audience's origin (how hosts reach mcpx), else this request's Host.
+   * Its address is the cluster's public URL, else the audience's origin (how hosts reach mcpx),
+   * else this request's Host.
    */
   async function pageLinkFor(request: IncomingMessage, response: ServerResponse, caller: Caller): Promise<void> {
     if (mediaType(request) !== "application/json") {
       return sendApiError(response, 415, "UNSUPPORTED_MEDIA_TYPE", "send the request with content-type: application/json (an empty object)");
     }
     await readBody(request, 1024);
-    const base = options.issuer ? new URL(options.issuer.resource).origin : `http://${request.headers.host}`;
-    const code = mintPageCode(token, request.socket.localPort ?? 0, Date.now(), caller.identity);
+    const base = options.publicUrl?.origin ?? (options.issuer ? new URL(options.issuer.resource).origin : `http://${request.headers.host}`);
+    const code = mintPageCode(token, codePort(request), Date.now(), caller.identity);
     sendJson(response, 200, { url: new URL(`/#code=${code}`, base).href, expiresInSeconds: CODE_TTL_MS / 1000 });
   }
 
@@ -255,7 +260,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     }
     if (!isObject(value) || Object.keys(value).length > 0) return sendApiError(response, 400, "INVALID_ANSWER", "the body of done is an empty object {}");
     await own(id, caller);
-    sendJson(response, 200, viewOf(await broker.complete(id, caller.by, fromAddress(request).from)));
+    sendJson(response, 200, await broker.view(await broker.complete(id, caller.by, fromAddress(request).from)));
   }
 
   /** The question, when it is the caller's; another identity's is as unknown as one that never was. */

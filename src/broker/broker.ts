@@ -14,7 +14,8 @@ import type { Question } from "../render/question.js";
 import type { Logger } from "../util/log.js";
 import { type AnswerInput, checkAnswer } from "./check-answer.js";
 import { type Clock, systemClock } from "./clock.js";
-import type { Delivery } from "./delivery.js";
+import { deliveryOf, type Delivery } from "./delivery.js";
+import { type QuestionView, viewOf } from "./view.js";
 import { BrokerError } from "./errors.js";
 import { newQuestionRecord } from "./new-question.js";
 import { alreadySettled, CLOSED_BECAUSE, CLOSED_PREFIX } from "./settled-why.js";
@@ -348,6 +349,21 @@ export class Broker {
   /** Wait (at most `timeoutMs`) until the waiting process has handed this settled question's answer over, or can no longer (`watchDelivery`). */
   awaitDelivery(id: string, timeoutMs?: number): Promise<{ record: QuestionRecord; delivery: Delivery }> {
     return watchDelivery(this.store, this.#local, id, timeoutMs);
+  }
+
+  /**
+   * How far a settled question's answer got (undefined while pending), by the store's liveness:
+   * the process that would deliver it may be another machine's, known by its heartbeat, not its pid.
+   */
+  async deliveryOf(record: QuestionRecord): Promise<Delivery | undefined> {
+    if (record.state === "pending" || record.deliveredAt !== undefined || record.state === "closed") return deliveryOf(record, () => true);
+    const alive = await this.#mineOrAlive({ pid: record.ownerPid, instance: record.ownerInstance });
+    return deliveryOf(record, () => alive);
+  }
+
+  /** A question as the surfaces show it, its delivery by the store's liveness. */
+  async view(record: QuestionRecord, now: number = Date.now()): Promise<QuestionView> {
+    return viewOf(record, now, await this.deliveryOf(record));
   }
 
   /** Be told of every question opened or settled in this process. */

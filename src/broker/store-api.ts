@@ -93,6 +93,25 @@ export interface PageCodeTable {
   count(): Promise<number>;
 }
 
+/** How many page sessions the store keeps: beyond `perIdentity` an identity's own oldest goes, beyond `total` anyone's oldest. */
+export interface PageSessionLimits {
+  perIdentity: number;
+  total: number;
+}
+
+/**
+ * The web page's tab credentials (api/page-sessions.ts), by the SHA-256 digest of each (the
+ * credential itself is never stored), so a tab signed in on one instance is signed in on all.
+ */
+export interface PageSessionTable {
+  /** Keep `digest` as `identity`'s until `expiresMs`, signing out the oldest beyond `limits`, in one step. */
+  open(digest: string, identity: string, expiresMs: number, limits: PageSessionLimits, now?: number): Promise<void>;
+  /** Whose the credential with this digest is, while it is good. */
+  identityOf(digest: string, now?: number): Promise<string | undefined>;
+  /** Sign every page out. */
+  clear(): Promise<void>;
+}
+
 /** Which brokers are alive: for SQLite the process on this machine; for Redis an instance that keeps its heartbeat. */
 export interface Liveness {
   /** This broker is alive until the returned function is called (Redis: a heartbeat key with a short expiry). */
@@ -111,6 +130,8 @@ export interface Liveness {
 export interface SharedSecrets {
   /** The secret called `name`, created (32 random bytes, hex) by whichever instance asks first. */
   get(name: string): Promise<string>;
+  /** Where a person finds the secret, for messages: the file's path, or the Redis key and store. */
+  whereIs(name: string): string;
 }
 
 export interface BrokerStore {
@@ -125,6 +146,7 @@ export interface BrokerStore {
   readonly tasks: TaskTable;
   readonly audit: AuditTable;
   readonly usedPageCodes: PageCodeTable;
+  readonly pageSessions: PageSessionTable;
   readonly liveness: Liveness;
   readonly secrets: SharedSecrets;
   /** Why a write cannot be taken now (read-only, locked, unreachable), or undefined when it can. */

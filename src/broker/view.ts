@@ -4,7 +4,7 @@
  */
 import type { JsonObject } from "../protocol/jsonrpc.js";
 import type { QuestionRecord } from "./types.js";
-import { deliveryOf, type Delivery } from "./delivery.js";
+import type { Delivery } from "./delivery.js";
 import { closedBecause } from "./settled-why.js";
 
 export interface QuestionView {
@@ -75,7 +75,8 @@ export function shareable(record: QuestionRecord): QuestionRecord {
   return { ...record, answer };
 }
 
-export function viewOf(stored: QuestionRecord, now = Date.now(), delivery = deliveryOf(stored)): QuestionView {
+/** `delivery`: the broker's `deliveryOf` (the store's liveness; `Broker.view` gives both at once). */
+export function viewOf(stored: QuestionRecord, now: number, delivery: Delivery | undefined): QuestionView {
   const record = shareable(stored);
   const withheld = record !== stored;
   return {

@@ -7,6 +7,7 @@
 import { auditFilter } from "../broker/audit-filter.js";
 import type { AuditEntry } from "../broker/audit-store.js";
 import { openCommandStore } from "./open-store.js";
+import type { Config } from "../config/types.js";
 import { CliError, Exit } from "./exit.js";
 import { inert, inertJson } from "./inert.js";
 
@@ -18,10 +19,10 @@ export interface AuditOptions {
   json?: boolean;
 }
 
-export async function audit(options: AuditOptions): Promise<number> {
+export async function audit(options: AuditOptions, config?: Pick<Config, "store">): Promise<number> {
   const filter = auditFilter(options, Date.now());
   if ("problem" in filter) throw new CliError(filter.problem, Exit.Usage);
-  const store = await openCommandStore();
+  const store = await openCommandStore(config);
   try {
     for (const entry of await store.audit.list(filter)) process.stdout.write(`${options.json ? inertJson(JSON.stringify(entry)) : inert(line(entry))}\n`);
   } finally {

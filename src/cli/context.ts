@@ -1,4 +1,5 @@
 /** What every command needs: the config, and a logger. */
+import { existsSync } from "node:fs";
 import { ConfigError } from "../config/errors.js";
 import { findConfigPath } from "../config/config-path.js";
 import { readConfigLazily } from "../config/read-config.js";
@@ -27,4 +28,15 @@ export async function configFor(explicit: string | undefined, options: { rules?:
     if (error instanceof ConfigError) throw new CliError(error.message, Exit.Usage);
     throw error;
   }
+}
+
+/**
+ * The config of a command that works on the store alone (`elicit`, `tasks`, `audit`, `ui`,
+ * `link`): the one `--config` names, else `$MCPX_CONFIG` or `./mcpx.json` when that file exists,
+ * for its `store.url` and `cluster`; undefined without one (the state directory's store).
+ */
+export async function storeConfigFor(explicit: string | undefined): Promise<Config | undefined> {
+  const path = findConfigPath(explicit);
+  if (!explicit && !existsSync(path)) return undefined;
+  return configFor(path, { rules: false });
 }

@@ -4,6 +4,7 @@
  * started now when the found one turns out gone; and read its reply: ended (printed), waiting on
  * a question (the store followed, as for any call), or not taken.
  */
+import { existsSync } from "node:fs";
 import { printOutcome, type EndedCall } from "./call-result.js";
 import { daemonRequest, Unreachable, type DaemonReply } from "./daemon-client.js";
 import type { DaemonPaths, DaemonRecord } from "./daemon-file.js";
@@ -52,7 +53,7 @@ export async function throughDaemon(send: DaemonSend, follow: FollowOptions, rep
       reply = await request();
     }
     replied?.();
-    return await followReply(reply, record, send.id, follow);
+    return await followReply(reply, record, send, follow);
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(`the ${follow.what} through the mcpx daemon (pid ${record.pid}) failed: ${(error as Error).message}; ${send.noDaemon}`);
@@ -73,7 +74,7 @@ export interface FollowOptions {
 }
 
 /** How the call or run ended, printed; or, waiting on a question, the store followed. */
-async function followReply(reply: DaemonReply, record: DaemonRecord, id: string, options: FollowOptions): Promise<number> {
+async function followReply(reply: DaemonReply, record: DaemonRecord, send: Pick<DaemonSend, "id" | "configFile">, options: FollowOptions): Promise<number> {
   const body = reply.body;
   if (reply.status !== 200) {
     const error = body.error as { message?: string } | undefined;
@@ -91,7 +92,8 @@ async function followReply(reply: DaemonReply, record: DaemonRecord, id: string,
         `it waits for a person (mcpx elicit show ${inert(question.id)})${options.unattributedTail}\n`,
     );
   }
-  // It waits on a question: from here on, the store, as for any call.
+  // It waits on a question: from here on, the store (the config's, which the daemon uses too), as for any call.
   const { collect } = await import("./call.js");
-  return collect(id, { json: options.json === true }, options.log);
+  const config = existsSync(send.configFile) ? await (await import("./context.js")).storeConfigFor(send.configFile) : undefined;
+  return collect(send.id, { json: options.json === true }, options.log, config);
 }

@@ -27,6 +27,13 @@ async function discoveryConfig(explicit: string | undefined): Promise<Config> {
   return (await import("./context.js")).configFor(explicit, { rules: false });
 }
 
+const STORE_CONFIG_HELP = "the config whose store (store.url) to read (default: $MCPX_CONFIG, else ./mcpx.json when there is one)";
+
+/** The config of a command on the store alone, when there is one (its store.url and cluster). */
+async function commandConfig(explicit: string | undefined): Promise<Config | undefined> {
+  return (await import("./context.js")).storeConfigFor(explicit);
+}
+
 const program = new Command("mcpx")
   .description("An MCP gateway: many MCP servers behind one endpoint")
   .version(IMPLEMENTATION.version)
@@ -166,9 +173,10 @@ program
   .option("--tool <name>", "only this tool's (the server's own name)")
   .option("--session <id>", "only this host session's")
   .option("--json", "JSON Lines, one entry a line (the export)")
-  .action(async (options: { since?: string; server?: string; tool?: string; session?: string; json?: boolean }) => {
+  .option("-c, --config <file>", STORE_CONFIG_HELP)
+  .action(async (options: { since?: string; server?: string; tool?: string; session?: string; json?: boolean; config?: string }) => {
     const { audit } = await import("./audit.js");
-    process.exitCode = await audit(options);
+    process.exitCode = await audit(options, await commandConfig(options.config));
   });
 
 program
@@ -191,12 +199,15 @@ program
   .option("--host <host>", "address to bind (default: 127.0.0.1; beyond loopback a host credential is required)")
   .option("--port <port>", `port to bind (default: ${UI_DEFAULT_PORT})`, parsePort)
   .option("--token-file <file>", "host credential that every client must send as a Bearer token (a file only you can read; default: $MCPX_HTTP_TOKEN)")
-  .action(async (options: { host?: string; port?: number; tokenFile?: string }) => {
+  .option("-c, --config <file>", STORE_CONFIG_HELP)
+  .action(async (options: { host?: string; port?: number; tokenFile?: string; config?: string }) => {
     const { ui } = await import("./ui.js");
-    await ui(options);
+    await ui(options, await commandConfig(options.config));
   });
 
-const tasks = program.command("tasks").description("the tasks mcpx relayed for hosts, from the store");
+const tasks = program.command("tasks").description("the tasks mcpx relayed for hosts, from the store").option("-c, --config <file>", STORE_CONFIG_HELP);
+/** The config `mcpx tasks … --config` names, when there is one. */
+const tasksConfig = (): Promise<Config | undefined> => commandConfig(tasks.opts<{ config?: string }>().config);
 
 tasks
   .command("show <id>")
@@ -204,7 +215,7 @@ tasks
   .option("--json", "print the record as JSON")
   .action(async (id: string, options: { json?: boolean }) => {
     const { tasksShow } = await import("./tasks.js");
-    await tasksShow(id, options);
+    await tasksShow(id, options, await tasksConfig());
   });
 
 tasks
@@ -212,7 +223,7 @@ tasks
   .description("cancel a task: the mcpx process that follows it cancels it upstream")
   .action(async (id: string) => {
     const { tasksCancel } = await import("./tasks.js");
-    await tasksCancel(id);
+    await tasksCancel(id, await tasksConfig());
   });
 
 tasks
@@ -222,7 +233,7 @@ tasks
   .option("--json", "print a JSON array")
   .action(async (options: { all?: boolean; json?: boolean }) => {
     const { tasksList } = await import("./tasks.js");
-    await tasksList(options);
+    await tasksList(options, await tasksConfig());
   });
 
 program
@@ -230,9 +241,10 @@ program
   .description("print a fresh one-time link to the question page of the mcpx serve --http or mcpx ui running on --port")
   .option("--host <host>", "the address the browser should use (default: 127.0.0.1)")
   .option("--port <port>", "the port it listens on (default: 7777, mcpx serve's; mcpx ui's is 7778)", parsePort)
-  .action(async (options: { host?: string; port?: number }) => {
+  .option("-c, --config <file>", "the config whose store (store.url) holds the API token, and whose cluster.publicUrl the link is for")
+  .action(async (options: { host?: string; port?: number; config?: string }) => {
     const { link } = await import("./link.js");
-    link(options);
+    await link(options, await commandConfig(options.config));
   });
 
 program

@@ -1,5 +1,4 @@
 /** `mcpx serve`: the gateway, for one host on stdio or many over HTTP, with the question broker. */
-import { join } from "node:path";
 import type { Config, Expose } from "../config/types.js";
 import { DEFAULTS_FILE } from "../config/load.js";
 import { Gateway } from "../host/gateway.js";
@@ -10,7 +9,7 @@ import { createApiRoutes } from "../api/routes.js";
 import { Broker } from "../broker/broker.js";
 import { stateDir } from "../broker/state-dir.js";
 import { openCommandStore } from "./open-store.js";
-import { TOKEN_FILE } from "../broker/token.js";
+import { TOKEN_FILE } from "../broker/state-dir.js";
 import { pageLink } from "../api/page-codes.js";
 import { ClusterRouting } from "../cluster/routing.js";
 import { CredentialError, isLoopbackHost, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
@@ -112,8 +111,18 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     if (telemetry !== NO_TELEMETRY) setTimeout(() => process.exit(0), 0).unref();
     return;
   }
-  const token = await store.secrets.get("api-token");
-  const api = createApiRoutes({ broker, token, log, ...(credential ? { hostCredential: credential } : {}), ...(issuer ? { issuer } : {}) });
+  const token = await store.secrets.get(TOKEN_FILE);
+  const tokenWhere = store.secrets.whereIs(TOKEN_FILE);
+  // Behind a balancer the page's address is the cluster's public one (never the daemon's: it serves no cluster).
+  const publicUrl = cluster && config.cluster?.publicUrl ? new URL("/", config.cluster.publicUrl) : undefined;
+  const api = createApiRoutes({
+    broker,
+    token,
+    log,
+    ...(credential ? { hostCredential: credential } : {}),
+    ...(issuer ? { issuer } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
+  });
   const health = healthRoute({
     storeProblem: () => store.unwritable(),
     requiredNotReady: () => gateway.upstreams.filter((upstream) => upstream.config.required && upstream.state !== "ready").map((upstream) => upstream.name),
@@ -121,7 +130,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   const metrics = metricsRoute({
     serve: telemetry.prometheus,
     apiToken: token,
-    tokenFile: join(dir, TOKEN_FILE),
+    tokenWhere,
     ...(credential ? { hostCredential: credential } : {}),
   });
   const bind = options.host ?? config.http.host;
@@ -166,7 +175,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   // One write: a reader that saw the first line has the others too.
   const daemonLine = options.daemon ? `mcpx: daemon for ${config.file} (pid ${process.pid}); it exits after ${config.daemon.idleMinutes} idle minutes\n` : "";
   process.stderr.write(
-    `mcpx: serving MCP at ${url.href}\n${daemonLine}${identityLine(issuer)}${accessLines(pageLink(token, reachable(url)), credential, dir)}${cleartextWarning(bind)}`,
+    `mcpx: serving MCP at ${url.href}\n${daemonLine}${identityLine(issuer)}${accessLines(pageLink(token, publicUrl ?? reachable(url)), credential, tokenWhere)}${cleartextWarning(bind)}`,
   );
   summarise();
   await new Promise<void>((resolve) => {

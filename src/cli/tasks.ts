@@ -9,14 +9,15 @@
 import { Broker } from "../broker/broker.js";
 import { LOCAL_IDENTITY } from "../broker/identity.js";
 import { openCommandStore } from "./open-store.js";
+import type { Config } from "../config/types.js";
 import type { BrokerStore } from "../broker/store-api.js";
 import type { TaskRecord } from "../broker/task-store.js";
 import { createLogger } from "../util/log.js";
 import { inert, inertJson } from "./inert.js";
 import { CliError } from "./exit.js";
 
-export async function tasksList(options: { json?: boolean; all?: boolean }): Promise<void> {
-  const store = await openCommandStore();
+export async function tasksList(options: { json?: boolean; all?: boolean }, config?: Pick<Config, "store">): Promise<void> {
+  const store = await openCommandStore(config);
   try {
     await new Broker(store, createLogger({}, "warn")).sweep();
     const tasks = (await store.tasks.all()).filter((task) => task.identity === LOCAL_IDENTITY && (options.all === true || !ended(task)));
@@ -26,8 +27,8 @@ export async function tasksList(options: { json?: boolean; all?: boolean }): Pro
   }
 }
 
-export async function tasksShow(id: string, options: { json?: boolean }): Promise<void> {
-  await withOwnTask(id, async (task) => {
+export async function tasksShow(id: string, options: { json?: boolean }, config?: Pick<Config, "store">): Promise<void> {
+  await withOwnTask(id, config, async (task) => {
     if (options.json) {
       process.stdout.write(`${inertJson(JSON.stringify(task, null, 2))}\n`);
       return;
@@ -50,8 +51,8 @@ export async function tasksShow(id: string, options: { json?: boolean }): Promis
   });
 }
 
-export async function tasksCancel(id: string): Promise<void> {
-  await withOwnTask(id, async (task, store) => {
+export async function tasksCancel(id: string, config?: Pick<Config, "store">): Promise<void> {
+  await withOwnTask(id, config, async (task, store) => {
     if (ended(task)) throw new CliError(`task ${inert(id)} already ended (${task.status}${task.statusMessage ? `: ${inert(task.statusMessage)}` : ""})`);
     const why = `cancelled with \`mcpx tasks cancel\`; the mcpx process that follows it (process ${task.followerPid}) cancels it upstream`;
     if (!(await store.tasks.requestCancel(task.id, why))) throw new CliError(`task ${inert(id)} ended meanwhile`);
@@ -60,8 +61,8 @@ export async function tasksCancel(id: string): Promise<void> {
 }
 
 /** The operator's task `id` (after the sweep); another identity's is unknown, as one that never existed. */
-async function withOwnTask(id: string, use: (task: TaskRecord, store: BrokerStore) => Promise<void>): Promise<void> {
-  const store = await openCommandStore();
+async function withOwnTask(id: string, config: Pick<Config, "store"> | undefined, use: (task: TaskRecord, store: BrokerStore) => Promise<void>): Promise<void> {
+  const store = await openCommandStore(config);
   try {
     await new Broker(store, createLogger({}, "warn")).sweep();
     const task = await store.tasks.get(id);

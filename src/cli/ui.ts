@@ -2,9 +2,10 @@
 import { resolve } from "node:path";
 import { pageLink } from "../api/page-codes.js";
 import { startStoreServer, type StoreServer } from "../api/store-server.js";
-import { stateDir } from "../broker/state-dir.js";
+import { stateDir, TOKEN_FILE } from "../broker/state-dir.js";
 import { CredentialError, loadHostCredential, requireCredentialFor, TOKEN_ENV, type HostCredential } from "../host/host-credential.js";
 import { GatewayError } from "../protocol/errors.js";
+import type { Config } from "../config/types.js";
 import { createLogger } from "../util/log.js";
 import { CliError, Exit } from "./exit.js";
 import { accessLines, reachable } from "./link.js";
@@ -20,7 +21,8 @@ export interface UiOptions {
   tokenFile?: string;
 }
 
-export async function ui(options: UiOptions): Promise<void> {
+/** `config`: the one `--config` (or $MCPX_CONFIG, ./mcpx.json) names, whose `store.url` the page serves. */
+export async function ui(options: UiOptions, config?: Pick<Config, "store">): Promise<void> {
   const log = createLogger();
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? UI_DEFAULT_PORT;
@@ -28,7 +30,14 @@ export async function ui(options: UiOptions): Promise<void> {
   const dir = stateDir();
   let server: StoreServer;
   try {
-    server = await startStoreServer({ host, port, stateDir: dir, log, ...(credential ? { credential } : {}) });
+    server = await startStoreServer({
+      host,
+      port,
+      stateDir: dir,
+      log,
+      ...(credential ? { credential } : {}),
+      ...(config?.store ? { storeUrl: config.store.url } : {}),
+    });
   } catch (error) {
     if (error instanceof GatewayError) throw new CliError(error.message, Exit.Error);
     const code = (error as NodeJS.ErrnoException).code;
@@ -36,7 +45,9 @@ export async function ui(options: UiOptions): Promise<void> {
     if (code === "EADDRNOTAVAIL") throw new CliError(`cannot bind ${host}: no such local address`, Exit.Error);
     throw error;
   }
-  process.stderr.write(accessLines(pageLink(server.token, reachable(server.url)), credential, dir) + cleartextWarning(host));
+  process.stderr.write(
+    accessLines(pageLink(server.token, reachable(server.url)), credential, server.broker.store.secrets.whereIs(TOKEN_FILE)) + cleartextWarning(host),
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off("SIGINT", stop);

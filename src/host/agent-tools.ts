@@ -7,7 +7,6 @@
 import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { invalidParams } from "../protocol/errors.js";
 import { BrokerError } from "../broker/errors.js";
-import { viewOf } from "../broker/view.js";
 import type { QuestionRecord } from "../broker/types.js";
 import { elicitationModes } from "../render/host.js";
 import type { Gateway } from "./gateway.js";
@@ -61,14 +60,12 @@ export async function callAgentTool(gateway: Gateway, session: HostSession, name
   const broker = gateway.broker;
   if (!broker || !offersAgentTools(gateway, session)) throw invalidParams(`unknown tool "${name}"`);
   if (name === LIST_TOOL) {
-    const questions = (await broker.list())
-      .filter((record) => visibleTo(record, session, broker.instance))
-      .map((record) => {
-        const view = viewOf(record);
-        return view.audience === "agent"
-          ? { ...view, answerableByYou: true }
-          : { id: view.id, server: view.server, message: view.message, audienceReason: view.audienceReason, answerableByYou: false };
-      });
+    const visible = (await broker.list()).filter((record) => visibleTo(record, session, broker.instance));
+    const questions = (await Promise.all(visible.map((record) => broker.view(record)))).map((view) => {
+      return view.audience === "agent"
+        ? { ...view, answerableByYou: true }
+        : { id: view.id, server: view.server, message: view.message, audienceReason: view.audienceReason, answerableByYou: false };
+    });
     return text(JSON.stringify(questions, null, 2));
   }
   const { id, action, content } = args;
@@ -79,7 +76,7 @@ export async function callAgentTool(gateway: Gateway, session: HostSession, name
   if (!target || !visibleTo(target, session, broker.instance)) return text(`no question with id ${id} is waiting for this host`, true);
   try {
     const record = await broker.answer(id, { action, ...(isObject(content) ? { content } : {}) }, { by: `agent:${session.id}`, asAgent: true });
-    return text(JSON.stringify(viewOf(record), null, 2));
+    return text(JSON.stringify(await broker.view(record), null, 2));
   } catch (error) {
     if (error instanceof BrokerError) return text(error.message, true);
     throw error;

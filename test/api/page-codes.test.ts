@@ -24,6 +24,13 @@ function usedIn(dir = tempStateDir()): SqliteStore["usedPageCodes"] {
   return store.usedPageCodes;
 }
 
+/** The page sessions of a store on `dir`, as another instance on it has them. */
+function sessionsIn(dir = tempStateDir()): SqliteStore["pageSessions"] {
+  const store = SqliteStore.open(dir);
+  opened.push(store);
+  return store.pageSessions;
+}
+
 describe("page codes", () => {
   it("are good once, for their port, with the right key", async () => {
     const codes = new PageCodes(KEY, usedIn(), T0);
@@ -119,13 +126,27 @@ async function trade(ui: RunningUi, code: string): Promise<number> {
 }
 
 describe("page sessions", () => {
-  it("are random, known only to the instance that opened them, and end after SESSION_TTL_MS", async () => {
-    const sessions = new PageSessions();
-    const { token } = sessions.open(T0);
+  it("are random, known to every instance on the store and to no other store, and end after SESSION_TTL_MS", async () => {
+    const dir = tempStateDir();
+    const sessions = new PageSessions(sessionsIn(dir));
+    const { token } = await sessions.open(T0);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(sessions.valid(token, T0 + 1)).toBe(true);
-    expect(sessions.valid(`${token}x`, T0 + 1)).toBe(false);
-    expect(new PageSessions().valid(token, T0 + 1)).toBe(false);
-    expect(sessions.valid(token, T0 + SESSION_TTL_MS)).toBe(false);
+    expect(await sessions.valid(token, T0 + 1)).toBe(true);
+    expect(await sessions.valid(`${token}x`, T0 + 1)).toBe(false);
+    expect(await new PageSessions(sessionsIn(dir)).valid(token, T0 + 1)).toBe(true);
+    expect(await new PageSessions(sessionsIn()).valid(token, T0 + 1)).toBe(false);
+    expect(await sessions.valid(token, T0 + SESSION_TTL_MS)).toBe(false);
+  });
+});
+
+describe("page codes in a cluster (cluster.publicUrl)", () => {
+  it("are taken by an instance started after they were minted, still once across instances", async () => {
+    const dir = tempStateDir();
+    const code = mintPageCode(KEY, 443, T0);
+    const joinedLater = new PageCodes(KEY, usedIn(dir), T0 + 60_000, { cluster: true });
+    expect(await joinedLater.redeem(code, 443, T0 + 61_000)).toBe(true);
+    const another = new PageCodes(KEY, usedIn(dir), T0 + 120_000, { cluster: true });
+    expect(await another.redeem(code, 443, T0 + 121_000)).toBe(false);
+    expect(await another.redeem(mintPageCode(KEY, 443, T0), 443, T0 + CODE_TTL_MS + 1)).toBe(false);
   });
 });

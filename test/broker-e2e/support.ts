@@ -9,8 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
 import { viewOf, type QuestionView } from "../../src/broker/view.js";
+import { deliveryOf } from "../../src/broker/delivery.js";
+import type { QuestionRecord } from "../../src/broker/types.js";
 import { MCPX_BIN, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
+
+/** A question as the surfaces show it, its delivery by this machine's processes (one machine here). */
+const localView = (record: QuestionRecord) => viewOf(record, Date.now(), deliveryOf(record));
 
 export type { QuestionView };
 
@@ -38,7 +43,7 @@ export function stateDirOf(config: TempConfig): string {
 export async function storedQuestions(config: TempConfig): Promise<QuestionView[]> {
   const store = SqliteStore.open(stateDirOf(config));
   try {
-    return (await store.questions.list(true)).map((record) => viewOf(record));
+    return (await store.questions.list(true)).map((record) => localView(record));
   } finally {
     await store.close();
   }

@@ -10,8 +10,12 @@ import { BrokerError, type BrokerErrorCode } from "../../src/broker/errors.js";
 import { duration, serverStoppedWaiting } from "../../src/broker/settled-why.js";
 import { STORE_FILE } from "../../src/broker/sqlite/sqlite-store.js";
 import { viewOf } from "../../src/broker/view.js";
+import { deliveryOf } from "../../src/broker/delivery.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import { deadPid, form, manualClock, openBroker, profileForm, question, urlQuestion, within, type OpenBroker } from "./support.js";
+
+/** A question as the surfaces show it, its delivery by this machine's processes (one machine here). */
+const localView = (record: QuestionRecord) => viewOf(record, Date.now(), deliveryOf(record));
 
 let open: OpenBroker;
 afterEach(async () => open?.close());
@@ -250,18 +254,18 @@ describe("why a question is over (closedBecause), as every surface shows it", ()
   it("names who answered, that it expired and how long it lived, or why it was closed; null while pending", async () => {
     const { broker } = fresh();
     const pending = await broker.open(profileForm(), {}, 300);
-    expect(viewOf(pending).closedBecause).toBeNull();
+    expect(localView(pending).closedBecause).toBeNull();
 
     const declined = await broker.answer(pending.id, { action: "decline" }, { by: "cli" });
-    expect(viewOf(declined).closedBecause).toBe("declined by cli");
+    expect(localView(declined).closedBecause).toBe("declined by cli");
 
     const expiring = await broker.open(profileForm(), {}, 1);
     const expired = await within(broker.wait(expiring.id), 3000, "expiry");
-    expect(viewOf(expired).closedBecause).toBe("expired: nobody answered within 1s");
+    expect(localView(expired).closedBecause).toBe("expired: nobody answered within 1s");
 
     const stopped = await broker.open(profileForm(), {}, 300);
     await broker.close(stopped.id, serverStoppedWaiting("  MCP error -32001:\n Request timed out  "));
-    expect(viewOf((await broker.get(stopped.id))!).closedBecause).toBe("the server stopped waiting (MCP error -32001: Request timed out)");
+    expect(localView((await broker.get(stopped.id))!).closedBecause).toBe("the server stopped waiting (MCP error -32001: Request timed out)");
     const late = await brokerError("ALREADY_SETTLED", () => broker.answer(stopped.id, { action: "decline" }, { by: "cli" }));
     expect(late.message).toMatch(/^question \S+ was closed: the server stopped waiting \(MCP error -32001: Request timed out\) \(at .*\); nobody is waiting/);
     expect(late.message).not.toMatch(/first answer stands/);

@@ -510,6 +510,49 @@ export function storeSuite(name: string, open: () => Promise<StoreHarness>): voi
       });
     });
 
+    describe("page sessions", () => {
+      const LIMITS = { perIdentity: 3, total: 5 };
+
+      it("are known on every store on the same data, while good, by digest; cleared for all", async () => {
+        const { a, b } = await two();
+        const now = Date.now();
+        await a.pageSessions.open("digest-1", "local", now + 60_000, LIMITS, now);
+        await a.pageSessions.open("digest-2", "https://id.example#alice", now + 60_000, LIMITS, now);
+        expect(await b.pageSessions.identityOf("digest-1", now + 1)).toBe("local");
+        expect(await b.pageSessions.identityOf("digest-2", now + 1)).toBe("https://id.example#alice");
+        expect(await b.pageSessions.identityOf("digest-3", now + 1)).toBeUndefined();
+        expect(await b.pageSessions.identityOf("digest-1", now + 60_000)).toBeUndefined();
+        await b.pageSessions.clear();
+        expect(await a.pageSessions.identityOf("digest-1", now + 1)).toBeUndefined();
+      });
+
+      it("keep their bounds whichever store signs tabs in: an identity's own oldest go first, then anyone's", async () => {
+        const { a, b } = await two();
+        const now = Date.now();
+        await a.pageSessions.open("operator", "local", now + 60_000, LIMITS, now);
+        for (let i = 0; i < 5; i++) await (i % 2 ? a : b).pageSessions.open(`alice-${i}`, "alice", now + 60_000 + i, LIMITS, now + i);
+        const alices = await Promise.all([0, 1, 2, 3, 4].map((i) => a.pageSessions.identityOf(`alice-${i}`, now + 10)));
+        expect(alices).toEqual([undefined, undefined, "alice", "alice", "alice"]);
+        expect(await b.pageSessions.identityOf("operator", now + 10)).toBe("local");
+        // Beyond the total, the oldest of anyone's: the operator's.
+        await b.pageSessions.open("bob-1", "bob", now + 60_100, LIMITS, now + 10);
+        await a.pageSessions.open("bob-2", "bob", now + 60_101, LIMITS, now + 11);
+        expect(await a.pageSessions.identityOf("operator", now + 20)).toBeUndefined();
+        expect(await a.pageSessions.identityOf("alice-2", now + 20)).toBe("alice");
+        expect(await b.pageSessions.identityOf("bob-1", now + 20)).toBe("bob");
+        expect(await b.pageSessions.identityOf("bob-2", now + 20)).toBe("bob");
+        expect(await b.pageSessions.identityOf("alice-4", now + 20)).toBe("alice");
+      });
+
+      it("opened at once on two stores stay within the total", async () => {
+        const { a, b } = await two();
+        const now = Date.now();
+        await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).pageSessions.open(`tab-${i}`, `person-${i}`, now + 60_000, LIMITS, now)));
+        const known = await Promise.all(Array.from({ length: 12 }, (_, i) => a.pageSessions.identityOf(`tab-${i}`, now + 1)));
+        expect(known.filter((identity) => identity !== undefined)).toHaveLength(LIMITS.total);
+      });
+    });
+
     describe("liveness", () => {
       it("a joined owner is alive on every store; one that never joined and whose process is gone is not", async () => {
         const { a, b } = await two();

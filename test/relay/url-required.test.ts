@@ -15,8 +15,12 @@ import { RawHttpHost, type Frame } from "../helpers/raw-http.js";
 import { openBroker } from "../helpers/questions-api.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
 import { viewOf } from "../../src/broker/view.js";
+import { deliveryOf } from "../../src/broker/delivery.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
 import { askingStdio, httpHost, toolJson, type RecordingHost } from "./support.js";
+
+/** A question as the surfaces show it, its delivery by this machine's processes (one machine here). */
+const localView = (record: QuestionRecord) => viewOf(record, Date.now(), deliveryOf(record));
 
 const COMPLETE = "notifications/elicitation/complete";
 const JSON_ONLY = { accept: "application/json" };
@@ -111,7 +115,7 @@ describe("an upstream's -32042 (mcpx as the client of a 2025-11-25 upstream)", (
     expectValidToClient("2025-11-25", complete);
     expect((await urlCalls()).inline).toBe(2);
     // The store shows it: opened, consented, completed (by the upstream's notification).
-    const view = viewOf(await questionFor("inline-1"));
+    const view = localView(await questionFor("inline-1"));
     expect(view).toMatchObject({ mode: "url", audience: "person", progress: "completed", completion: { by: "server:ask" } });
   });
 
@@ -124,7 +128,7 @@ describe("an upstream's -32042 (mcpx as the client of a 2025-11-25 upstream)", (
     const answer = await pending;
     expect(toolJson(answer.result)).toEqual({ key: "old", calls: 2, done: true });
     expect(oldHost.received.some(({ frame }) => frame.method === "elicitation/create")).toBe(false);
-    expect(viewOf((await store.broker.get(question.id))!)).toMatchObject({
+    expect(localView((await store.broker.get(question.id))!)).toMatchObject({
       progress: "completed",
       completion: { by: "cli" },
       answer: { action: "accept", by: "cli" },

@@ -30,6 +30,7 @@ import { type ConnectionTimings, DEFAULT_TIMINGS, redisClient, redisTarget, stor
 import { RedisLink } from "./link.js";
 import { DEFAULT_HEARTBEAT, type HeartbeatTimings, RedisLiveness } from "./liveness.js";
 import { RedisPageCodes } from "./page-codes.js";
+import { RedisPageSessions } from "./page-sessions.js";
 import { RedisQuestions } from "./questions.js";
 import { RedisSecrets } from "./secrets.js";
 import { RedisTasks } from "./tasks.js";
@@ -69,6 +70,7 @@ class RedisStore implements BrokerStore {
   readonly tasks: RedisTasks;
   readonly audit: RedisAudit;
   readonly usedPageCodes: RedisPageCodes;
+  readonly pageSessions: RedisPageSessions;
   readonly liveness: RedisLiveness;
   readonly secrets: RedisSecrets;
   #open = true;
@@ -87,6 +89,7 @@ class RedisStore implements BrokerStore {
     this.tasks = new RedisTasks(link);
     this.audit = new RedisAudit(link, auditCap);
     this.usedPageCodes = new RedisPageCodes(link);
+    this.pageSessions = new RedisPageSessions(link);
     this.liveness = new RedisLiveness(link, heartbeat);
     this.secrets = new RedisSecrets(link);
   }

@@ -17,4 +17,8 @@ export class RedisSecrets implements SharedSecrets {
     const existing = await this.link.call((client) => client.set(this.link.key(`secret:${name}`), candidate, "NX", "GET"));
     return existing ?? candidate;
   }
+
+  whereIs(name: string): string {
+    return `the Redis key ${this.link.key(`secret:${name}`)} of ${this.link.where} (the commands given the config read it there: \`mcpx link\` mints with it)`;
+  }
 }

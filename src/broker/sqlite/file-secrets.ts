@@ -2,6 +2,7 @@
  * The shared secrets as files in the state directory (0600, broker/token.ts), shared by every
  * mcpx process of the user: each is the file named after it (`api-token`, `request-state-key`).
  */
+import { join } from "node:path";
 import type { SharedSecrets } from "../store-api.js";
 import { privateSecret } from "../token.js";
 
@@ -14,5 +15,6 @@ export function fileSecrets(stateDir: string): SharedSecrets {
       if (!SECRET_NAME.test(name)) throw new Error(`a shared secret's name is lowercase letters, digits and "-" (got ${JSON.stringify(name)})`);
       return privateSecret(stateDir, name);
     },
+    whereIs: (name) => join(stateDir, name),
   };
 }

@@ -104,4 +104,11 @@ export const MIGRATIONS: readonly string[] = [
   // 9: the network address an answer came from (REST and the page), for the answer and the audit trail.
   `ALTER TABLE answers ADD COLUMN answered_from TEXT;
    ALTER TABLE audit ADD COLUMN answered_from TEXT;`,
+  // 10: the web page's tab credentials (by digest), so every process on this state dir knows them.
+  `CREATE TABLE page_sessions (
+     digest TEXT PRIMARY KEY,
+     identity TEXT NOT NULL,
+     expires_ms INTEGER NOT NULL
+   );
+   CREATE INDEX page_sessions_by_identity ON page_sessions (identity, expires_ms);`,
 ];

@@ -20,6 +20,7 @@ import { fileSecrets } from "./file-secrets.js";
 import { nativeModuleProblem } from "./native-module.js";
 import { openDatabase } from "./open-database.js";
 import { SqlitePageCodeTable } from "./page-code-table.js";
+import { SqlitePageSessionTable } from "./page-session-table.js";
 import { processLiveness } from "./process-liveness.js";
 import { SqliteQuestionTable } from "./question-table.js";
 import { SqliteTaskTable } from "./task-table.js";
@@ -37,6 +38,7 @@ export class SqliteStore implements BrokerStore {
   readonly tasks: SqliteTaskTable;
   readonly audit: SqliteAuditTable;
   readonly usedPageCodes: SqlitePageCodeTable;
+  readonly pageSessions: SqlitePageSessionTable;
   readonly liveness = processLiveness;
   readonly secrets: SharedSecrets;
 
@@ -53,6 +55,7 @@ export class SqliteStore implements BrokerStore {
     this.tasks = new SqliteTaskTable(db);
     this.audit = new SqliteAuditTable(db);
     this.usedPageCodes = new SqlitePageCodeTable(db);
+    this.pageSessions = new SqlitePageSessionTable(db);
     this.secrets = fileSecrets(stateDir);
   }
 

@@ -1,6 +1,7 @@
 /**
  * `mcpx elicit list|show|answer|accept|decline|cancel|done|watch`: the questions upstreams ask, read
- * and answered straight from the shared store in the state directory. No config file needed.
+ * and answered straight from the shared store: the state directory's, or the one the config's
+ * `store.url` names (`--config`, `$MCPX_CONFIG`, `./mcpx.json`). No config file needed.
  * The CLI is a person's surface: answers are recorded `by: "cli"` and person-only questions
  * may be answered here.
  */
@@ -9,9 +10,9 @@ import type { Command } from "commander";
 import { Broker } from "../../broker/broker.js";
 import type { AnswerInput } from "../../broker/check-answer.js";
 import { BrokerError } from "../../broker/errors.js";
-import { stateDir } from "../../broker/state-dir.js";
 import { alreadySettled, closedBecause } from "../../broker/settled-why.js";
 import { openCommandStore } from "../open-store.js";
+import { storeConfigFor } from "../context.js";
 import type { Action, QuestionRecord } from "../../broker/types.js";
 import { shareable, viewOf } from "../../broker/view.js";
 import type { JsonObject } from "../../protocol/jsonrpc.js";
@@ -31,7 +32,12 @@ interface JsonOption {
 }
 
 export function registerElicit(program: Command): void {
-  const elicit = program.command("elicit").description("the questions upstream servers ask (forms, URLs, sampling): list, show, answer, watch");
+  const elicit = program
+    .command("elicit")
+    .description("the questions upstream servers ask (forms, URLs, sampling): list, show, answer, watch")
+    .option("-c, --config <file>", "the config whose store (store.url) holds the questions (default: $MCPX_CONFIG, else ./mcpx.json when there is one)");
+  /** Open the store for one subcommand, and close it after, whatever happens. */
+  const withBroker = (run: (broker: Broker) => void | Promise<void>): Promise<void> => withStoreBroker(elicit.opts<{ config?: string }>().config, run);
 
   elicit
     .command("list")
@@ -41,7 +47,9 @@ export function registerElicit(program: Command): void {
     .action((options: JsonOption & { all?: boolean }) =>
       withBroker(async (broker) => {
         const records = (await broker.list(options.all === true)).filter(operators);
-        write(options.json ? json(records.map((record) => viewOf(record))) : listTable(records, options.all === true, terminalFormat()));
+        write(
+          options.json ? json(await Promise.all(records.map((record) => broker.view(record)))) : listTable(records, options.all === true, terminalFormat()),
+        );
       }),
     );
 
@@ -54,7 +62,7 @@ export function registerElicit(program: Command): void {
       withBroker(async (broker) => {
         await broker.sweep();
         const record = await find(broker, id);
-        write(options.json ? json(viewOf(record)) : showQuestion(shareable(record), terminalFormat()));
+        write(options.json ? json(await broker.view(record)) : showQuestion(shareable(record), terminalFormat()));
       }),
     );
 
@@ -99,7 +107,7 @@ export function registerElicit(program: Command): void {
       withBroker(async (broker) => {
         const record = await find(broker, id);
         const completed = await broker.complete(record.id, BY);
-        if (options.json) return write(json(viewOf(completed)));
+        if (options.json) return write(json(await broker.view(completed)));
         write(`done recorded for question ${inert(completed.id)} from "${inert(completed.server)}"\n`);
       }),
     );
@@ -110,7 +118,7 @@ export function registerElicit(program: Command): void {
     .option("--json", "one JSON object per line")
     .action((options: JsonOption) =>
       withBroker(async (broker) => {
-        process.stderr.write(`mcpx: watching questions in ${stateDir()} (Ctrl-C to stop)\n`);
+        process.stderr.write(`mcpx: watching questions in ${broker.store.where} (Ctrl-C to stop)\n`);
         const until = new Promise<void>((resolve) => {
           process.once("SIGINT", () => resolve());
           process.once("SIGTERM", () => resolve());
@@ -120,9 +128,9 @@ export function registerElicit(program: Command): void {
     );
 }
 
-/** Open the shared store for one command, and close it after, whatever happens. */
-async function withBroker(run: (broker: Broker) => void | Promise<void>): Promise<void> {
-  const store = await openCommandStore();
+/** Open the shared store (the config's, when there is a config) for one command, and close it after, whatever happens. */
+async function withStoreBroker(configFile: string | undefined, run: (broker: Broker) => void | Promise<void>): Promise<void> {
+  const store = await openCommandStore(await storeConfigFor(configFile));
   try {
     await run(new Broker(store, createLogger({}, "warn")));
   } catch (error) {

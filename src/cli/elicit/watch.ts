@@ -7,7 +7,6 @@
 import { LOCAL_IDENTITY, visibleTo } from "../../broker/identity.js";
 import type { Broker } from "../../broker/broker.js";
 import type { QuestionRecord } from "../../broker/types.js";
-import { viewOf } from "../../broker/view.js";
 import { coalesced } from "../../util/coalesce.js";
 import { inertJson } from "../inert.js";
 import { watchLine } from "./format.js";
@@ -24,7 +23,8 @@ export interface WatchOptions {
 
 export async function watchQuestions(broker: Broker, options: WatchOptions): Promise<void> {
   const store = broker.store;
-  const print = (record: QuestionRecord): void => options.write(options.json ? inertJson(JSON.stringify(viewOf(record))) : watchLine(record));
+  const print = async (record: QuestionRecord): Promise<void> =>
+    options.write(options.json ? inertJson(JSON.stringify(await broker.view(record))) : watchLine(record));
   const seen = new Map<string, QuestionRecord["state"]>();
   // As the operator (identity "local"), as every elicit command.
   const mine = async (): Promise<QuestionRecord[]> => (await store.questions.list(true)).filter((record) => visibleTo(record, LOCAL_IDENTITY));
@@ -33,7 +33,7 @@ export async function watchQuestions(broker: Broker, options: WatchOptions): Pro
       for (const record of await mine()) {
         if (seen.get(record.id) === record.state) continue;
         seen.set(record.id, record.state);
-        print(record);
+        await print(record);
       }
     },
     () => {}, // the next change or sweep looks again
@@ -44,7 +44,7 @@ export async function watchQuestions(broker: Broker, options: WatchOptions): Pro
     await broker.sweep();
     for (const record of await mine()) {
       seen.set(record.id, record.state);
-      if (record.state === "pending") print(record);
+      if (record.state === "pending") await print(record);
     }
     // Its own writes (the sweep's) are not reported by the store: it looks after each sweep.
     const timer = setInterval(() => {
