@@ -50,6 +50,7 @@ class ModernCall implements InputSink {
   /** A retry is being answered now. */
   busy = false;
   #wake: (() => void) | undefined;
+  #notifying: NodeJS.Immediate | undefined;
   #expiry: NodeJS.Timeout | undefined;
 
   constructor(
@@ -83,6 +84,19 @@ class ModernCall implements InputSink {
           resolve(result);
         },
       });
+      this.#notifySoon();
+    });
+  }
+
+  /**
+   * Questions an upstream sends together reach the call one by one, each after the store has
+   * recorded it: the round is answered a turn of the event loop after the first, so it carries
+   * them all (as one input_required with every request, not one round each).
+   */
+  #notifySoon(): void {
+    if (this.#notifying) return;
+    this.#notifying = setImmediate(() => {
+      this.#notifying = undefined;
       this.#notify();
     });
   }
