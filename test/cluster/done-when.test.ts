@@ -254,15 +254,18 @@ describe.skipIf(!redisInstalled || !haproxyInstalled)("three instances behind HA
 
   it("kill -9 of the instance holding a question and a call: the call ends with an error, the survivors cancel the question, the rest serve", async () => {
     const { client } = await legacyHost();
-    const call = client.callTool({ name: "asking__ask_form", arguments: { message: "Doomed?", schema: FORM } }).then(
+    // The host's own request timeout bounds the case where the balancer sent the call straight to the dying instance.
+    const call = client.callTool({ name: "asking__ask_form", arguments: { message: "Doomed?", schema: FORM } }, undefined, { timeout: 20_000 }).then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),
     );
     const question = await pendingQuestion("ask_form");
     const victim = await instanceOf(question.ownerInstance);
     victim.running.child.kill("SIGKILL");
-    const ended = await within(call, 30_000, "the call of a killed instance");
-    expect("error" in ended || (ended.result as { isError?: boolean }).isError === true).toBe(true);
+    const ended = await within(call, 25_000, "the call of a killed instance");
+    expect("error" in ended).toBe(true);
+    // A call that reached a survivor and was handed on ends at once with HOLDER_GONE (test/cluster/forward.test.ts);
+    // one the balancer sent straight to the victim ends when the SDK's resumption finds no session, at the host's timeout.
     // Heartbeat lapse (~6 s) and a sweep (5 s): the survivors close it as cancel, well before its 60 s deadline.
     await until(
       async () => {
