@@ -20,7 +20,9 @@ export function holderGoneEvents(body: Buffer): string {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   return messages
     .filter((message): message is { id: string | number; method: string } => isRequest(message))
-    .map((message) => formatSse(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InternalError, message: HOLDER_GONE } }), { event: "message" }))
+    .map((message) =>
+      formatSse(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InternalError, message: HOLDER_GONE } }), { event: "message" }),
+    )
     .join("");
 }
 

@@ -175,7 +175,10 @@ describe("forward", () => {
     const answer = await send(url, { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain("notifications/progress");
-    const events = answer.text.split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)) as { id?: number });
+    const events = answer.text
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as { id?: number });
     expect(events.filter((event) => event.id !== undefined)).toEqual([{ jsonrpc: "2.0", id: 7, error: { code: -32603, message: HOLDER_GONE } }]);
   });
 });
