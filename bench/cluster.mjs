@@ -217,9 +217,10 @@ try {
   const sqliteP50 = await p50(sqlite.origin);
 
   const ports = [await freePort(), await freePort(), await freePort()];
-  const cluster = (proxy) => ({ store: { url: redis }, cluster: { secret: SECRET, publicUrl: proxy } });
-  const proxy3 = await startHaproxy(ports);
+  // The 1-instance balancer is a second public address of the first instance.
+  const cluster = (proxy) => ({ store: { url: redis }, cluster: { secret: SECRET, publicUrl: proxy }, http: { allowedHosts: [new URL(proxy1).host] } });
   const proxy1 = await startHaproxy([ports[0]]);
+  const proxy3 = await startHaproxy(ports);
   const instances = await Promise.all(ports.map((port) => startInstance(port, cluster(proxy3))));
   const redisP50 = await p50(instances[0].origin);
   const one = await throughput(proxy1);
