@@ -168,6 +168,8 @@ describe.skipIf(!redisInstalled || !haproxyInstalled)("three instances behind HA
     const question = await pendingQuestion("ask_form");
     const asker = await instanceOf(question.ownerInstance);
     const other = alive().find((instance) => instance !== asker)!;
+    // PAGE PART (for the lead, after merging "crosspage"): answer this same way on `other`'s page
+    // (a page link of `other`, its tab credential) instead of REST, and expect the same result.
     const reply = await answerOver(other, question.id, "across");
     expect(reply.status).toBe(200);
     const result = await within(call, 15_000, "the call after its answer");
