@@ -149,7 +149,7 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
     host: bind,
     port: options.port ?? config.http.port,
     allowedOrigins: config.http.allowedOrigins,
-    allowedHosts: config.http.allowedHosts,
+    allowedHosts: publicHosts(config),
     ...(credential ? { credential } : {}),
     ...(issuer ? { issuer } : {}),
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
@@ -241,6 +241,15 @@ async function serveIssuer(config: Config, host: string, log: Logger): Promise<I
 
 function identityLine(issuer: IdentityIssuer | undefined): string {
   return issuer ? `mcpx: hosts sign in with ${issuer.issuer}: access tokens for ${issuer.resource} (metadata at ${issuer.metadataUrl})\n` : "";
+}
+
+/**
+ * The Host names this server answers to: the config's, and the cluster's public address (the
+ * balancer's), which is the Host of every request a balancer passes on unchanged.
+ */
+function publicHosts(config: Config): string[] {
+  const publicUrl = config.cluster?.publicUrl;
+  return publicUrl === undefined ? config.http.allowedHosts : [...config.http.allowedHosts, new URL(publicUrl).host];
 }
 
 /** @param identities an issuer is configured: it stands for a credential beyond loopback. */

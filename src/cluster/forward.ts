@@ -6,10 +6,13 @@
  * other instance sees the host go as if it were connected to it.
  */
 import { Agent, type IncomingMessage, request as httpRequest, type ServerResponse } from "node:http";
+import { holderGoneEvents } from "./holder-gone.js";
 import { type HopRequest, HOP_HEADER, PEER_HEADER, signHop } from "./hop.js";
 
 /** How long the other instance may take to accept the connection before it counts as gone. */
 const CONNECT_MS = 2_000;
+/** A request body kept (besides streaming it on) to answer its requests if the other instance dies: MCP requests are small. */
+const KEPT_BODY_BYTES = 1 << 20;
 /** Headers about one connection, not the request (RFC 9110 §7.6.1), and the ones the hop sets itself. */
 const NOT_HANDED_ON = new Set([
   "connection",
@@ -62,8 +65,24 @@ export function forward(
     headers["content-length"] = String(body.length);
     delete headers["transfer-encoding"];
   }
+  // What was sent on, to answer its requests should the other instance die mid-answer.
+  const sent: Buffer[] = body ? [body] : [];
+  let sentBytes = body?.length ?? 0;
+  if (!body)
+    request.on("data", (chunk: Buffer) => {
+      sentBytes += chunk.length;
+      if (sentBytes <= KEPT_BODY_BYTES) sent.push(chunk);
+    });
   return new Promise((resolve) => {
     let answered = false;
+    let streaming = false;
+    // The other instance died after it began answering: an SSE answer gets an error per request, then ends.
+    const cut = (): void => {
+      if (response.writableEnded || response.destroyed) return;
+      const events = streaming && sentBytes <= KEPT_BODY_BYTES ? holderGoneEvents(Buffer.concat(sent)) : "";
+      if (events) response.end(events);
+      else response.destroy();
+    };
     const outgoing = httpRequest(new URL(path, target.address), { method: hop.method, headers, agent }, (incoming) => {
       answered = true;
       clearTimeout(connecting);
@@ -71,8 +90,13 @@ export function forward(
       for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined && !NOT_HANDED_ON.has(name)) answerHeaders[name] = value;
       response.writeHead(incoming.statusCode ?? 502, answerHeaders);
       response.flushHeaders();
-      incoming.pipe(response);
-      incoming.once("error", () => response.destroy());
+      streaming = String(incoming.headers["content-type"] ?? "").startsWith("text/event-stream");
+      incoming.pipe(response, { end: false });
+      incoming.once("end", () => {
+        if (incoming.complete) response.end();
+        else cut();
+      });
+      incoming.once("error", cut);
       resolve("forwarded");
     });
     const connecting = setTimeout(() => outgoing.destroy(new Error("connect timeout")), CONNECT_MS);
@@ -83,7 +107,7 @@ export function forward(
     outgoing.once("error", () => {
       clearTimeout(connecting);
       if (!answered) return resolve("unreachable");
-      response.destroy();
+      cut();
     });
     // The host went away: so does the hop (the other instance then treats it as hung up).
     response.once("close", () => {

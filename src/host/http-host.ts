@@ -122,6 +122,8 @@ export class HttpHost {
     const url = request.url === MCP_PATH ? undefined : new URL(request.url ?? "/", "http://mcpx.invalid");
     const hop = this.#acceptHop(request);
     if (hop && "refused" in hop) return sendError(response, 403, ErrorCode.InvalidRequest, `Forbidden: ${hop.refused}`);
+    // Operators (and the cluster's tests) see in the logs how requests spread over the instances.
+    if (hop) this.gateway.log.debug("serving a request handed on by another instance", { from: hop.from });
     // A request handed on by another instance had its Host and Origin checked there (this one's Host is its own address).
     const refused = hop ? undefined : rejectReason(request, this.#hosts, this.#origins);
     if (refused) return sendError(response, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
@@ -143,6 +145,7 @@ export class HttpHost {
     const sessionId = request.headers["mcp-session-id"];
     const holder = typeof sessionId === "string" ? this.gateway.cluster?.elsewhere(request, sessionId) : undefined;
     if (holder) {
+      this.gateway.log.debug("handing a session's request on to the instance that holds it", { holder });
       if ((await this.gateway.cluster!.handOn(request, response, holder)) === "forwarded") return;
       return sendError(response, 404, ErrorCode.InvalidRequest, "Session not found: the mcpx instance that held it is gone; initialize a new one");
     }
@@ -302,6 +305,7 @@ export class HttpHost {
     const call = heldCallOf(message.params?.requestState);
     const holder = call === undefined ? undefined : this.gateway.cluster.elsewhere(request, call);
     if (!holder) return false;
+    this.gateway.log.debug("handing a modern retry on to the instance that holds its call", { holder });
     if ((await this.gateway.cluster.handOn(request, response, holder, Buffer.from(body))) === "forwarded") return true;
     const error = {
       code: ErrorCode.InvalidParams,

@@ -7,6 +7,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { forward } from "../../src/cluster/forward.js";
+import { HOLDER_GONE } from "../../src/cluster/holder-gone.js";
 import { HOP_HEADER, PEER_HEADER, signHop, verifyHop } from "../../src/cluster/hop.js";
 
 const SECRET = "a-cluster-secret-of-at-least-32-characters";
@@ -159,5 +160,25 @@ describe("forward", () => {
     const answer = await send(url);
     expect(answer).toMatchObject({ status: 404, text: "gone" });
     expect(outcomes).toEqual(["unreachable"]);
+  });
+
+  it("answers each request with an error on the SSE stream when the other instance dies mid-answer", async () => {
+    const target = await listen((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n', () => response.socket?.destroy());
+    });
+    const { url } = await front(target);
+    const body = JSON.stringify([
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow" } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ]);
+    const answer = await send(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain("notifications/progress");
+    const events = answer.text
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as { id?: number });
+    expect(events.filter((event) => event.id !== undefined)).toEqual([{ jsonrpc: "2.0", id: 7, error: { code: -32603, message: HOLDER_GONE } }]);
   });
 });
