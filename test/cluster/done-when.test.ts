@@ -2,7 +2,8 @@
  * Issue 19's "done when", with the real parts: one redis-server (AOF on), three `mcpx serve
  * --http` processes (each with its own state directory, as three machines would have) on one
  * config, behind HAProxy round robin with no stickiness. Legacy and 2026-07-28 hosts call
- * through the balancer; a question raised through one instance is answered over REST on another;
+ * through the balancer; a question raised through one instance is answered over REST on another,
+ * and on another's page in Chromium;
  * two answers at once on two instances, one wins; a modern host's retries spread over the
  * instances; the instance holding a question and a call is killed; Redis is restarted.
  * Needs `npm run build`; skipped when redis-server or haproxy is missing.
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRedisStore } from "../../src/broker/redis/open.js";
 import type { BrokerStore } from "../../src/broker/store-api.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
+import { haveChromium, launchChromium } from "../helpers/browser.js";
 import { Haproxy, haproxyInstalled } from "../helpers/haproxy.js";
 import { nodeServer, ROOT, type RunningMcpx, startMcpxHttp, type TempConfig, writeConfig } from "../helpers/mcpx.js";
 import { freePort, RedisServer, redisInstalled } from "../helpers/redis-server.js";
@@ -168,13 +170,48 @@ describe.skipIf(!redisInstalled || !haproxyInstalled)("three instances behind HA
     const question = await pendingQuestion("ask_form");
     const asker = await instanceOf(question.ownerInstance);
     const other = alive().find((instance) => instance !== asker)!;
-    // PAGE PART (for the lead, after merging "crosspage"): answer this same way on `other`'s page
-    // (a page link of `other`, its tab credential) instead of REST, and expect the same result.
     const reply = await answerOver(other, question.id, "across");
     expect(reply.status).toBe(200);
     const result = await within(call, 15_000, "the call after its answer");
     expect(JSON.parse(textOf(result))).toEqual({ action: "accept", content: { name: "across" } });
   }, 60_000);
+
+  it.skipIf(!haveChromium("test/cluster/done-when.test.ts"))(
+    "a question raised through one instance is answered on another instance's page, in Chromium, and the call completes",
+    async () => {
+      const { client } = await legacyHost();
+      const call = client.callTool({ name: "asking__ask_form", arguments: { message: "Who signs off?", schema: FORM } });
+      const question = await pendingQuestion("ask_form");
+      const asker = await instanceOf(question.ownerInstance);
+      const other = alive().find((instance) => instance !== asker)!;
+      // A link from `other` (its code is for the balancer's port, checked by any instance), opened on `other` itself.
+      const link = (await (
+        await fetch(`${other.origin}/v1/page-link`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: "{}",
+        })
+      ).json()) as { url: string };
+      const onOther = new URL(link.url);
+      const browser = await launchChromium();
+      try {
+        const page = await (await browser.newContext()).newPage();
+        await page.goto(`${other.origin}/${onOther.hash}`);
+        const form = page.locator(`article[data-id="${question.id}"]`);
+        await form.waitFor({ timeout: 15_000 });
+        await form.locator('[data-field="name"] input').fill("from the page");
+        await form.locator('button[data-action="accept"]').click();
+        const result = await within(call, 15_000, "the call after its answer on the page");
+        expect(JSON.parse(textOf(result))).toEqual({ action: "accept", content: { name: "from the page" } });
+        const answered = await store.questions.get(question.id);
+        expect(answered?.answer?.by).toBe("web");
+        expect(answered?.ownerInstance).toBe(question.ownerInstance);
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000,
+  );
 
   it("two answers at once on two instances: exactly one wins, the other is 409 ALREADY_SETTLED", async () => {
     const { client } = await legacyHost();
