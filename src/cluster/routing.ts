@@ -18,7 +18,13 @@ export interface InstanceDirectory {
 /** Requests that came from another instance with a good proof: served here, never handed on. */
 const hopped = new WeakMap<IncomingMessage, { from: string; peer: string | undefined }>();
 
+/** How long an instance's address, once looked up, is used without asking the store again. */
+const ADDRESS_KEPT_MS = 2_000;
+
 export class ClusterRouting {
+  /** Addresses looked up lately: a hop does not cost a store round trip, and goes on while the store is away. */
+  readonly #known = new Map<string, { address: URL; at: number }>();
+
   constructor(
     readonly self: string,
     private readonly secret: string,
@@ -52,15 +58,37 @@ export class ClusterRouting {
     return owner !== undefined && owner !== this.self ? owner : undefined;
   }
 
-  /** Hand the request on to `instance`; "unreachable" (nothing written yet) when it is gone. */
-  async handOn(request: IncomingMessage, response: ServerResponse, instance: string, body?: Buffer): Promise<"forwarded" | "unreachable"> {
-    const address = await this.directory.addressOf(instance);
+  /**
+   * Hand the request on to `instance`; "unreachable" (nothing written yet) when it is gone, and
+   * "no store" when the store cannot say where it is (and it was not looked up lately).
+   */
+  async handOn(request: IncomingMessage, response: ServerResponse, instance: string, body?: Buffer): Promise<"forwarded" | "unreachable" | "no store"> {
+    const address = await this.#addressOf(instance);
+    if (address === "no store") return address;
     if (!address) return "unreachable";
-    return forward(request, response, { instance, address }, { self: this.self, secret: this.secret, peer: peerOf(request) ?? "" }, body);
+    const outcome = await forward(request, response, { instance, address }, { self: this.self, secret: this.secret, peer: peerOf(request) ?? "" }, body);
+    if (outcome === "unreachable") this.#known.delete(instance);
+    return outcome;
+  }
+
+  async #addressOf(instance: string): Promise<URL | undefined | "no store"> {
+    const known = this.#known.get(instance);
+    if (known && Date.now() - known.at < ADDRESS_KEPT_MS) return known.address;
+    let address: URL | undefined;
+    try {
+      address = await this.directory.addressOf(instance);
+    } catch {
+      // The store is away: the address last seen, however old, is still the best guess (a gone instance does not answer it).
+      return known?.address ?? "no store";
+    }
+    if (address) this.#known.set(instance, { address, at: Date.now() });
+    else this.#known.delete(instance);
+    return address;
   }
 }
 
-/** The host's address: the one the first instance saw for a request handed on, else the socket's peer. */
+/** The host's address: the one
+ the first instance saw for a request handed on, else the socket's peer. */
 export function peerOf(request: IncomingMessage): string | undefined {
   return hopped.get(request)?.peer ?? request.socket.remoteAddress;
 }

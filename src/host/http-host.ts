@@ -146,7 +146,9 @@ export class HttpHost {
     const holder = typeof sessionId === "string" ? this.gateway.cluster?.elsewhere(request, sessionId) : undefined;
     if (holder) {
       this.gateway.log.debug("handing a session's request on to the instance that holds it", { holder });
-      if ((await this.gateway.cluster!.handOn(request, response, holder)) === "forwarded") return;
+      const outcome = await this.gateway.cluster!.handOn(request, response, holder);
+      if (outcome === "forwarded") return;
+      if (outcome === "no store") return storeAway(response);
       return sendError(response, 404, ErrorCode.InvalidRequest, "Session not found: the mcpx instance that held it is gone; initialize a new one");
     }
     switch (request.method) {
@@ -306,7 +308,12 @@ export class HttpHost {
     const holder = call === undefined ? undefined : this.gateway.cluster.elsewhere(request, call);
     if (!holder) return false;
     this.gateway.log.debug("handing a modern retry on to the instance that holds its call", { holder });
-    if ((await this.gateway.cluster.handOn(request, response, holder, Buffer.from(body))) === "forwarded") return true;
+    const outcome = await this.gateway.cluster.handOn(request, response, holder, Buffer.from(body));
+    if (outcome === "forwarded") return true;
+    if (outcome === "no store") {
+      storeAway(response);
+      return true;
+    }
     const error = {
       code: ErrorCode.InvalidParams,
       message: "the call this requestState belongs to is no longer open: the mcpx instance that held it is gone; call again",
@@ -399,6 +406,17 @@ export class HttpHost {
       void this.gateway.closeSession(live.session);
     }
   }
+}
+
+/** The shared store cannot say where the holder is (and it was not looked up lately): 503, to retry shortly. */
+function storeAway(response: ServerResponse): void {
+  response.setHeader("retry-after", "2");
+  sendError(
+    response,
+    503,
+    ErrorCode.InternalError,
+    "mcpx cannot reach its shared store to find the instance that holds this request's session or call; retry shortly",
+  );
 }
 
 /** Who calls, and on which profile's path. */

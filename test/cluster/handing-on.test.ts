@@ -39,13 +39,20 @@ interface Instance {
 }
 
 const instances = new Map<string, Instance>();
+/** The shared store cannot be reached: the directory throws. */
+let storeAway = false;
 const stores = new Map<string, () => Promise<void>>();
 const closers: Array<() => Promise<unknown>> = [];
 const savedStateDir = process.env.MCPX_STATE_DIR;
 
 async function start(name: string): Promise<Instance> {
   const config = configFromObject({ mcpServers: { asking: nodeServer("asking-server.mjs", ["--stdio"]) } }, DEFAULTS_FILE, {});
-  const directory = { addressOf: async (instance: string) => instances.get(instance)?.url };
+  const directory = {
+    addressOf: async (instance: string) => {
+      if (storeAway) throw new Error("the store is away");
+      return instances.get(instance)?.url;
+    },
+  };
   // Questions reach the calling host through the broker, as in `mcpx serve`; each instance has its own, on one store.
   const store = SqliteStore.open(process.env.MCPX_STATE_DIR!);
   const broker = new Broker(store, silentLogger);
@@ -179,6 +186,41 @@ describe("a 2026-07-28 host's retry on another instance", () => {
       id: 2,
       error: { code: -32602, message: expect.stringContaining("the mcpx instance that held it is gone; call again") },
     });
+  });
+});
+
+describe("a store that is away", () => {
+  it("hands on to an address looked up before, however long ago; an instance never looked up gets 503, to retry", async () => {
+    const opened = await post(new URL("/mcp", a.url), {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    const session = opened.headers.get("mcp-session-id")!;
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+    expect((await post(new URL("/mcp", b.url), list, headers)).status).toBe(200); // b looks a up
+    const c = await start("c");
+    try {
+      const held = await post(new URL("/mcp", c.url), {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      });
+      const onC = held.headers.get("mcp-session-id")!;
+      storeAway = true;
+      await new Promise((resolve) => setTimeout(resolve, 2_100)); // past the time a looked-up address is kept
+      expect((await post(new URL("/mcp", b.url), list, headers)).status).toBe(200);
+      const refused = await post(new URL("/mcp", b.url), list, { ...headers, "mcp-session-id": onC });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("2");
+      expect(refused.body).toContain("mcpx cannot reach its shared store to find the instance that holds");
+    } finally {
+      storeAway = false;
+      await stop(c);
+    }
   });
 });
 
