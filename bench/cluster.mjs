@@ -13,10 +13,9 @@
 // load. On 2 cores, 3 instances cannot give 3 instances' worth of CPU: the ratio says what the
 // machine allows, not what 3 machines would.
 //
-//   npm run build && node bench/cluster.mjs [--sessions N] [--seconds N] [--calls N]
-import { spawn, spawnSync } from 'node:child_process';
+//   npm run build && node bench/cluster.mjs [--sessions N] [--seconds N] [--calls N] [--rounds N]
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,24 +23,20 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { numberOption } from './options.mjs';
+import { freePort, installed, quantile, startRedis } from './redis.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SESSIONS = numberOption('--sessions', 8);
 const SECONDS = numberOption('--seconds', 5);
 const CALLS = numberOption('--calls', 300);
+const ROUNDS = numberOption('--rounds', 20);
 const SECRET = 'bench-cluster-secret-0123456789abcdef-0123';
 const children = [];
 
-for (const tool of ['redis-server', 'haproxy']) {
-  if (spawnSync(tool, [tool === 'haproxy' ? '-v' : '--version'], { stdio: 'ignore' }).status !== 0) throw new Error(`${tool} is not installed`);
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+const missing = ['redis-server', 'haproxy'].filter((tool) => !installed(tool));
+if (missing.length > 0) {
+  console.log(`cluster: skipped (${missing.join(' and ')} not installed)`);
+  process.exit();
 }
 
 function start(command, args, ready, env = process.env) {
@@ -61,33 +56,6 @@ function start(command, args, ready, env = process.env) {
     child.stderr.on('data', read);
     child.once('exit', (code) => reject(new Error(`${command} exited (${code}):\n${log}`)));
   });
-}
-
-async function startRedis() {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-redis-'));
-  // The settings docs/deploying.md asks for.
-  await start(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--save',
-      '',
-      '--appendonly',
-      'yes',
-      '--appendfsync',
-      'everysec',
-      '--maxmemory-policy',
-      'noeviction',
-    ],
-    /Ready to accept/,
-  );
-  return `redis://127.0.0.1:${port}`;
 }
 
 async function startHaproxy(backends) {
@@ -165,49 +133,51 @@ async function p50(base) {
     if (i >= 50) times.push(performance.now() - started);
   }
   await client.close();
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return quantile(times, 0.5);
 }
 
-/** Question round trips: ask through the balancer, answer over REST on an instance other than the asker. */
-async function questionRoundTrips(base, instances, token, rounds) {
-  const client = await session(base); // declares no elicitation: the question waits for an answer over REST
+/**
+ * Question round trips: ask through the balancer, answer over REST on the instance holding the
+ * session (`where` 'holder') or on another (`'other'`: the answer reaches the waiting call through
+ * the store's pub/sub). The session id names its holder (`<instance>.<uuid>`); the store has its address.
+ */
+async function questionRoundTrips(base, instances, store, rounds, where) {
+  const token = await store.secrets.get('api-token');
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', base));
+  const client = new Client({ name: 'bench', version: '1.0.0' }, { capabilities: {} }); // no elicitation: the question waits for REST
+  await client.connect(transport);
+  const holder = await store.liveness.addressOf(transport.sessionId.split('.')[0]);
+  const other = instances.find((instance) => (where === 'holder') === (instance.origin === holder));
+  if (holder === undefined || other === undefined) throw new Error(`no instance to answer on (${where} of ${holder})`);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const times = [];
   for (let i = 0; i < rounds; i++) {
     const started = performance.now();
     const call = client.callTool({ name: 'echo__ask', arguments: {} });
-    let answered = false;
-    for (let at = 0; !answered; at = (at + 1) % instances.length) {
-      const other = instances[at];
-      const listed = await (await fetch(`${other.origin}/v1/questions`, { headers: { authorization: `Bearer ${token}` } })).json();
-      const question = listed.find((record) => record.state === 'pending');
-      if (!question) continue;
-      const reply = await fetch(`${other.origin}/v1/questions/${question.id}/answer`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ action: 'accept', content: { name: 'bench' } }),
-      });
-      answered = reply.status === 200;
+    let question;
+    while (question === undefined) {
+      const listed = await (await fetch(`${other.origin}/v1/questions`, { headers })).json();
+      question = listed.find((record) => record.state === 'pending');
     }
-    await call;
+    const reply = await fetch(`${other.origin}/v1/questions/${question.id}/answer`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ action: 'accept', content: { label: 'bench' } }),
+    });
+    if (reply.status !== 200) throw new Error(`answering ${question.id} on ${other.origin}: ${reply.status} ${await reply.text()}`);
+    const result = await call;
+    if (result.content[0]?.text !== 'accept:bench') throw new Error(`the call ended with ${JSON.stringify(result)}`);
     times.push(performance.now() - started);
   }
   await client.close();
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-
-async function apiToken(redisUrl) {
-  const { openRedisStore } = await import(path.join(ROOT, 'dist', 'broker', 'redis', 'open.js'));
-  const store = await openRedisStore(redisUrl, mkdtempSync(path.join(tmpdir(), 'mcpx-bench-token-')));
-  const token = await store.secrets.get('api-token');
-  await store.close();
-  return token;
+  return quantile(times, 0.5);
 }
 
 const fmt = (n, digits = 1) => n.toFixed(digits);
+let redisServer;
 try {
-  const redis = await startRedis();
+  redisServer = await startRedis();
+  const redis = redisServer.url;
   const lines = [`machine: ${cpus().length} cores; ${SESSIONS} sessions, ${SECONDS} s each run; everything on this machine`];
 
   // Baseline: one instance on SQLite, no balancer.
@@ -225,7 +195,8 @@ try {
   const redisP50 = await p50(instances[0].origin);
   const one = await throughput(proxy1);
   const three = await throughput(proxy3);
-  const token = await apiToken(redis);
+  const { openStore } = await import(path.join(ROOT, 'dist', 'broker', 'open-store.js'));
+  const store = await openStore({ stateDir: mkdtempSync(path.join(tmpdir(), 'mcpx-bench-store-')), url: redis });
   lines.push(`calls/s, 1 instance on SQLite, direct (baseline): ${fmt(direct)}`);
   lines.push(`calls/s, 1 instance on Redis behind HAProxy:       ${fmt(one)} (${fmt(one / direct, 2)}x baseline)`);
   lines.push(
@@ -235,14 +206,17 @@ try {
     `echo call p50 on one instance: SQLite ${fmt(sqliteP50, 2)} ms, Redis ${fmt(redisP50, 2)} ms: the Redis store's per-call cost ${fmt(redisP50 - sqliteP50, 2)} ms (target < 0.3 ms)`,
   );
   console.log(lines.join('\n'));
-  const bounded = new Promise((resolve) => setTimeout(() => resolve(undefined), 30_000));
-  const roundTrip = await Promise.race([questionRoundTrips(proxy3, instances, token, 20), bounded]);
+  const same = await questionRoundTrips(proxy3, instances, store, ROUNDS, 'holder');
+  const across = await questionRoundTrips(proxy3, instances, store, ROUNDS, 'other');
   console.log(
-    roundTrip === undefined
-      ? 'question round trip: not measured (no round trip finished within 30 s: see the report)'
-      : `question round trip (call, question, REST answer on another instance, result), p50 of 20: ${fmt(roundTrip)} ms`,
+    `question round trip (call, question, REST answer, result), p50 of ${ROUNDS}: answered on the holder ${fmt(same)} ms, on another instance ${fmt(across)} ms`,
   );
+  await store.close();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
 } finally {
   for (const child of children) child.kill('SIGTERM');
-  process.exit(0);
+  redisServer?.stop();
+  process.exit();
 }

@@ -4,26 +4,25 @@
 //   - a plain tool call's path: one audit append;
 //   - a question's path: insert, settle (the compare-and-set), get, markDelivered;
 //   - an answer heard by another instance: a settle through one Redis store until the other's
-//     onChange fires (pub/sub). (SQLite's processes hear by polling data_version every 100 ms.)
+//     onChange fires (pub/sub). (SQLite's processes hear by polling data_version every 25 ms.)
 //
 // Each operation runs --ops times after a warm-up, one at a time (latency, not throughput), the
 // two stores alternating in blocks so a busy machine slows both alike. redis-server runs on
 // 127.0.0.1 with the settings mcpx asks for (appendonly yes, appendfsync everysec) in a temp dir.
-// The SQLite store is the one in dist/broker/store.js: synchronous until the asynchronous
-// BrokerStore lands, so its figures are the cost of the call itself, without an await.
+// Both are opened as mcpx opens them (dist/broker/open-store.js), so both are timed through the same
+// asynchronous BrokerStore interface the broker uses.
 //
 //   npm run build && node bench/redis-store.mjs [--ops N]
 //
 // The issue's target: the Redis store's overhead per call (the audit append) under 0.3 ms at p50.
-import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { numberOption } from './options.mjs';
+import { installed, startRedis, summary } from './redis.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist', 'broker');
@@ -33,33 +32,12 @@ const BLOCK = 100;
 const HEARD_ROUNDS = 300;
 
 if (!existsSync(path.join(DIST, 'redis', 'open.js'))) throw new Error('run `npm run build` first: dist/broker/redis/open.js is missing');
-if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) throw new Error('redis-server is not installed');
-
-const { QuestionStore } = await import(path.join(DIST, 'store.js'));
-const { openRedisStore } = await import(path.join(DIST, 'redis', 'open.js'));
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+if (!installed('redis-server')) {
+  console.log('redis store: skipped (redis-server is not installed; apt-get install redis-server)');
+  process.exit(0);
 }
 
-async function startRedis(dir) {
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}`)));
-  });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
-}
+const { openStore } = await import(path.join(DIST, 'open-store.js'));
 
 let counter = 0;
 function question() {
@@ -121,28 +99,6 @@ async function auditAppend(store, samples) {
   samples.append.push(performance.now() - start);
 }
 
-/** The sync SQLite store behind the same async shape the operations use. */
-function sqliteShape(store) {
-  return {
-    questions: {
-      insert: async (record) => store.insert(record),
-      settle: async (id, state, answer) => store.settle(id, state, answer),
-      get: async (id) => store.get(id),
-      markDelivered: async (id) => store.markDelivered(id),
-    },
-    audit: { append: async (entry) => store.audit.append(entry) },
-  };
-}
-
-function quantile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
-function summary(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
-}
-
 /** An answer settled through `writer` until `reader` hears it. */
 async function heardAfter(writer, reader) {
   const record = question();
@@ -160,12 +116,11 @@ async function heardAfter(writer, reader) {
 }
 
 const temp = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-store-'));
-const redis = await startRedis(temp);
+const redis = await startRedis();
 try {
-  const sqliteStore = QuestionStore.open(path.join(temp, 'sqlite'));
-  const sqlite = sqliteShape(sqliteStore);
-  const redisStore = await openRedisStore(redis.url, path.join(temp, 'redis-state'));
-  const redisReader = await openRedisStore(redis.url, path.join(temp, 'redis-state-2'));
+  const sqlite = await openStore({ stateDir: path.join(temp, 'sqlite') });
+  const redisStore = await openStore({ stateDir: path.join(temp, 'redis-state'), url: redis.url });
+  const redisReader = await openStore({ stateDir: path.join(temp, 'redis-state-2'), url: redis.url });
   const stores = { sqlite, redis: redisStore };
   const samples = Object.fromEntries(Object.keys(stores).map((name) => [name, { append: [], insert: [], settle: [], get: [], markDelivered: [] }]));
   const throwaway = { append: [], insert: [], settle: [], get: [], markDelivered: [] };
@@ -187,7 +142,7 @@ try {
   for (let i = 0; i < HEARD_ROUNDS; i += 1) heard.push(await heardAfter(redisStore, redisReader));
 
   const fmt = (ms) => `${ms.toFixed(3)} ms`.padStart(10);
-  console.log(`store operations, one at a time, ${OPS} each (p50 / p99), redis-server ${redisVersion()} on loopback, appendfsync everysec`);
+  console.log(`store operations, one at a time, ${OPS} each (p50 / p99), redis-server ${redis.version} on loopback, appendfsync everysec`);
   console.log(`${'operation'.padEnd(28)}${'SQLite p50'.padStart(12)}${'p99'.padStart(11)}${'Redis p50'.padStart(12)}${'p99'.padStart(11)}`);
   for (const op of ['append', 'insert', 'settle', 'get', 'markDelivered']) {
     const s = summary(samples.sqlite[op]);
@@ -206,15 +161,10 @@ try {
   console.log(`an answer heard by another Redis store (pub/sub), ${HEARD_ROUNDS} rounds: p50 ${h.p50.toFixed(3)} ms, p99 ${h.p99.toFixed(3)} ms`);
   const target = summary(samples.redis.append).p50;
   console.log(`target: the Redis store's per-call overhead (audit append) under 0.3 ms at p50: ${target.toFixed(3)} ms, ${target < 0.3 ? 'met' : 'NOT met'}`);
-  sqliteStore.close();
+  await sqlite.close();
   await redisStore.close();
   await redisReader.close();
 } finally {
   redis.stop();
   rmSync(temp, { recursive: true, force: true });
-}
-
-function redisVersion() {
-  const out = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout;
-  return /v=(\S+)/.exec(out)?.[1] ?? '?';
 }
