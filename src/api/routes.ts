@@ -143,7 +143,7 @@ export function createApiRoutes(options: ApiOptions): ApiRoutes {
     if (parts.length === 1 && parts[0] === "audit") {
       if (method !== "GET") return notAllowed(response, "GET");
       const given = Object.fromEntries(
-        ["since", "server", "tool", "session"].flatMap((key) => (url.searchParams.has(key) ? [[key, url.searchParams.get(key)!]] : [])),
+        ["since", "server", "tool", "session", "profile"].flatMap((key) => (url.searchParams.has(key) ? [[key, url.searchParams.get(key)!]] : [])),
       );
       const filter = auditFilter(given, Date.now());
       if ("problem" in filter) return sendApiError(response, 400, "INVALID_FILTER", filter.problem);

@@ -15,6 +15,8 @@ export interface AuditEntry {
   kind: AuditKind;
   identity: string;
   hostSession?: string;
+  /** A call through a profile's endpoint (`/mcp/<name>`, `serve --profile`): the profile's name. */
+  profile?: string;
   /** The host's clientInfo, as `name version`. */
   client?: string;
   callId?: string;
@@ -41,6 +43,7 @@ export interface AuditFilter {
   server?: string;
   tool?: string;
   hostSession?: string;
+  profile?: string;
   /** Only this identity's (a signed-in caller's view). */
   identity?: string;
   limit?: number;

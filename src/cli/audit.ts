@@ -16,6 +16,7 @@ export interface AuditOptions {
   server?: string;
   tool?: string;
   session?: string;
+  profile?: string;
   json?: boolean;
 }
 
@@ -35,6 +36,7 @@ function line(entry: AuditEntry): string {
   const who = [
     entry.identity === "local" ? "" : entry.identity,
     entry.hostSession ? `session ${entry.hostSession}` : "",
+    entry.profile ? `profile ${entry.profile}` : "",
     entry.client ? `(${entry.client})` : "",
     entry.callId ? `call ${entry.callId}` : "",
   ]

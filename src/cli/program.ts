@@ -172,9 +172,10 @@ program
   .option("--server <name>", "only this server's")
   .option("--tool <name>", "only this tool's (the server's own name)")
   .option("--session <id>", "only this host session's")
+  .option("--profile <name>", "only calls through this profile's endpoint")
   .option("--json", "JSON Lines, one entry a line (the export)")
   .option("-c, --config <file>", STORE_CONFIG_HELP)
-  .action(async (options: { since?: string; server?: string; tool?: string; session?: string; json?: boolean; config?: string }) => {
+  .action(async (options: { since?: string; server?: string; tool?: string; session?: string; profile?: string; json?: boolean; config?: string }) => {
     const { audit } = await import("./audit.js");
     process.exitCode = await audit(options, await commandConfig(options.config));
   });

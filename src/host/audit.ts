@@ -1,6 +1,6 @@
 /**
  * Tool calls into the audit trail (broker/audit-store.ts; questions go in from the broker):
- * whose (the host session, its identity and client, or the `mcpx call` call), the server and
+ * whose (the host session, its identity, client and profile, or the `mcpx call` call), the server and
  * tool, the arguments with secrets redacted, how it ended and how long it took. A secret is an
  * argument whose name reads as one (the words the audience check uses), or whose schema says
  * `writeOnly` or `format: password`, at any depth.
@@ -34,6 +34,7 @@ export function recordCall(broker: Broker, log: Logger, upstream: Upstream, para
         kind: "call",
         identity: session?.identity ?? LOCAL_IDENTITY,
         ...(session ? { hostSession: session.id } : {}),
+        ...(session?.profileName !== undefined ? { profile: session.profileName } : {}),
         ...(client ? { client: `${String(client.name ?? "?")} ${String(client.version ?? "")}`.trim() } : {}),
         ...(callId ? { callId } : {}),
         server: upstream.name,

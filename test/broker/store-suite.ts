@@ -451,6 +451,7 @@ export function storeSuite(name: string, open: () => Promise<StoreHarness>): voi
           kind: "question",
           identity: "alice",
           hostSession: "session-1",
+          profile: "readonly",
           client: "claude 1.0",
           callId: "call-1",
           server: "mail",
@@ -477,6 +478,7 @@ export function storeSuite(name: string, open: () => Promise<StoreHarness>): voi
         expect((await a.audit.list({ tool: "read" })).map((entry) => entry.seq)).toEqual([all[0]!.seq]);
         expect((await a.audit.list({ hostSession: "session-2" })).map((entry) => entry.seq)).toEqual([all[2]!.seq]);
         expect((await a.audit.list({ identity: "alice" })).map((entry) => entry.seq)).toEqual([all[1]!.seq]);
+        expect((await a.audit.list({ profile: "readonly" })).map((entry) => entry.seq)).toEqual([all[1]!.seq]);
         expect((await a.audit.list({ sinceMs: BASE + 1_000 })).map((entry) => entry.seq)).toEqual([all[1]!.seq, all[2]!.seq]);
         expect((await a.audit.list({ limit: 2 })).map((entry) => entry.seq)).toEqual([all[1]!.seq, all[2]!.seq]);
         expect((await a.audit.list({ server: "files", limit: 1 })).map((entry) => entry.seq)).toEqual([all[2]!.seq]);

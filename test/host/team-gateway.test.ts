@@ -39,6 +39,7 @@ interface AuditLine {
   arguments?: unknown;
   outcome: string;
   hostSession?: string;
+  profile?: string;
   client?: string;
   answeredBy?: string;
   questionId?: string;
@@ -142,6 +143,10 @@ interface AuditLine {
     ]);
     expect(calls[0]!.hostSession).toBe(agentA.transport.sessionId);
     expect(calls[2]!.hostSession).toBe(agentB.transport.sessionId);
+    // Which endpoint each came through: B's is the readonly profile's, A's the whole gateway's.
+    expect(calls.map((entry) => entry.profile)).toEqual([undefined, undefined, "readonly"]);
+    const throughProfile = await runMcpx(["audit", "--json", "--profile", "readonly"], config);
+    expect(throughProfile.stdout.trim().split("\n").map((line) => (JSON.parse(line) as AuditLine).tool)).toEqual(["list_bookings"]);
     expect(questions.map(({ tool, outcome, answeredBy, hostSession }) => ({ tool, outcome, answeredBy, hostSession }))).toEqual([
       { tool: "delete_booking", outcome: "accept", answeredBy: "web", hostSession: agentA.transport.sessionId },
       { tool: "delete_booking", outcome: "expired", answeredBy: "expiry", hostSession: agentA.transport.sessionId },
@@ -149,6 +154,7 @@ interface AuditLine {
     // The readable form says the same, one line each.
     const readable = await runMcpx(["audit", "--server", "desk"], config);
     expect(readable.stdout).toMatch(/call {6}desk\.delete_booking \{"id":42\} {2}ok in \d+ ms {2}by session \S+ \(agent-a 1\.0\.0\)/);
+    expect(readable.stdout).toMatch(/desk\.list_bookings \{\} {2}ok in \d+ ms {2}by session \S+ profile readonly \(agent-b/);
     expect(readable.stdout).toMatch(/question {2}desk\.delete_booking elicitation\/create \S+ {2}accept by web/);
   }, 30_000);
 });

@@ -40,6 +40,7 @@ export class RedisAudit implements AuditTable {
       kind: entry.kind,
       identity: entry.identity,
       host_session: entry.hostSession,
+      profile: entry.profile,
       client: entry.client,
       call_id: entry.callId,
       server: entry.server,
@@ -86,6 +87,7 @@ function passes(entry: AuditEntry, filter: AuditFilter): boolean {
   if (filter.server !== undefined && entry.server !== filter.server) return false;
   if (filter.tool !== undefined && entry.tool !== filter.tool) return false;
   if (filter.hostSession !== undefined && entry.hostSession !== filter.hostSession) return false;
+  if (filter.profile !== undefined && entry.profile !== filter.profile) return false;
   if (filter.identity !== undefined && entry.identity !== filter.identity) return false;
   return true;
 }
@@ -99,6 +101,7 @@ function entryOf(flat: string[]): AuditEntry {
     kind: row.kind as AuditKind,
     identity: row.identity!,
     ...(row.host_session !== undefined ? { hostSession: row.host_session } : {}),
+    ...(row.profile !== undefined ? { profile: row.profile } : {}),
     ...(row.client !== undefined ? { client: row.client } : {}),
     ...(row.call_id !== undefined ? { callId: row.call_id } : {}),
     server: row.server!,

@@ -15,6 +15,7 @@ interface AuditRow {
   kind: AuditKind;
   identity: string;
   host_session: string | null;
+  profile: string | null;
   client: string | null;
   call_id: string | null;
   server: string;
@@ -43,8 +44,8 @@ export class SqliteAuditTable implements AuditTable {
 
   constructor(private readonly db: Database.Database) {
     this.#insert = db.prepare(
-      `INSERT INTO audit (at_ms, kind, identity, host_session, client, call_id, server, tool, arguments_json, outcome, duration_ms, question_id, method, answered_by, answered_from, detail)
-       VALUES (@at_ms, @kind, @identity, @host_session, @client, @call_id, @server, @tool, @arguments_json, @outcome, @duration_ms, @question_id, @method, @answered_by, @answered_from, @detail)`,
+      `INSERT INTO audit (at_ms, kind, identity, host_session, profile, client, call_id, server, tool, arguments_json, outcome, duration_ms, question_id, method, answered_by, answered_from, detail)
+       VALUES (@at_ms, @kind, @identity, @host_session, @profile, @client, @call_id, @server, @tool, @arguments_json, @outcome, @duration_ms, @question_id, @method, @answered_by, @answered_from, @detail)`,
     );
     this.#prune = db.prepare("DELETE FROM audit WHERE at_ms < ?");
   }
@@ -84,6 +85,7 @@ export class SqliteAuditTable implements AuditTable {
       kind: entry.kind,
       identity: entry.identity,
       host_session: entry.hostSession ?? null,
+      profile: entry.profile ?? null,
       client: entry.client ?? null,
       call_id: entry.callId ?? null,
       server: entry.server,
@@ -113,6 +115,7 @@ export class SqliteAuditTable implements AuditTable {
     add("server", "server", filter.server);
     add("tool", "tool", filter.tool);
     add("host_session", "session", filter.hostSession);
+    add("profile", "profile", filter.profile);
     add("identity", "identity", filter.identity);
     const sql = `SELECT * FROM (SELECT * FROM audit${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`;
     return (this.db.prepare(sql).all({ ...params, limit: filter.limit ?? 10_000 }) as AuditRow[]).map(fromRow);
@@ -132,6 +135,7 @@ function fromRow(row: AuditRow): AuditEntry {
     kind: row.kind,
     identity: row.identity,
     ...(row.host_session !== null ? { hostSession: row.host_session } : {}),
+    ...(row.profile !== null ? { profile: row.profile } : {}),
     ...(row.client !== null ? { client: row.client } : {}),
     ...(row.call_id !== null ? { callId: row.call_id } : {}),
     server: row.server,

@@ -111,4 +111,6 @@ export const MIGRATIONS: readonly string[] = [
      expires_ms INTEGER NOT NULL
    );
    CREATE INDEX page_sessions_by_identity ON page_sessions (identity, expires_ms);`,
+  // 11: the profile a call came through (config `profiles`), for the audit trail.
+  `ALTER TABLE audit ADD COLUMN profile TEXT;`,
 ];
