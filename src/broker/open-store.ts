@@ -26,9 +26,7 @@ export async function openStore(options: StoreOptions): Promise<BrokerStore> {
   }
   let redis: RedisModule;
   try {
-    // A variable, so that the build does not need the module to be there.
-    const path = "./redis/open.js";
-    redis = (await import(path)) as RedisModule;
+    redis = (await import("./redis/open.js")) as RedisModule;
   } catch (error) {
     throw new GatewayError(
       "STORE_UNAVAILABLE",

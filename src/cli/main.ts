@@ -9,6 +9,7 @@
  * modules inside (scripts/bundle-hot.mjs), which bin/mcpx.js requires: no ES module loader
  * starts for those three commands. No top-level await, so it can be CommonJS.
  */
+import { statSync } from "node:fs";
 import { IMPLEMENTATION } from "../version.js";
 import { cliErrorOf, Exit } from "./exit.js";
 import { writeOut } from "./write-out.js";
@@ -18,7 +19,17 @@ import { runHotLine } from "./hot-load.js";
 async function start(args: readonly string[]): Promise<void> {
   const hot = hotLine(args);
   if (hot) await runHotLine(hot);
+  else if (bundleIsCurrent()) await ((await import(BUNDLE.href)) as typeof import("./program.js")).runProgram(process.argv);
   else await (await import("./program.js")).runProgram(process.argv);
+}
+
+const BUNDLE = new URL("./program.bundle.js", import.meta.url);
+
+/** program.js bundled with what it reaches (scripts/bundle-cold.mjs), unless tsc has written program.js since. */
+function bundleIsCurrent(): boolean {
+  const bundled = statSync(BUNDLE, { throwIfNoEntry: false })?.mtimeMs;
+  const built = statSync(new URL("./program.js", import.meta.url), { throwIfNoEntry: false })?.mtimeMs;
+  return bundled !== undefined && built !== undefined && bundled >= built;
 }
 
 function report(error: unknown): void {
