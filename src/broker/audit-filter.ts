@@ -8,7 +8,10 @@ import type { AuditFilter } from "./audit-store.js";
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** The filter, or why a value is not one. */
-export function auditFilter(given: { since?: string; server?: string; tool?: string; session?: string; profile?: string }, now: number): AuditFilter | { problem: string } {
+export function auditFilter(
+  given: { since?: string; server?: string; tool?: string; session?: string; profile?: string },
+  now: number,
+): AuditFilter | { problem: string } {
   const filter: AuditFilter = {};
   if (given.since !== undefined) {
     const ago = /^(\d+)([smhd])$/.exec(given.since);

@@ -32,7 +32,9 @@ function loadedBy(args: string[], config: TempConfig, log: string): Promise<{ co
 
 /** tsc's own modules of dist/ a run loaded (not the bundles, not the hot path's main.cjs). */
 const unbundled = (modules: readonly string[]): string[] =>
-  modules.filter((module) => module.includes(`${ROOT}/dist/`) && !/\/dist\/cli\/(main\.cjs|program\.bundle\.js|cold-[^/]+\.js|index-worker\.js|worker\.js)$/.test(module));
+  modules.filter(
+    (module) => module.includes(`${ROOT}/dist/`) && !/\/dist\/cli\/(main\.cjs|program\.bundle\.js|cold-[^/]+\.js|index-worker\.js|worker\.js)$/.test(module),
+  );
 
 describe("the cold commands' bundle", () => {
   let config: TempConfig;

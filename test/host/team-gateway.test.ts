@@ -146,7 +146,12 @@ interface AuditLine {
     // Which endpoint each came through: B's is the readonly profile's, A's the whole gateway's.
     expect(calls.map((entry) => entry.profile)).toEqual([undefined, undefined, "readonly"]);
     const throughProfile = await runMcpx(["audit", "--json", "--profile", "readonly"], config);
-    expect(throughProfile.stdout.trim().split("\n").map((line) => (JSON.parse(line) as AuditLine).tool)).toEqual(["list_bookings"]);
+    expect(
+      throughProfile.stdout
+        .trim()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as AuditLine).tool),
+    ).toEqual(["list_bookings"]);
     expect(questions.map(({ tool, outcome, answeredBy, hostSession }) => ({ tool, outcome, answeredBy, hostSession }))).toEqual([
       { tool: "delete_booking", outcome: "accept", answeredBy: "web", hostSession: agentA.transport.sessionId },
       { tool: "delete_booking", outcome: "expired", answeredBy: "expiry", hostSession: agentA.transport.sessionId },
