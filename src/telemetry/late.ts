@@ -52,7 +52,10 @@ export class LateTelemetry implements Telemetry {
   }
 
   #send(event: (telemetry: Telemetry) => void): void {
-    if (this.#ready) return event(this.#ready);
+    if (this.#ready) {
+      event(this.#ready);
+      return;
+    }
     this.#waiting.push(event);
     if (this.#waiting.length >= LOAD_AT) void this.start();
   }
@@ -60,7 +63,10 @@ export class LateTelemetry implements Telemetry {
   async #serveMetrics(request: IncomingMessage, response: ServerResponse): Promise<void> {
     await this.start();
     const ready = this.#ready?.prometheus;
-    if (ready) return ready(request, response);
+    if (ready) {
+      ready(request, response);
+      return;
+    }
     response.writeHead(503, { "content-type": "text/plain; charset=utf-8" });
     response.end("metrics could not start (see the log)\n");
   }
