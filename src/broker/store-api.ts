@@ -134,6 +134,22 @@ export interface SharedSecrets {
   whereIs(name: string): string;
 }
 
+/**
+ * The schema cache's entries shared by instances (discovery/cache-shared.ts): the JSON text of
+ * an entry, by its definition key, so an instance or a CLI on another machine lists a server
+ * without starting it. Entries hold what servers listed, never a definition (no command, args,
+ * URL, environment or headers: see cache-shared.ts). Bounded: entries beyond a size are
+ * refused, and past a count the least recently read go.
+ */
+export interface SchemaTable {
+  /** Keep `entry` under `key`, read at `readAtMs`; false when a later read is kept already. Throws beyond the size bound. */
+  put(key: string, entry: string, readAtMs: number): Promise<boolean>;
+  /** The kept entries of these keys, in order (undefined where none is kept). */
+  get(keys: readonly string[]): Promise<Array<string | undefined>>;
+  /** Every kept key and when its entry was read, most recent first. */
+  list(): Promise<Array<{ key: string; readAtMs: number }>>;
+}
+
 export interface BrokerStore {
   /** What to name in messages: the SQLite file's path, or the Redis URL without its password. */
   readonly where: string;
@@ -149,6 +165,12 @@ export interface BrokerStore {
   readonly pageSessions: PageSessionTable;
   readonly liveness: Liveness;
   readonly secrets: SharedSecrets;
+  /**
+   * The schema cache shared between machines: Redis only. On SQLite it is absent: the store is
+   * a file of the state directory, and so are the schema cache's entries, which every process
+   * on that directory reads already; a copy in the database would share nothing more.
+   */
+  readonly schemas?: SchemaTable;
   /** Why a write cannot be taken now (read-only, locked, unreachable), or undefined when it can. */
   unwritable(): Promise<string | undefined>;
   /**

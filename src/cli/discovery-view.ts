@@ -1,7 +1,9 @@
 /**
  * What every discovery command starts from: the config's servers as the schema cache knows
  * them. A server never read yet is read once, here, with a line on stderr naming it (unless
- * `--cached`); a server whose data is older than a day is said to be so.
+ * `--cached`); a server whose data is older than a day is said to be so. With a shared store
+ * (`store.url`), a server this state directory has no good read of is first looked for there
+ * (shared-schemas.ts), and read here only when the store has no entry for its definition.
  */
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import type { Config } from "../config/types.js";
@@ -25,17 +27,31 @@ export async function discoveryView(config: Config, options: ViewOptions = {}): 
   const dir = ensurePrivateDir(stateDir());
   const read = { schemas: options.schemas === true };
   let view = await readView(config, dir, read.schemas);
-  const unread = view.servers.filter((server) => server.state === "never read" && (options.only === undefined || options.only.includes(server.server)));
-  if (unread.length > 0 && options.cached !== true) {
-    for (const server of unread)
-      process.stderr.write(`mcpx: ${inert(server.server)} was never read; reading its catalogue once now (it is cached for later commands)\n`);
-    const { readCatalogues } = await import("./read-catalogues.js");
-    await readCatalogues(
-      config,
-      dir,
-      unread.map((server) => server.server),
-    );
-    view = await readView(config, dir, read.schemas);
+  const wanted = (server: ServerView): boolean => options.only === undefined || options.only.includes(server.server);
+  const neverRead = (): ServerView[] => view.servers.filter((server) => server.state === "never read" && wanted(server));
+  let unread = neverRead();
+  if (unread.length === 0) return view;
+  // With a shared store, another instance or machine may have read it: fetched from there before anything is started.
+  const shared = config.store === undefined ? undefined : await (await import("./shared-schemas.js")).openCommandSchemas(config, dir);
+  try {
+    if (shared && (await shared.pull(unread.map((server) => server.config))).length > 0) {
+      view = await readView(config, dir, read.schemas);
+      unread = neverRead();
+    }
+    if (unread.length > 0 && options.cached !== true) {
+      for (const server of unread)
+        process.stderr.write(`mcpx: ${inert(server.server)} was never read; reading its catalogue once now (it is cached for later commands)\n`);
+      const { readCatalogues } = await import("./read-catalogues.js");
+      await readCatalogues(
+        config,
+        dir,
+        unread.map((server) => server.server),
+        shared?.schemas,
+      );
+      view = await readView(config, dir, read.schemas);
+    }
+  } finally {
+    await shared?.close();
   }
   return view;
 }

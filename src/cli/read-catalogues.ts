@@ -4,6 +4,7 @@
  * first discovery command on a server never read use it; the daemon may take its place later.
  */
 import type { Config } from "../config/types.js";
+import type { SharedSchemas } from "../discovery/cache-shared.js";
 import { Gateway } from "../host/gateway.js";
 import { createLogger } from "../util/log.js";
 import { settled } from "./settled.js";
@@ -16,11 +17,14 @@ export interface CatalogueReadResult {
   reason?: string;
 }
 
-/** Read the named servers' catalogues (all enabled ones when `names` is absent) into the cache under `stateDir`. */
-export async function readCatalogues(config: Config, stateDir: string, names?: readonly string[]): Promise<CatalogueReadResult[]> {
+/**
+ * Read the named servers' catalogues (all enabled ones when `names` is absent) into the cache
+ * under `stateDir`, and into the `shared` store when given (done before this resolves).
+ */
+export async function readCatalogues(config: Config, stateDir: string, names?: readonly string[], shared?: SharedSchemas): Promise<CatalogueReadResult[]> {
   const servers = config.servers.filter((server) => !server.disabled && (names === undefined || names.includes(server.name)));
   if (servers.length === 0) return [];
-  const gateway = new Gateway({ ...config, servers }, createLogger({}, "error"), { schemaCache: stateDir });
+  const gateway = new Gateway({ ...config, servers }, createLogger({}, "error"), { schemaCache: stateDir, ...(shared ? { sharedSchemas: shared } : {}) });
   try {
     await settled(gateway);
     return gateway.upstreams.map((upstream) =>
@@ -29,6 +33,6 @@ export async function readCatalogues(config: Config, stateDir: string, names?: r
         : { server: upstream.name, ok: false, tools: 0, reason: upstream.reason ?? `still ${upstream.state}` },
     );
   } finally {
-    await gateway.stop(); // waits for the cache to be written
+    await gateway.stop(); // waits for the cache to be written (and put in the shared store)
   }
 }

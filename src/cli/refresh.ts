@@ -31,8 +31,15 @@ export async function refresh(config: Config, names: string[], options: { json?:
 async function readNow(config: Config, names: string[], useDaemon: boolean): Promise<Array<{ server: string; ok: boolean; tools: number; reason?: string }>> {
   const { daemonWanted, refreshThroughDaemon } = await import("./daemon-use.js");
   if (!daemonWanted(!useDaemon)) {
-    const { readCatalogues } = await import("./read-catalogues.js");
-    return readCatalogues(config, ensurePrivateDir(stateDir()), names.length > 0 ? names : undefined);
+    const dir = ensurePrivateDir(stateDir());
+    const [{ readCatalogues }, { openCommandSchemas }] = await Promise.all([import("./read-catalogues.js"), import("./shared-schemas.js")]);
+    // What is read here is put in the shared store too, for the other instances and machines.
+    const shared = await openCommandSchemas(config, dir);
+    try {
+      return await readCatalogues(config, dir, names.length > 0 ? names : undefined, shared?.schemas);
+    } finally {
+      await shared?.close();
+    }
   }
   if (names.length === 0) return refreshThroughDaemon(config.file);
   return (await Promise.all(names.map((name) => refreshThroughDaemon(config.file, name)))).flat();

@@ -70,10 +70,13 @@ export async function serve(fromFile: Config, options: ServeOptions): Promise<vo
   // Metrics and traces: off unless OTEL_* asks, but for /metrics of serve --http (the daemon's commands need none).
   const telemetry = await loadTelemetry({ prometheus: options.http === true && !options.daemon, log });
   const cluster = options.http && !options.daemon ? clusterRouting(config, broker, bindTo) : undefined;
+  // Several instances share the schema cache through the store (Redis): what another read is here before anything starts.
+  if (store.schemas) await (await import("./shared-schemas.js")).pullAtStart(config.servers, dir, store.schemas, log);
   const gateway = new Gateway(config, log, {
     broker,
     servesPage: options.http === true,
     schemaCache: dir,
+    ...(store.schemas ? { sharedSchemas: store.schemas } : {}),
     telemetry,
     ...(oauth ? { oauth } : {}),
     ...(cluster ? { cluster } : {}),

@@ -3,30 +3,37 @@
  * `serve`, `call`, `refresh`, a first `ls`). Told of each successful read and each failed one;
  * writes them in the background, the latest per server definition, so a catalogue change never
  * waits on the disk. A failed read never replaces a good one: it is noted beside it.
+ *
+ * Given a shared store (several instances on Redis), each good read written is put there too
+ * (cache-shared.ts: without the definition), without holding up the next write; a store that
+ * fails is logged, and the files here are as they would be without it.
  */
 import type { ServerConfig } from "../config/types.js";
 import type { Logger } from "../util/log.js";
 import { type CacheEntry, ENTRY_VERSION } from "./cache-entry.js";
-import { entriesDir, entryFile, keepNewest, writePrivateAtomically } from "./cache-files.js";
 import { definitionOf, serverKey } from "./cache-key.js";
 import { buildRead } from "./cache-build.js";
 import { readEntry } from "./cache-read-entry.js";
-import { moveGeneration } from "./cache-summary.js";
+import { saveEntry } from "./cache-save.js";
+import { type SharedSchemas, sharedForm } from "./cache-shared.js";
 import type { CatalogueSnapshot } from "./cache-snapshot.js";
 
-type Job = { server: ServerConfig; at: Date } & ({ snapshot: CatalogueSnapshot } | { failure: string });
+export { MAX_ENTRIES } from "./cache-save.js";
 
-/** Entries kept at most; the least recently written go first (definitions that changed leave old ones behind). */
-export const MAX_ENTRIES = 500;
+type Job = { server: ServerConfig; at: Date } & ({ snapshot: CatalogueSnapshot } | { failure: string });
 
 export class CacheWriter {
   /** The latest news per definition key, not yet written. */
   readonly #pending = new Map<string, Job>();
   #running: Promise<void> | undefined;
+  /** Puts in the shared store not yet answered. */
+  readonly #publishing = new Set<Promise<void>>();
 
   constructor(
     readonly stateDir: string,
     private readonly log: Logger,
+    /** The store several instances share, when there is one. */
+    private readonly shared?: SharedSchemas,
   ) {}
 
   /** The server's catalogue was read successfully. */
@@ -39,9 +46,10 @@ export class CacheWriter {
     this.#queue({ server, at: new Date(), failure: reason });
   }
 
-  /** Resolves once everything told so far is on disk (or has failed to get there, logged). */
+  /** Resolves once everything told so far is on disk, and in the shared store (or has failed to get there, logged). */
   async flush(): Promise<void> {
     while (this.#running !== undefined) await this.#running;
+    while (this.#publishing.size > 0) await Promise.all(this.#publishing);
   }
 
   #queue(job: Job): void {
@@ -80,8 +88,21 @@ export class CacheWriter {
       if (previous?.read) entry.read = previous.read;
       entry.failure = { at: job.at.toISOString(), reason: job.failure };
     }
-    writePrivateAtomically(entryFile(this.stateDir, key), JSON.stringify(entry));
-    moveGeneration(this.stateDir);
-    if (!previous) keepNewest(entriesDir(this.stateDir), MAX_ENTRIES);
+    saveEntry(this.stateDir, entry, !previous);
+    if ("snapshot" in job) this.#publish(entry);
+  }
+
+  /** Put the entry in the shared store in the background; a failure is logged, never thrown. */
+  #publish(entry: CacheEntry): void {
+    const text = this.shared && sharedForm(entry);
+    if (!this.shared || text === undefined || !entry.read) return;
+    const put = this.shared
+      .put(entry.key, text, Date.parse(entry.read.readAt))
+      .then(
+        () => undefined,
+        (error: unknown) => this.log.warn("could not put the schema cache entry in the shared store; other instances will read this server themselves", { server: entry.server, error }),
+      )
+      .finally(() => this.#publishing.delete(put));
+    this.#publishing.add(put);
   }
 }

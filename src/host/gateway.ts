@@ -38,6 +38,7 @@ import { PendingQuestions } from "./pending-questions.js";
 import { Pressure } from "../rpc/pressure.js";
 import { listedTools, missingPinned } from "./gateway-tools/exposed-tools.js";
 import { CacheWriter } from "../discovery/cache-writer.js";
+import type { SharedSchemas } from "../discovery/cache-shared.js";
 import { SearchIndexes } from "./gateway-tools/search-indexes.js";
 import { TaskRegistry } from "./tasks/registry.js";
 import { storeRecorder } from "./tasks/records.js";
@@ -106,10 +107,11 @@ export class Gateway {
     config: Config,
     readonly log: Logger,
     /**
-     * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to;
+     * `schemaCache`: the state directory whose schema cache this gateway's catalogue reads are written to
+     * (and `sharedSchemas`: the store several instances share, where they are put too);
      * `oauth`: how upstreams that require OAuth sign in (absent: that state dir's credentials, with a loopback redirect).
      */
-    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; oauth?: OAuthContext; telemetry?: Telemetry; cluster?: ClusterRouting } = {},
+    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; sharedSchemas?: SharedSchemas; oauth?: OAuthContext; telemetry?: Telemetry; cluster?: ClusterRouting } = {},
   ) {
     this.#config = config;
     this.cluster = options.cluster;
@@ -127,7 +129,7 @@ export class Gateway {
     this.oauth =
       options.oauth ??
       (options.schemaCache === undefined ? undefined : processOAuth(options.schemaCache, config.servers, config.elicitation.ttlSeconds * 1000));
-    this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log);
+    this.#schemaCache = options.schemaCache === undefined ? undefined : new CacheWriter(options.schemaCache, log, options.sharedSchemas);
     this.servesPage = options.servesPage ?? false;
     this.searchIndexes = new SearchIndexes({ onFallback: (reason) => log.warn(reason) });
     this.#rules = parseRules(config.elicitation.rules, config.file);

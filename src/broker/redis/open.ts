@@ -32,6 +32,7 @@ import { DEFAULT_HEARTBEAT, type HeartbeatTimings, RedisLiveness } from "./liven
 import { RedisPageCodes } from "./page-codes.js";
 import { RedisPageSessions } from "./page-sessions.js";
 import { RedisQuestions } from "./questions.js";
+import { RedisSchemas } from "./schemas.js";
 import { RedisSecrets } from "./secrets.js";
 import { RedisTasks } from "./tasks.js";
 
@@ -73,6 +74,7 @@ class RedisStore implements BrokerStore {
   readonly pageSessions: RedisPageSessions;
   readonly liveness: RedisLiveness;
   readonly secrets: RedisSecrets;
+  readonly schemas: RedisSchemas;
   #open = true;
 
   constructor(
@@ -92,6 +94,7 @@ class RedisStore implements BrokerStore {
     this.pageSessions = new RedisPageSessions(link);
     this.liveness = new RedisLiveness(link, heartbeat);
     this.secrets = new RedisSecrets(link);
+    this.schemas = new RedisSchemas(link);
   }
 
   get open(): boolean {

@@ -1,0 +1,73 @@
+/**
+ * The schema cache a command shares with other instances through the config's Redis store
+ * (`store.url`): opened only when this command has a server to read, so a command answered by
+ * the files never loads the Redis client. A store that cannot be used is a line on stderr, and
+ * the command reads the catalogue itself as it would without one: never an error, never a hang
+ * (the connection fails within its connect timeout).
+ */
+import { openStore } from "../broker/open-store.js";
+import type { BrokerStore } from "../broker/store-api.js";
+import type { Config, ServerConfig } from "../config/types.js";
+import { pullShared } from "../discovery/cache-pull.js";
+import type { SharedSchemas } from "../discovery/cache-shared.js";
+import type { Logger } from "../util/log.js";
+import { inert } from "./inert.js";
+
+export interface CommandSchemas {
+  schemas: SharedSchemas;
+  /** Fill the state directory's cache with the store's entries for these servers; the names written. */
+  pull(servers: readonly ServerConfig[]): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** The config's shared schema cache, or undefined (no `store.url`, or a store that cannot be used: said on stderr). */
+export async function openCommandSchemas(config: Config, stateDir: string): Promise<CommandSchemas | undefined> {
+  if (config.store === undefined) return undefined;
+  let store: BrokerStore;
+  try {
+    store = await openStore({ stateDir, url: config.store.url });
+  } catch (error) {
+    say(`the shared schema cache cannot be used (${message(error)}); reading catalogues here`);
+    return undefined;
+  }
+  const schemas = store.schemas;
+  if (schemas === undefined) {
+    await store.close();
+    return undefined;
+  }
+  return {
+    schemas,
+    pull: async (servers) => {
+      try {
+        return await pullShared(stateDir, servers, schemas);
+      } catch (error) {
+        say(`could not fetch from the shared schema cache (${message(error)}); reading catalogues here`);
+        return [];
+      }
+    },
+    close: () => store.close(),
+  };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function say(line: string): void {
+  process.stderr.write(`mcpx: ${inert(line)}\n`);
+}
+
+/**
+ * `serve` at start, before its upstreams: the store's entries for the servers this state
+ * directory has no good read of, so the discovery commands and a server that cannot start here
+ * (one waiting for a sign-in lists its last tools) have them at once. One request; a failure is
+ * logged and the upstreams are read as always.
+ */
+export async function pullAtStart(servers: readonly ServerConfig[], stateDir: string, schemas: SharedSchemas, log: Logger): Promise<void> {
+  try {
+    const pulled = await pullShared(stateDir, servers, schemas);
+    if (pulled.length > 0) log.info("schema cache entries fetched from the shared store", { servers: pulled });
+  } catch (error) {
+    log.warn("could not fetch from the shared schema cache; the servers' catalogues are read here", { error });
+  }
+}
