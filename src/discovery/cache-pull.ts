@@ -39,7 +39,14 @@ export async function pullShared(stateDir: string, servers: readonly ServerConfi
     const entry = text === undefined ? undefined : fromShared(text, key, definition);
     if (!entry) return;
     // A failure noted here stays beside the fetched read (it says which is newer).
-    const saved: CacheEntry = { version: entry.version, key, server: entry.server, definition, read: entry.read, ...(previous?.failure ? { failure: previous.failure } : {}) };
+    const saved: CacheEntry = {
+      version: entry.version,
+      key,
+      server: entry.server,
+      definition,
+      read: entry.read,
+      ...(previous?.failure ? { failure: previous.failure } : {}),
+    };
     saveEntry(stateDir, saved, previous === undefined);
     pulled.push(...names);
   });

@@ -39,7 +39,13 @@ export function definitionHash(definition: Definition): string {
 /** The entry's shared form (JSON), or undefined when it holds no good read. */
 export function sharedForm(entry: CacheEntry): string | undefined {
   if (!entry.read) return undefined;
-  const shared: SharedEntry = { version: ENTRY_VERSION, key: entry.key, server: entry.server, definitionHash: definitionHash(entry.definition), read: entry.read };
+  const shared: SharedEntry = {
+    version: ENTRY_VERSION,
+    key: entry.key,
+    server: entry.server,
+    definitionHash: definitionHash(entry.definition),
+    read: entry.read,
+  };
   return JSON.stringify(shared);
 }
 

@@ -100,7 +100,11 @@ export class CacheWriter {
       .put(entry.key, text, Date.parse(entry.read.readAt))
       .then(
         () => undefined,
-        (error: unknown) => this.log.warn("could not put the schema cache entry in the shared store; other instances will read this server themselves", { server: entry.server, error }),
+        (error: unknown) =>
+          this.log.warn("could not put the schema cache entry in the shared store; other instances will read this server themselves", {
+            server: entry.server,
+            error,
+          }),
       )
       .finally(() => this.#publishing.delete(put));
     this.#publishing.add(put);

@@ -111,7 +111,15 @@ export class Gateway {
      * (and `sharedSchemas`: the store several instances share, where they are put too);
      * `oauth`: how upstreams that require OAuth sign in (absent: that state dir's credentials, with a loopback redirect).
      */
-    options: { broker?: Broker; servesPage?: boolean; schemaCache?: string; sharedSchemas?: SharedSchemas; oauth?: OAuthContext; telemetry?: Telemetry; cluster?: ClusterRouting } = {},
+    options: {
+      broker?: Broker;
+      servesPage?: boolean;
+      schemaCache?: string;
+      sharedSchemas?: SharedSchemas;
+      oauth?: OAuthContext;
+      telemetry?: Telemetry;
+      cluster?: ClusterRouting;
+    } = {},
   ) {
     this.#config = config;
     this.cluster = options.cluster;

@@ -73,7 +73,11 @@ describe.skipIf(!redisInstalled)("the schema cache shared by state directories o
     const read = await ls(changed);
     expect(read.stderr).toContain("faulty was never read; reading its catalogue once now");
     expect(starts()).toBe(before + 1);
-    expect(readRecord(record).filter((event) => event.event === "start").at(-1)).toMatchObject({ event: "start", args: ["--changed"] });
+    expect(
+      readRecord(record)
+        .filter((event) => event.event === "start")
+        .at(-1),
+    ).toMatchObject({ event: "start", args: ["--changed"] });
   });
 
   it("serve puts what it reads in the store, and fetches at start what its state directory lacks", async () => {

@@ -90,7 +90,7 @@ describe.skipIf(!redisInstalled)("the schema cache shared through Redis", () => 
   async function everything(prefix: string): Promise<string> {
     const keys = await raw.keys(`${prefix}*`);
     const values = await Promise.all(
-      keys.map(async (key) => ((await raw.type(key)) === "zset" ? (await raw.zrange(key, 0, -1)).join(" ") : ((await raw.get(key)) ?? ""))),
+      keys.map(async (key) => ((await raw.type(key)) === "zset" ? (await raw.zrange(key, "0", "-1")).join(" ") : ((await raw.get(key)) ?? ""))),
     );
     return [...keys, ...values].join("\n");
   }
