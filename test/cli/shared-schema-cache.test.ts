@@ -80,6 +80,18 @@ describe.skipIf(!redisInstalled)("the schema cache shared by state directories o
     ).toMatchObject({ event: "start", args: ["--changed"] });
   });
 
+  it("mcpx refresh (in process) puts what it reads in the store", async () => {
+    const refreshed = instance(faulty(["--refreshed"]));
+    const before = starts();
+    const run = await mcpx(refreshed, "refresh");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("faulty: 5 tools");
+    const { entry, stderr } = await ls(instance(faulty(["--refreshed"])));
+    expect(entry).toMatchObject({ state: "cached", tools: 5 });
+    expect(stderr).not.toContain("never read");
+    expect(starts()).toBe(before + 1);
+  });
+
   it("serve puts what it reads in the store, and fetches at start what its state directory lacks", async () => {
     const served = instance(faulty(["--served"]));
     const before = starts();
