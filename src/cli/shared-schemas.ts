@@ -27,7 +27,7 @@ export async function openCommandSchemas(config: Config, stateDir: string): Prom
   try {
     store = await openStore({ stateDir, url: config.store.url });
   } catch (error) {
-    say(`the shared schema cache cannot be used (${message(error)}); reading catalogues here`);
+    say(`the shared schema cache cannot be used (${message(error)})`);
     return undefined;
   }
   const schemas = store.schemas;
@@ -41,7 +41,7 @@ export async function openCommandSchemas(config: Config, stateDir: string): Prom
       try {
         return await pullShared(stateDir, servers, schemas);
       } catch (error) {
-        say(`could not fetch from the shared schema cache (${message(error)}); reading catalogues here`);
+        say(`could not fetch from the shared schema cache (${message(error)})`);
         return [];
       }
     },
