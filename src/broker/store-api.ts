@@ -136,7 +136,7 @@ export interface SharedSecrets {
 
 /**
  * The schema cache's entries shared by instances (discovery/cache-shared.ts): the JSON text of
- * an entry, by its definition key, so an instance or a CLI on another machine lists a server
+ * an entry, by the SHA-256 of its server definition, so an instance or a CLI on another machine lists a server
  * without starting it. Entries hold what servers listed, never a definition (no command, args,
  * URL, environment or headers: see cache-shared.ts). Bounded: entries beyond a size are
  * refused, and past a count the least recently read go.

@@ -9,7 +9,7 @@ import type { CacheEntry } from "./cache-entry.js";
 import { definitionKey, definitionOf, type Definition } from "./cache-key.js";
 import { readEntry } from "./cache-read-entry.js";
 import { saveEntry } from "./cache-save.js";
-import { fromShared, type SharedSchemas } from "./cache-shared.js";
+import { definitionHash, fromShared, type SharedSchemas } from "./cache-shared.js";
 
 /**
  * Fetch what the store has for `servers` (those enabled and never read well here) in one
@@ -31,12 +31,12 @@ export async function pullShared(stateDir: string, servers: readonly ServerConfi
   }
   if (wanted.size === 0) return [];
   const keys = [...wanted.keys()];
-  const texts = await shared.get(keys);
+  const texts = await shared.get(keys.map((key) => definitionHash(wanted.get(key)!.definition)));
   const pulled: string[] = [];
   keys.forEach((key, at) => {
     const text = texts[at];
     const { definition, previous, names } = wanted.get(key)!;
-    const entry = text === undefined ? undefined : fromShared(text, key, definition);
+    const entry = text === undefined ? undefined : fromShared(text, definition);
     if (!entry) return;
     // A failure noted here stays beside the fetched read (it says which is newer).
     const saved: CacheEntry = {

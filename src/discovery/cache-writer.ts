@@ -94,10 +94,10 @@ export class CacheWriter {
 
   /** Put the entry in the shared store in the background; a failure is logged, never thrown. */
   #publish(entry: CacheEntry): void {
-    const text = this.shared && sharedForm(entry);
-    if (!this.shared || text === undefined || !entry.read) return;
+    const shared = this.shared && sharedForm(entry);
+    if (!this.shared || !shared || !entry.read) return;
     const put = this.shared
-      .put(entry.key, text, Date.parse(entry.read.readAt))
+      .put(shared.key, shared.text, Date.parse(entry.read.readAt))
       .then(
         () => undefined,
         (error: unknown) =>

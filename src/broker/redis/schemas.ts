@@ -1,5 +1,5 @@
 /**
- * The shared schema cache on Redis: `schema:<key>` holds an entry's JSON text, and the sorted
+ * The shared schema cache on Redis: `schema:<key>` (the definition's SHA-256) holds an entry's JSON text, and the sorted
  * set `schemas` each key by when its entry was read. A put compares and trims in one script:
  * an instance that read earlier never writes over a later read, and past the count bound the
  * least recently read entries go, so instances writing at once cannot overrun it.
