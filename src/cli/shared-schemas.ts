@@ -3,10 +3,9 @@
  * (`store.url`): opened only when this command has a server to read, so a command answered by
  * the files never loads the Redis client. A store that cannot be used is a line on stderr, and
  * the command reads the catalogue itself as it would without one: never an error, never a hang
- * (the connection fails within its connect timeout).
+ * (a Redis that does not answer within the connect timeout, a second, is given up on). One
+ * connection to the schema table alone (broker/redis/open-schemas.ts), not the broker's store.
  */
-import { openStore } from "../broker/open-store.js";
-import type { BrokerStore } from "../broker/store-api.js";
 import type { Config, ServerConfig } from "../config/types.js";
 import { pullShared } from "../discovery/cache-pull.js";
 import type { SharedSchemas } from "../discovery/cache-shared.js";
@@ -20,21 +19,25 @@ export interface CommandSchemas {
   close(): Promise<void>;
 }
 
+/** What `src/broker/redis/open-schemas.js` provides. */
+interface RedisSchemasModule {
+  openSharedSchemas(url: string): Promise<{ schemas: SharedSchemas; close(): Promise<void> }>;
+}
+
 /** The config's shared schema cache, or undefined (no `store.url`, or a store that cannot be used: said on stderr). */
 export async function openCommandSchemas(config: Config, stateDir: string): Promise<CommandSchemas | undefined> {
   if (config.store === undefined) return undefined;
-  let store: BrokerStore;
+  let opened: Awaited<ReturnType<RedisSchemasModule["openSharedSchemas"]>>;
   try {
-    store = await openStore({ stateDir, url: config.store.url });
+    // A variable, as broker/open-store.ts does: a build without the Redis store still runs the command.
+    const path = "../broker/redis/open-schemas.js";
+    const redis = (await import(path)) as RedisSchemasModule;
+    opened = await redis.openSharedSchemas(config.store.url);
   } catch (error) {
     say(`the shared schema cache cannot be used (${message(error)})`);
     return undefined;
   }
-  const schemas = store.schemas;
-  if (schemas === undefined) {
-    await store.close();
-    return undefined;
-  }
+  const { schemas } = opened;
   return {
     schemas,
     pull: async (servers) => {
@@ -45,7 +48,7 @@ export async function openCommandSchemas(config: Config, stateDir: string): Prom
         return [];
       }
     },
-    close: () => store.close(),
+    close: () => opened.close(),
   };
 }
 

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TIMINGS, redisClient, redisTarget } from "../../src/broker/redis/connection.js";
 import { RedisLink } from "../../src/broker/redis/link.js";
 import { openRedisStore } from "../../src/broker/redis/open.js";
+import { openSharedSchemas } from "../../src/broker/redis/open-schemas.js";
 import { RedisSchemas } from "../../src/broker/redis/schemas.js";
 import type { BrokerStore, SchemaTable } from "../../src/broker/store-api.js";
 import { configFromObject } from "../../src/config/index.js";
@@ -229,6 +230,31 @@ describe.skipIf(!redisInstalled)("the schema cache shared through Redis", () => 
       expect(await table.list()).toEqual([]);
       await raw.set(`${prefix}schema:big`, "x".repeat(2048));
       expect(await table.get(["big"])).toEqual([undefined]);
+    });
+  });
+
+  describe("opened alone, for a command", () => {
+    it("fetches and puts over one connection", async () => {
+      const prefix = `t${randomUUID()}:`;
+      const opened = await openSharedSchemas(`${server.url}?prefix=${prefix}`);
+      try {
+        expect(await opened.schemas.put("k", "entry", 1)).toBe(true);
+        expect(await opened.schemas.get(["k"])).toEqual(["entry"]);
+        expect(opened.where).not.toContain(prefix);
+      } finally {
+        await opened.close();
+      }
+    });
+
+    it("gives up on a Redis that accepts and never answers within the connect timeout", async () => {
+      server.pause();
+      try {
+        const started = Date.now();
+        await expect(openSharedSchemas(server.url, { connectTimeoutMs: 300 })).rejects.toThrow(/cannot be used: it did not answer in time/);
+        expect(Date.now() - started).toBeLessThan(1_000);
+      } finally {
+        server.resume();
+      }
     });
   });
 
