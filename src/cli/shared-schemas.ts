@@ -6,6 +6,7 @@
  * (a Redis that does not answer within the connect timeout, a second, is given up on). One
  * connection to the schema table alone (broker/redis/open-schemas.ts), not the broker's store.
  */
+import type { OpenedSchemas } from "../broker/redis/open-schemas.js";
 import type { Config, ServerConfig } from "../config/types.js";
 import { pullShared } from "../discovery/cache-pull.js";
 import type { SharedSchemas } from "../discovery/cache-shared.js";
@@ -19,20 +20,14 @@ export interface CommandSchemas {
   close(): Promise<void>;
 }
 
-/** What `src/broker/redis/open-schemas.js` provides. */
-interface RedisSchemasModule {
-  openSharedSchemas(url: string): Promise<{ schemas: SharedSchemas; close(): Promise<void> }>;
-}
-
 /** The config's shared schema cache, or undefined (no `store.url`, or a store that cannot be used: said on stderr). */
 export async function openCommandSchemas(config: Config, stateDir: string): Promise<CommandSchemas | undefined> {
   if (config.store === undefined) return undefined;
-  let opened: Awaited<ReturnType<RedisSchemasModule["openSharedSchemas"]>>;
+  let opened: OpenedSchemas;
   try {
-    // A variable, as broker/open-store.ts does: a build without the Redis store still runs the command.
-    const path = "../broker/redis/open-schemas.js";
-    const redis = (await import(path)) as RedisSchemasModule;
-    opened = await redis.openSharedSchemas(config.store.url);
+    // Loaded only here (the bundles keep it a chunk of its own); a build without it still runs the command.
+    const { openSharedSchemas } = await import("../broker/redis/open-schemas.js");
+    opened = await openSharedSchemas(config.store.url);
   } catch (error) {
     say(`the shared schema cache cannot be used (${message(error)})`);
     return undefined;
