@@ -2,8 +2,9 @@
  * What every discovery command starts from: the config's servers as the schema cache knows
  * them. A server never read yet is read once, here, with a line on stderr naming it (unless
  * `--cached`); a server whose data is older than a day is said to be so. With a shared store
- * (`store.url`), a server this state directory has no good read of is first looked for there
- * (shared-schemas.ts), and read here only when the store has no entry for its definition.
+ * (`store.url`), a server this state directory never read is first looked for there
+ * (shared-schemas.ts; with `--cached` too, which starts nothing), and read here only when the
+ * store has no entry for its definition or cannot be reached.
  */
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import type { Config } from "../config/types.js";
