@@ -11,33 +11,25 @@
 // Each a fresh state directory per run, --runs times; the median and the range.
 //
 //   npm run build && node bench/shared-schemas.mjs [--runs N]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { numberOption, startEnvironment } from './options.mjs';
+import { installed, quantile, startRedis } from './redis.mjs';
 import { startCatalogues, toolSearchData } from './tool-search-data.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = numberOption('--runs', 3);
 const DATA = toolSearchData();
 if (!DATA) throw new Error('the tool-search data (shared/data/tool-search) is not there');
-if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) throw new Error('redis-server is not installed');
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+if (!installed('redis-server')) throw new Error('redis-server is not installed');
 
 const work = mkdtempSync(path.join(tmpdir(), 'mcpx-bench-shared-'));
-const port = await freePort();
-const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work], { stdio: 'ignore' });
+const redis = await startRedis();
+const port = new URL(redis.url).port;
 const catalogues = await startCatalogues(DATA);
 const { env, note } = startEnvironment({ MCPX_NO_DAEMON: '1', MCPX_LOG_LEVEL: 'error' });
 
@@ -66,7 +58,7 @@ function ls(config) {
 const rows = { read: [], fetched: [], hot: [], alone: [] };
 try {
   for (let run = 0; run < RUNS; run++) {
-    const store = `redis://127.0.0.1:${port}/?prefix=run${run}:`;
+    const store = `${redis.url}/?prefix=run${run}:`;
     const first = ls(instance(store));
     const other = instance(store);
     const fetched = ls(other);
@@ -79,13 +71,14 @@ try {
     rows.hot.push(hot.ms);
     rows.alone.push(alone.ms);
   }
-  const bytes = execFileSync('redis-cli', ['-p', String(port), 'eval', "local n=0 for _,k in ipairs(redis.call('keys','run0:schema:*')) do n=n+redis.call('strlen',k) end return n", '0'], {
-    encoding: 'utf8',
-  }).trim();
-  const show = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return `${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms (${sorted[0].toFixed(0)} to ${sorted.at(-1).toFixed(0)})`;
-  };
+  const bytes = execFileSync(
+    'redis-cli',
+    ['-p', String(port), 'eval', "local n=0 for _,k in ipairs(redis.call('keys','run0:schema:*')) do n=n+redis.call('strlen',k) end return n", '0'],
+    {
+      encoding: 'utf8',
+    },
+  ).trim();
+  const show = (values) => `${quantile(values, 0.5).toFixed(0)} ms (${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)})`;
   console.log(`machine: ${cpus().length} cores; 70 LiveMCPTool servers over loopback HTTP; ${RUNS} runs, median (range)${note ? `; ${note}` : ''}`);
   console.log(`mcpx ls, never read, Redis store empty (read 70, put them in Redis): ${show(rows.read)}`);
   console.log(`mcpx ls, never read, entries in Redis (fetched, none read):          ${show(rows.fetched)}`);
@@ -94,5 +87,5 @@ try {
   console.log(`the 70 entries in Redis: ${(Number(bytes) / 1024).toFixed(0)} KiB`);
 } finally {
   catalogues.stop();
-  redis.kill('SIGTERM');
+  redis.stop();
 }
