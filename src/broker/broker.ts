@@ -20,8 +20,9 @@ import { BrokerError } from "./errors.js";
 import { newQuestionRecord } from "./new-question.js";
 import { alreadySettled, CLOSED_BECAUSE, CLOSED_PREFIX } from "./settled-why.js";
 import { Retention } from "./retention.js";
+import { RIDE_OUT_MS, rideOut, storeAway } from "./ride-out.js";
 import type { BrokerStore, Owner } from "./store-api.js";
-import { type LocalChanges, ownerOf, Waiters, watchDelivery, watchFinish } from "./store-watch.js";
+import { type LocalChanges, ownerOf, type Waiter, Waiters, watchDelivery, watchFinish } from "./store-watch.js";
 import { identityOf } from "./identity.js";
 import type { Origin, QuestionRecord } from "./types.js";
 import type { NewTask } from "./task-store.js";
@@ -71,13 +72,16 @@ export class Broker {
 
   readonly #clock: Clock;
   readonly #retention: Retention;
+  /** How long a waiting call's step rides out a store that is away (`rideOut`). */
+  readonly #rideOutMs: number;
 
   constructor(
     readonly store: BrokerStore,
     private readonly log: Logger,
-    options: { clock?: Clock } = {},
+    options: { clock?: Clock; rideOutMs?: number } = {},
   ) {
     this.#clock = options.clock ?? systemClock;
+    this.#rideOutMs = options.rideOutMs ?? RIDE_OUT_MS;
     this.#retention = new Retention(store, log, this.#clock);
     this.#waiters = new Waiters(
       store,
@@ -153,11 +157,13 @@ export class Broker {
    * leaving the file (design rule 9). Other answers are kept, for the record, until retention.
    */
   async delivered(id: string): Promise<void> {
-    await this.store.questions.markDelivered(id);
+    // The answer is in hand: a store away a while (Redis restarting) is waited out, within the bound.
+    const until = Date.now() + this.#rideOutMs;
+    await rideOut(this.store, until, () => this.store.questions.markDelivered(id));
     this.#changedHere(id);
-    await this.#retention.forgetDelivered(id);
+    await rideOut(this.store, until, () => this.#retention.forgetDelivered(id));
     // The waiting process hands each question's outcome on once: that is when the audit trail hears of it.
-    const record = await this.store.questions.get(id);
+    const record = await rideOut(this.store, until, () => this.store.questions.get(id));
     if (record) await this.#audit(record);
   }
 
@@ -199,11 +205,7 @@ export class Broker {
       return { ...stored, answer: { ...stored.answer!, ...(answer.content ? { content: answer.content } : {}) } };
     }
     await this.store.questions.insert(record);
-    if (ttlSeconds * 1000 <= MAX_TIMER_MS) {
-      const timer = setTimeout(() => this.#inBackground("expiry", () => this.#inOrder(record.id, () => this.#expire(record.id))), ttlSeconds * 1000);
-      timer.unref();
-      this.#expiry.set(record.id, timer);
-    }
+    if (ttlSeconds * 1000 <= MAX_TIMER_MS) this.#expireIn(record.id, ttlSeconds * 1000);
     this.log.info("question opened", {
       question: record.id,
       server: record.server,
@@ -331,15 +333,25 @@ export class Broker {
     if (record) this.#emit(record);
   }
 
-  /** Resolve when the question is settled by anyone, in any process. */
+  /**
+   * Resolve when the question is settled by anyone, in any process. While the store is away the
+   * wait goes on (what was written meanwhile is read once it is back); it fails with the store's
+   * error only when the store stays away past the question's deadline and the ride-out bound.
+   */
   async wait(id: string): Promise<QuestionRecord> {
     // Waiting (so listening to the store) before reading: a settlement between the two is not missed.
-    let resolveWait: (record: QuestionRecord) => void = () => {};
-    const settled = new Promise<QuestionRecord>((resolve) => (resolveWait = resolve));
-    this.#waiters.add(id, resolveWait);
-    const current = await this.store.questions.get(id);
+    let waiter: Waiter = { settled: () => {}, failed: () => {} };
+    const settled = new Promise<QuestionRecord>((resolve, reject) => (waiter = { settled: resolve, failed: reject }));
+    this.#waiters.add(id, waiter);
+    let current: QuestionRecord | undefined;
+    try {
+      current = await rideOut(this.store, Date.now() + this.#rideOutMs, () => this.store.questions.get(id));
+    } catch (error) {
+      this.#waiters.forget(id, waiter);
+      throw error;
+    }
     if (!current) {
-      this.#waiters.forget(id, resolveWait);
+      this.#waiters.forget(id, waiter);
       throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
     }
     if (current.state !== "pending") this.#waiters.release(id, current);
@@ -437,9 +449,7 @@ export class Broker {
     const record = await this.store.questions.get(id);
     const left = record ? Date.parse(record.expiresAt) - this.#clock.now() : 0;
     if (record?.state === "pending" && left > 0) {
-      const timer = setTimeout(() => this.#inBackground("expiry", () => this.#inOrder(id, () => this.#expire(id))), Math.min(left, MAX_TIMER_MS));
-      timer.unref();
-      this.#expiry.set(id, timer);
+      this.#expireIn(id, Math.min(left, MAX_TIMER_MS));
       return;
     }
     if (await this.store.questions.settle(id, "expired", { action: "cancel", by: "expiry" }, this.#clock.now())) {
@@ -448,10 +458,29 @@ export class Broker {
     }
   }
 
+  /**
+   * This process's timer for the question's deadline. The store away then is ridden out; past
+   * the bound, whoever waits on it here hears the store's error rather than waiting on.
+   */
+  #expireIn(id: string, ms: number): void {
+    const onTime = async (): Promise<void> => {
+      try {
+        await rideOut(this.store, Date.now() + this.#rideOutMs, () => this.#expire(id));
+      } catch (error) {
+        if (storeAway(error)) this.#waiters.fail(id, error);
+        throw error;
+      }
+    };
+    const timer = setTimeout(() => this.#inBackground("expiry", () => this.#inOrder(id, onTime)), ms);
+    timer.unref();
+    this.#expiry.set(id, timer);
+  }
+
   async #settled(id: string, content?: JsonObject): Promise<QuestionRecord> {
     clearTimeout(this.#expiry.get(id));
     this.#expiry.delete(id);
-    const stored = (await this.store.questions.get(id))!;
+    // Settled already: reading it back for whoever waits here rides out a store away a while.
+    const stored = (await rideOut(this.store, Date.now() + this.#rideOutMs, () => this.store.questions.get(id)))!;
     const record = content && stored.answer ? { ...stored, answer: { ...stored.answer, content } } : stored;
     this.#waiters.release(id, record);
     this.#changedHere(id);

@@ -8,6 +8,7 @@
 import { coalesced } from "../util/coalesce.js";
 import { type Delivery, deliveryOf } from "./delivery.js";
 import { BrokerError } from "./errors.js";
+import { storeAway } from "./ride-out.js";
 import type { BrokerStore } from "./store-api.js";
 import type { QuestionRecord } from "./types.js";
 
@@ -15,8 +16,15 @@ import type { QuestionRecord } from "./types.js";
 const DELIVERY_WAIT_MS = 2_500;
 /** A waiting process that dies writes nothing: how often its liveness is looked at meanwhile. */
 const LIVENESS_LOOK_MS = 100;
+/** A look that failed because the store was away is tried again, after this pause growing to the longest. */
+const LOOK_AGAIN_MS = 100;
+const LOOK_AGAIN_LONGEST_MS = 1_000;
 
-type Waiter = (record: QuestionRecord) => void;
+/** Someone waiting for a question to settle: handed the settled record, or the error that ended the wait. */
+export interface Waiter {
+  settled(record: QuestionRecord): void;
+  failed(error: unknown): void;
+}
 
 /** Be told (with its id) when this process's broker changed a question: settled, completed, delivered. */
 export type LocalChanges = (listener: (id: string) => void) => () => void;
@@ -24,19 +32,28 @@ export type LocalChanges = (listener: (id: string) => void) => () => void;
 /**
  * Who in this process waits for which question to settle. While anyone does, the store's
  * changes are listened to, and each waited question that another process settled is reported
- * (`settledElsewhere`).
+ * (`settledElsewhere`). A look that fails because the store is away is tried again until one
+ * succeeds (or nobody waits any more): a change heard just as the store came back is not lost.
  */
 export class Waiters {
   readonly #waiting = new Map<string, Set<Waiter>>();
   #unlisten: (() => void) | undefined;
   readonly #look: () => void;
+  #lookAgain: NodeJS.Timeout | undefined;
+  #pause = LOOK_AGAIN_MS;
 
   constructor(
     private readonly store: BrokerStore,
     private readonly settledElsewhere: (id: string) => Promise<unknown>,
     onError: (error: unknown) => void,
   ) {
-    this.#look = coalesced(() => this.#lookOnce(), onError);
+    this.#look = coalesced(
+      () => this.#lookOnce(),
+      (error) => {
+        onError(error);
+        if (storeAway(error)) this.#lookLater();
+      },
+    );
   }
 
   add(id: string, waiter: Waiter): void {
@@ -55,7 +72,15 @@ export class Waiters {
   release(id: string, record: QuestionRecord): void {
     const waiters = this.#waiting.get(id);
     this.#waiting.delete(id);
-    for (const waiter of waiters ?? []) waiter(record);
+    for (const waiter of waiters ?? []) waiter.settled(record);
+    if (this.#waiting.size === 0) this.stop();
+  }
+
+  /** End everyone's wait on this question with `error` (the store stayed away past its bound). */
+  fail(id: string, error: unknown): void {
+    const waiters = this.#waiting.get(id);
+    this.#waiting.delete(id);
+    for (const waiter of waiters ?? []) waiter.failed(error);
     if (this.#waiting.size === 0) this.stop();
   }
 
@@ -70,6 +95,18 @@ export class Waiters {
   stop(): void {
     this.#unlisten?.();
     this.#unlisten = undefined;
+    clearTimeout(this.#lookAgain);
+    this.#lookAgain = undefined;
+  }
+
+  #lookLater(): void {
+    if (this.#lookAgain !== undefined || this.#waiting.size === 0 || !this.store.open) return;
+    this.#lookAgain = setTimeout(() => {
+      this.#lookAgain = undefined;
+      this.#look();
+    }, this.#pause);
+    this.#lookAgain.unref();
+    this.#pause = Math.min(this.#pause * 2, LOOK_AGAIN_LONGEST_MS);
   }
 
   async #lookOnce(): Promise<void> {
@@ -78,6 +115,7 @@ export class Waiters {
       const record = await this.store.questions.get(id);
       if (record?.state !== "pending" && this.#waiting.has(id)) await this.settledElsewhere(id);
     }
+    this.#pause = LOOK_AGAIN_MS;
   }
 }
 

@@ -2,9 +2,11 @@
  * Which instances are alive: each joined one keeps the key `alive:<instance>` (its pid, and the
  * address it advertised for the cluster's hops after a space) with a short expiry, refreshed well within it, so an instance that dies (or loses Redis for longer
  * than the expiry) is gone for the others within that time, and one that leaves is gone at once.
+ * Right after Redis restarted, a missing key is not yet a death (restart-grace.ts).
  */
 import type { Liveness, Owner } from "../store-api.js";
 import type { RedisLink } from "./link.js";
+import { ALIVE, NOTE_RESTART } from "./restart-grace.js";
 
 export interface HeartbeatTimings {
   /** How often a joined instance renews its key. */
@@ -26,10 +28,17 @@ export class RedisLiveness implements Liveness {
     private readonly timings: HeartbeatTimings,
   ) {
     // Back from a lost connection: renew at once rather than at the next beat, so no other
-    // instance takes this one for gone in between.
+    // instance takes this one for gone in between; and note a restart of Redis, if that is what it was.
     link.client.on("ready", () => {
       for (const beat of this.#beats.keys()) beat();
+      this.#noteRestart();
     });
+    if (link.client.status === "ready") this.#noteRestart();
+  }
+
+  #noteRestart(): void {
+    // Failing (Redis away again) is harmless: ALIVE notes it too.
+    this.link.run(NOTE_RESTART).catch(() => {});
   }
 
   join(owner: Owner): () => Promise<void> {
@@ -55,7 +64,7 @@ export class RedisLiveness implements Liveness {
   }
 
   async alive(owner: Owner): Promise<boolean> {
-    return (await this.link.call((client) => client.exists(this.link.key(`alive:${owner.instance}`)))) === 1;
+    return (await this.link.run(ALIVE, owner.instance, this.timings.expireMs)) === 1;
   }
 
   advertise(instance: string, address: string): void {
