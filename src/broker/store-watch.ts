@@ -8,7 +8,7 @@
 import { coalesced } from "../util/coalesce.js";
 import { type Delivery, deliveryOf } from "./delivery.js";
 import { BrokerError } from "./errors.js";
-import { storeAway } from "./ride-out.js";
+import { RIDE_OUT_MS, rideOut, storeAway } from "./ride-out.js";
 import type { BrokerStore } from "./store-api.js";
 import type { QuestionRecord } from "./types.js";
 
@@ -168,13 +168,15 @@ class Watch {
 /**
  * Resolve with the URL question's record once its interaction is finished (`completion`), or
  * it was settled other than by accept, or `untilMs` (epoch) passed, or `signal` aborted:
- * the caller reads which from the record. Hears other processes' writes through the store.
+ * the caller reads which from the record. Hears other processes' writes through the store; a
+ * store away a while is ridden out (`rideOut`) until `untilMs`.
  */
 export async function watchFinish(store: BrokerStore, local: LocalChanges, id: string, untilMs: number, signal?: AbortSignal): Promise<QuestionRecord> {
   const watch = new Watch(store, local, id);
   try {
     for (;;) {
-      const record = await store.questions.get(id);
+      // A look when the store is away (a change heard as Redis comes back) is tried again, within the question's deadline.
+      const record = await rideOut(store, Math.min(untilMs, Date.now() + RIDE_OUT_MS), () => store.questions.get(id));
       if (!record) throw new BrokerError("UNKNOWN_QUESTION", `no question with id ${id}`);
       const refused = record.state !== "pending" && record.answer?.action !== "accept";
       if (record.completion || refused || Date.now() >= untilMs || signal?.aborted) return record;
