@@ -122,7 +122,10 @@ export interface Liveness {
    * with it. A store one machine keeps (SQLite) has no cluster: it keeps no address.
    */
   advertise(instance: string, address: string): void;
-  /** The address a live instance advertised, or undefined (gone, or never advertised). */
+  /**
+   * The address a live instance advertised, or undefined (gone, or never advertised). Throws
+   * STORE_UNAVAILABLE when the store cannot say yet (Redis away, or restarted moments ago).
+   */
   addressOf(instance: string): Promise<string | undefined>;
 }
 

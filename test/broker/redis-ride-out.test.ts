@@ -50,6 +50,18 @@ describe.skipIf(!redisInstalled)("a call waiting for its answer across a Redis r
     return { store, broker };
   }
 
+  /** `step` once the store is back (it fails at once while Redis is away). */
+  async function retryWhileAway<T>(step: () => Promise<T>): Promise<T> {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await step();
+      } catch (error) {
+        if (!(error instanceof GatewayError && error.code === "STORE_UNAVAILABLE") || tries > 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  }
+
   /** What the gateway does with a settled question (host/questions.ts): wait, then record its delivery. */
   async function waitAndDeliver(broker: Broker, id: string): Promise<QuestionRecord> {
     const settled = await broker.wait(id);
@@ -127,6 +139,32 @@ describe.skipIf(!redisInstalled)("a call waiting for its answer across a Redis r
     await new Promise((resolve) => setTimeout(resolve, HEARTBEAT.expireMs + 100));
     expect(await late.store.liveness.alive({ pid: process.pid, instance: `gone-${randomUUID()}` })).toBe(false);
     expect(await late.store.liveness.alive(asker.broker.owner)).toBe(true);
+  });
+
+  it("for a heartbeat's life after Redis restarted, an instance whose key lapsed in the outage is alive and its address not yet known; then it is gone", async () => {
+    const { server, url } = await redis();
+    // An instance that joined, advertised, and then stopped beating without leaving (killed).
+    const silent = { pid: process.pid, instance: `silent-${randomUUID()}` };
+    const doomed = await openRedisStore(url, tempStateDir(), TIMINGS);
+    doomed.liveness.join(silent);
+    doomed.liveness.advertise(silent.instance, "http://127.0.0.1:7001");
+    const judge = await instance(url, { start: false });
+    await until(async () => (await judge.store.liveness.addressOf(silent.instance)) === "http://127.0.0.1:7001", "the address advertised", 3_000);
+    await doomed.close();
+    await server.stop("SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+    await server.restart();
+    await retryWhileAway(() => judge.store.liveness.alive(silent));
+    const back = Date.now();
+    expect(await judge.store.liveness.alive(silent)).toBe(true);
+    await expect(judge.store.liveness.addressOf(silent.instance)).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+    // A process that opens the store now sees the same (the restart is noted in Redis, by Redis's clock).
+    const fresh = await instance(url, { start: false });
+    expect(await fresh.store.liveness.alive(silent)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, HEARTBEAT.expireMs + 100 - (Date.now() - back))));
+    expect(await judge.store.liveness.alive(silent)).toBe(false);
+    expect(await fresh.store.liveness.alive(silent)).toBe(false);
+    expect(await judge.store.liveness.addressOf(silent.instance)).toBeUndefined();
   });
 
   it("a question whose deadline passes while Redis stays away: the wait ends with STORE_UNAVAILABLE after the bound, not never", async () => {

@@ -4,6 +4,7 @@
  * than the expiry) is gone for the others within that time, and one that leaves is gone at once.
  * Right after Redis restarted, a missing key is not yet a death (restart-grace.ts).
  */
+import { GatewayError } from "../../protocol/errors.js";
 import type { Liveness, Owner } from "../store-api.js";
 import type { RedisLink } from "./link.js";
 import { ALIVE, NOTE_RESTART } from "./restart-grace.js";
@@ -33,7 +34,6 @@ export class RedisLiveness implements Liveness {
       for (const beat of this.#beats.keys()) beat();
       this.#noteRestart();
     });
-    if (link.client.status === "ready") this.#noteRestart();
   }
 
   #noteRestart(): void {
@@ -64,7 +64,11 @@ export class RedisLiveness implements Liveness {
   }
 
   async alive(owner: Owner): Promise<boolean> {
-    return (await this.link.run(ALIVE, owner.instance, this.timings.expireMs)) === 1;
+    return this.#alive(owner.instance);
+  }
+
+  async #alive(instance: string): Promise<boolean> {
+    return (await this.link.run(ALIVE, instance, this.timings.expireMs)) === 1;
   }
 
   advertise(instance: string, address: string): void {
@@ -74,6 +78,14 @@ export class RedisLiveness implements Liveness {
 
   async addressOf(instance: string): Promise<string | undefined> {
     const value = await this.link.call((client) => client.get(this.link.key(`alive:${instance}`)));
+    // Redis restarted moments ago and the instance has not written its key again yet: not gone, not known.
+    if (value === null && (await this.#alive(instance))) {
+      throw new GatewayError(
+        "STORE_UNAVAILABLE",
+        `the Redis store ${this.link.where} restarted moments ago and has no address for instance ${instance} yet; it writes it again once reconnected`,
+        { where: this.link.where },
+      );
+    }
     const space = value?.indexOf(" ") ?? -1;
     return value && space > 0 ? value.slice(space + 1) : undefined;
   }

@@ -32,6 +32,7 @@ import { DEFAULT_HEARTBEAT, type HeartbeatTimings, RedisLiveness } from "./liven
 import { RedisPageCodes } from "./page-codes.js";
 import { RedisPageSessions } from "./page-sessions.js";
 import { RedisQuestions } from "./questions.js";
+import { NOTE_RESTART } from "./restart-grace.js";
 import { RedisSchemas } from "./schemas.js";
 import { RedisSecrets } from "./secrets.js";
 import { RedisTasks } from "./tasks.js";
@@ -56,6 +57,8 @@ export async function openRedisStore(url: string, stateDir: string, options: Red
     if (old) throw new GatewayError("STORE_UNAVAILABLE", `the Redis store ${target.where} cannot be used: ${old}`, { where: target.where });
     const feed = await ChangeFeed.open(subscriber, `${target.prefix}changed`);
     const link = new RedisLink(client, target.prefix, target.where);
+    // Which run of Redis this is, kept so that a restart later is known (restart-grace.ts).
+    await link.run(NOTE_RESTART);
     return new RedisStore(link, subscriber, feed, stateDir, { ...DEFAULT_HEARTBEAT, ...options.heartbeat }, options.auditCap ?? DEFAULT_AUDIT_CAP);
   } catch (error) {
     client.disconnect();
