@@ -342,6 +342,8 @@ export class Broker {
     // Waiting (so listening to the store) before reading: a settlement between the two is not missed.
     let waiter: Waiter = { settled: () => {}, failed: () => {} };
     const settled = new Promise<QuestionRecord>((resolve, reject) => (waiter = { settled: resolve, failed: reject }));
+    // Failed (the deadline passed in a lasting outage) before it is handed back: the caller hears it then, not as unhandled.
+    settled.catch(() => {});
     this.#waiters.add(id, waiter);
     let current: QuestionRecord | undefined;
     try {

@@ -15,6 +15,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Broker } from "../../src/broker/broker.js";
 import { openRedisStore } from "../../src/broker/redis/open.js";
 import type { BrokerStore } from "../../src/broker/store-api.js";
 import type { QuestionRecord } from "../../src/broker/types.js";
@@ -22,6 +23,7 @@ import { haveChromium, launchChromium } from "../helpers/browser.js";
 import { Haproxy, haproxyInstalled } from "../helpers/haproxy.js";
 import { nodeServer, ROOT, type RunningMcpx, startMcpxHttp, type TempConfig, writeConfig } from "../helpers/mcpx.js";
 import { freePort, RedisServer, redisInstalled } from "../helpers/redis-server.js";
+import { silentLogger } from "../../src/util/log.js";
 import { until } from "../helpers/until.js";
 
 const SECRET = "done-when-cluster-secret-0123456789abcdef";
@@ -104,6 +106,18 @@ function answerOver(instance: Instance, id: string, name: string): Promise<Respo
     body: JSON.stringify({ action: "accept", content: { name } }),
     signal: AbortSignal.timeout(10_000),
   });
+}
+
+/** Answer through `broker` as soon as its store is back: tried again only while the store cannot be reached. */
+async function answerOnceBack(broker: Broker, id: string, name: string): Promise<QuestionRecord> {
+  for (;;) {
+    try {
+      return await broker.answer(id, { action: "accept", content: { name } }, { by: "cli" });
+    } catch (error) {
+      if ((error as { code?: string }).code !== "STORE_UNAVAILABLE") throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
 }
 
 /** `promise` or a rejection after `ms`: no wait in this file is unbounded. */
@@ -253,7 +267,7 @@ describe.skipIf(!redisInstalled || !haproxyInstalled)("three instances behind HA
   }, 60_000);
 
   it("a Redis restart loses no answer; while it is down /readyz says so and a new question is refused, not hung", async () => {
-    // One question answered before the restart, one pending across it.
+    // One question answered before the restart, two pending across it.
     const { client: answered } = await legacyHost();
     const answeredCall = answered.callTool({ name: "asking__ask_form", arguments: { message: "Before?", schema: FORM } });
     const early = await pendingQuestion("ask_form");
@@ -262,6 +276,9 @@ describe.skipIf(!redisInstalled || !haproxyInstalled)("three instances behind HA
     const { client: waiting } = await legacyHost();
     const waitingCall = waiting.callTool({ name: "asking__ask_form", arguments: { message: "Across?", schema: FORM } });
     const pending = await pendingQuestion("ask_form", new Set([early.id]));
+    const { client: waitingToo } = await legacyHost();
+    const firstCall = waitingToo.callTool({ name: "asking__ask_form", arguments: { message: "First back?", schema: FORM } });
+    const first = await pendingQuestion("ask_form", new Set([early.id, pending.id]));
 
     await redis.stop("SIGKILL");
     const downSince = Date.now();
@@ -291,6 +308,15 @@ describe.skipIf(!redisInstalled || !haproxyInstalled)("three instances behind HA
     // back, and no instance may take the asker for gone before it has written its own again.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 7_000 - (Date.now() - downSince))));
     await redis.restart();
+    // Answered the moment Redis is back, as `mcpx elicit answer` would (a broker on the store): the
+    // asker may not have reconnected yet, nor written its heartbeat again; it is not taken for gone.
+    const answering = new Broker(store, silentLogger);
+    const firstAnswer = await within(answerOnceBack(answering, first.id, "first back"), 15_000, "an answer as soon as Redis is back");
+    expect(firstAnswer.state).toBe("answered");
+    expect(JSON.parse(textOf(await within(firstCall, 15_000, "the call answered as Redis came back")))).toEqual({
+      action: "accept",
+      content: { name: "first back" },
+    });
     for (const instance of alive()) {
       await until(async () => (await fetch(`${instance.origin}/readyz`)).status === 200, `/readyz 200 on ${instance.origin}`, 15_000);
     }
