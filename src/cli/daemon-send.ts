@@ -9,7 +9,7 @@ import { printOutcome, type EndedCall } from "./call-result.js";
 import { daemonRequest, Unreachable, type DaemonReply } from "./daemon-client.js";
 import type { DaemonPaths, DaemonRecord } from "./daemon-file.js";
 import { forget, reachDaemon } from "./daemon-start.js";
-import { CliError, Exit } from "./exit.js";
+import { CliError, cliErrorOf, Exit } from "./exit.js";
 import { inert } from "./inert.js";
 
 export interface DaemonSend {
@@ -55,7 +55,8 @@ export async function throughDaemon(send: DaemonSend, follow: FollowOptions, rep
     replied?.();
     return await followReply(reply, record, send, follow);
   } catch (error) {
-    if (error instanceof CliError) throw error;
+    // By its name: on the warm path (call-warm.cjs), what a question's follower throws is tsc's CliError, not the bundle's.
+    if (cliErrorOf(error)) throw error;
     throw new CliError(`the ${follow.what} through the mcpx daemon (pid ${record.pid}) failed: ${(error as Error).message}; ${send.noDaemon}`);
   } finally {
     process.off("SIGINT", stop);
