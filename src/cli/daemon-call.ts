@@ -50,6 +50,14 @@ export async function warmCall(line: CallLine): Promise<number | undefined> {
   return record && sendCall({ configFile, paths, record, warned: false }, line.target, line.args, line.options);
 }
 
+/** process.stderr, created only when there is progress to show (it costs a warm call about a tenth of Node's start). */
+const STDERR = {
+  write: (text: string) => process.stderr.write(text),
+  get isTTY() {
+    return process.stderr.isTTY;
+  },
+};
+
 interface Reached {
   configFile: string;
   paths: DaemonPaths;
@@ -61,7 +69,7 @@ interface Reached {
 async function sendCall(daemon: Reached, target: string, args: readonly string[], options: { json?: boolean }): Promise<number> {
   const { configFile, paths, record } = daemon;
   const callId = commandId();
-  const progress = new ProgressDisplay(progressFile(`${stateDir()}/calls`, callId), inert(target));
+  const progress = new ProgressDisplay(progressFile(`${stateDir()}/calls`, callId), inert(target), STDERR);
   const poll = setInterval(() => progress.update(), PROGRESS_POLL_MS);
   const replied = (): void => {
     clearInterval(poll);
