@@ -16,7 +16,11 @@ import { callEcho, daemonConfig, recordOf, stateOf, stopDaemons, until } from ".
 
 afterAll(stopDaemons);
 
-function loadedBy(args: string[], config: TempConfig, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string; modules: string[] }> {
+function loadedBy(
+  args: string[],
+  config: TempConfig,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string; modules: string[] }> {
   const log = join(config.dir, "modules.log");
   rmSync(log, { force: true });
   return new Promise((resolve) => {
@@ -73,7 +77,12 @@ describe("a warm mcpx call", () => {
     try {
       const calls = await Promise.all((await store.calls.idsStartingWith("", 10)).map(async (id) => (await store.calls.get(id))!));
       const made = calls.map((call) => [call.arguments, call.runnerPid === daemon]);
-      expect(made).toEqual(expect.arrayContaining([[{ label: "one" }, true], [{ label: "alone" }, false]]));
+      expect(made).toEqual(
+        expect.arrayContaining([
+          [{ label: "one" }, true],
+          [{ label: "alone" }, false],
+        ]),
+      );
     } finally {
       await store.close();
     }
