@@ -59,12 +59,12 @@ function fnv1a64(text: string): string {
 }
 
 /** node:crypto, loaded only where a hash or a secret is made: a warm call that finds the config unchanged by its stat needs neither. */
-function crypto(): typeof import("node:crypto") {
+function nodeCrypto(): typeof import("node:crypto") {
   return createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
 }
 
 function sha256(bytes: Buffer): string {
-  return crypto().createHash("sha256").update(bytes).digest("hex");
+  return nodeCrypto().createHash("sha256").update(bytes).digest("hex");
 }
 
 /** The hash that says a daemon runs this very config; undefined when the file cannot be read. */
@@ -79,8 +79,8 @@ export function configHash(configFile: string): string | undefined {
 /**
  * How long a config file must have been left alone before its stat may stand for its content.
  * A write sets the file's ctime to the clock's time rounded down to the file system's
- * granularity (a few ms on ext4, 2 s on FAT); one longer than that, with a second for clocks,
- * after the stat was taken cannot leave the same ctime.
+ * granularity (a few ms on ext4, 2 s on FAT): a file whose ctime was this old when its bytes
+ * were read cannot be written again with that ctime (the granularity, and a second for clocks).
  */
 export const QUIET_MS = 3_000;
 
@@ -126,7 +126,7 @@ export function sameConfig(record: Pick<DaemonRecord, "configHash" | "configStat
 }
 
 export function newCredential(): string {
-  return crypto().randomBytes(32).toString("hex");
+  return nodeCrypto().randomBytes(32).toString("hex");
 }
 
 /** The record, or undefined when there is none or it is not one (a torn or foreign file). */
@@ -155,7 +155,7 @@ export function readDaemonRecord(file: string): DaemonRecord | undefined {
 
 /** Written whole (a private temp file renamed into place): a reader never sees half a record. */
 export function writeDaemonRecord(file: string, record: DaemonRecord): void {
-  const temp = `${file}.${process.pid}.${crypto().randomBytes(4).toString("hex")}`;
+  const temp = `${file}.${process.pid}.${nodeCrypto().randomBytes(4).toString("hex")}`;
   writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: "wx" });
   renameSync(temp, file);
 }
