@@ -10,6 +10,11 @@
 // The bundle lives in dist/cli/, beside the modules whose import.meta.url paths it keeps
 // (`../../bin/mcpx.js`); the worker threads' modules are bundled as dist/cli/index-worker.js
 // and dist/cli/worker.js, where `new URL("./…-worker.js", import.meta.url)` finds them.
+// dist/cli/call-warm.cjs is daemon-call.js with the modules it imports statically, as one
+// CommonJS file: main.cjs requires it for a plain `mcpx call` line (cli/call-line.ts), so a warm
+// call starts no ES module loader and reads one file instead of commander and some twenty chunks.
+// Its import()s (the cold start, a call that waits on a question) stay tsc's modules.
+//
 // Packages stay packages. version.js is written with the version in it (it reads
 // ../package.json, which is not beside the bundle). Without esbuild, nothing is written and
 // main.js imports program.js as tsc wrote it.
@@ -30,9 +35,15 @@ const ENTRIES = {
   worker: path.join(DIST, 'scripts', 'sandbox', 'worker.js'),
 };
 const CHUNK_PREFIX = 'cold-';
+/** The warm call's CommonJS bundle, dist/cli/call-warm.cjs. */
+const WARM = 'call-warm';
+/** `import.meta.url` in CommonJS: esbuild replaces it with this name, which the banner defines. */
+const MODULE_URL = '__mcpxModuleUrl';
 
 for (const name of readdirSync(OUT_DIR)) {
-  const ours = name.startsWith(CHUNK_PREFIX) || ['program.bundle.js', 'program.bundle.inputs.json', 'index-worker.js', 'worker.js'].includes(name);
+  const ours =
+    name.startsWith(CHUNK_PREFIX) ||
+    ['program.bundle.js', 'program.bundle.inputs.json', 'index-worker.js', 'worker.js', `${WARM}.cjs`, `${WARM}.inputs.json`].includes(name);
   if (ours) rmSync(path.join(OUT_DIR, name), { force: true });
 }
 const esbuild = await loadEsbuild();
@@ -69,9 +80,41 @@ const result = await esbuild.build({
   absWorkingDir: ROOT,
   banner: { js: '// Bundled by scripts/bundle-cold.mjs.' },
 });
-const inputs = Object.keys(result.metafile.inputs)
-  .map((input) => path.relative(DIST, path.resolve(ROOT, input)).split(path.sep).join('/'))
-  .sort();
+/** The modules a build holds, by their paths under dist/. */
+const inputsOf = (metafile) =>
+  Object.keys(metafile.inputs)
+    .map((input) => path.relative(DIST, path.resolve(ROOT, input)).split(path.sep).join('/'))
+    .sort();
+const inputs = inputsOf(result.metafile);
 writeFileSync(path.join(OUT_DIR, 'program.bundle.inputs.json'), `${JSON.stringify(inputs, null, 2)}\n`);
 const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
 process.stderr.write(`bundle-cold: dist/cli/program.bundle.js and ${outputs.length - 1} more files hold ${inputs.length} modules\n`);
+
+/** A module of dist/ that an import() of the warm bundle names stays tsc's, found from dist/cli/ where the bundle is. */
+const importsOutside = {
+  name: 'imports-outside',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const relative = path.relative(OUT_DIR, path.resolve(args.resolveDir, args.path)).split(path.sep).join('/');
+      return { path: relative.startsWith('.') ? relative : `./${relative}`, external: true };
+    });
+  },
+};
+const warm = await esbuild.build({
+  entryPoints: [path.join(OUT_DIR, 'daemon-call.js')],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outfile: path.join(OUT_DIR, `${WARM}.cjs`),
+  define: { 'import.meta.url': MODULE_URL },
+  metafile: true,
+  plugins: [importsOutside, packagesOutside],
+  logLevel: 'warning',
+  absWorkingDir: ROOT,
+  banner: { js: `// Bundled by scripts/bundle-cold.mjs.\nvar ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;` },
+});
+const warmInputs = inputsOf(warm.metafile);
+writeFileSync(path.join(OUT_DIR, `${WARM}.inputs.json`), `${JSON.stringify(warmInputs, null, 2)}\n`);
+process.stderr.write(`bundle-cold: dist/cli/${WARM}.cjs holds ${warmInputs.length} modules\n`);

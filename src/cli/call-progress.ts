@@ -96,7 +96,7 @@ export class ProgressDisplay {
   constructor(
     private readonly file: string,
     private readonly label: string,
-    private readonly err: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
+    private readonly err: { write(text: string): unknown; readonly isTTY?: boolean } = process.stderr,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -7,12 +7,12 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.js";
 import { Exit } from "./exit.js";
 import { inertJson, inertLines, inert } from "./inert.js";
 import { isRun } from "./run-record.js";
-import { printRun } from "./run-result.js";
+import { type Output, printRun } from "./run-result.js";
 
 export type EndedCall = Pick<CallRecord, "server" | "tool" | "state" | "result" | "error"> & Partial<Pick<CallRecord, "arguments">>;
 
 /** Print how a call ended (its result, or its error on stderr) and return the exit code. */
-export function printOutcome(call: EndedCall, json: boolean, out: NodeJS.WritableStream): number {
+export function printOutcome(call: EndedCall, json: boolean, out: Output): number {
   // A script run (`mcpx exec`, `mcpx run`): its result is the run's envelope.
   if (isRun(call)) return printRun(runEnvelope(call), typeof call.arguments?.filename === "string" ? call.arguments.filename : call.tool, json, out);
   if (call.state === "failed") {
@@ -20,7 +20,7 @@ export function printOutcome(call: EndedCall, json: boolean, out: NodeJS.Writabl
     return Exit.Error;
   }
   const result = call.result ?? {};
-  const terminal = (out as { isTTY?: boolean }).isTTY === true;
+  const terminal = out.isTTY === true;
   out.write(json ? `${inertJson(JSON.stringify(result, null, 2))}\n` : terminal ? inertResult(render(result)) : render(result));
   return result.isError === true ? Exit.Error : Exit.Ok;
 }

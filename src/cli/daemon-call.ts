@@ -3,15 +3,17 @@
  * in one request, and print how it ended. A call that waits on a question is followed in the
  * store exactly as a call of the detached runner is (`mcpx result`'s path: exit 75 off a
  * terminal, the question asked on one). The warm path reads no config and opens no store:
- * the daemon runs this very config (the discovery file has its hash) and checks the call.
+ * the daemon runs this very config (the discovery file says which: daemon-file.ts) and checks
+ * the call.
  */
-import { randomUUID } from "node:crypto";
 import { stateDir } from "../broker/state-path.js";
 import { findConfigPath } from "../config/config-path.js";
 import { progressFile, ProgressDisplay } from "./call-progress.js";
-import { configHash, daemonPaths } from "./daemon-file.js";
+import type { CallLine } from "./call-line.js";
+import { daemonPaths, type DaemonPaths, type DaemonRecord } from "./daemon-file.js";
+import { commandId } from "./daemon-id.js";
 import { throughDaemon } from "./daemon-send.js";
-import { reachDaemon, usable } from "./daemon-start.js";
+import { daemonWanted, reachDaemon, usable } from "./daemon-start.js";
 import { inert } from "./inert.js";
 
 const PROGRESS_POLL_MS = 100;
@@ -23,10 +25,8 @@ export async function callThroughDaemon(
   options: { json?: boolean },
 ): Promise<number> {
   const configFile = findConfigPath(configOption);
-  const dir = stateDir();
-  const paths = daemonPaths(dir, configFile);
-  const callId = randomUUID();
-  const found = await usable(paths, configHash(configFile));
+  const paths = daemonPaths(stateDir(), configFile);
+  const found = await usable(paths, configFile);
   if (!found) {
     // Cold: the config and the call are checked here first, so a bad config or a typo is the
     // same error as ever (its warnings said here, once) and starts nothing.
@@ -34,7 +34,42 @@ export async function callThroughDaemon(
     checkedCall(await configFor(configOption), target, args);
   }
   const record = found ?? (await reachDaemon(configFile, paths));
-  const progress = new ProgressDisplay(progressFile(`${dir}/calls`, callId), inert(target));
+  return sendCall({ configFile, paths, record, warned: !found }, target, args, options);
+}
+
+/**
+ * A plain call line that main.ts read itself (call-line.ts): made through the process already
+ * serving its config; undefined, having done nothing, when none does (or `MCPX_NO_DAEMON` says
+ * not to use one), and commander's `call` takes the line.
+ */
+export async function warmCall(line: CallLine): Promise<number | undefined> {
+  if (!daemonWanted(false)) return undefined;
+  const configFile = findConfigPath(line.options.config);
+  const paths = daemonPaths(stateDir(), configFile);
+  const record = await usable(paths, configFile);
+  return record && sendCall({ configFile, paths, record, warned: false }, line.target, line.args, line.options);
+}
+
+/** process.stderr, created only when there is progress to show (it costs a warm call about a tenth of Node's start). */
+const STDERR = {
+  write: (text: string) => process.stderr.write(text),
+  get isTTY() {
+    return process.stderr.isTTY;
+  },
+};
+
+interface Reached {
+  configFile: string;
+  paths: DaemonPaths;
+  record: DaemonRecord;
+  /** The config's warnings were said here already (a cold start read it). */
+  warned: boolean;
+}
+
+async function sendCall(daemon: Reached, target: string, args: readonly string[], options: { json?: boolean }): Promise<number> {
+  const { configFile, paths, record } = daemon;
+  const callId = commandId();
+  const progress = new ProgressDisplay(progressFile(`${stateDir()}/calls`, callId), inert(target), STDERR);
   const poll = setInterval(() => progress.update(), PROGRESS_POLL_MS);
   const replied = (): void => {
     clearInterval(poll);
@@ -43,7 +78,7 @@ export async function callThroughDaemon(
   try {
     return await throughDaemon(
       { configFile, paths, record, id: callId, path: "/call", body: { callId, target, args }, noDaemon: "mcpx call --no-daemon makes it without one" },
-      { ...options, warned: !found, log: paths.log, what: "call", unattributedTail: ", and this call with it" },
+      { ...options, warned: daemon.warned, log: paths.log, what: "call", unattributedTail: ", and this call with it" },
       replied,
     );
   } finally {

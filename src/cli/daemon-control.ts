@@ -5,7 +5,7 @@
 import { stateDir } from "../broker/state-dir.js";
 import { findConfigPath } from "../config/config-path.js";
 import { daemonRequest } from "./daemon-client.js";
-import { configHash, daemonPaths, readDaemonRecord, staleness, type DaemonRecord } from "./daemon-file.js";
+import { daemonPaths, readDaemonRecord, staleness, type DaemonRecord } from "./daemon-file.js";
 import { forget, stopDaemon } from "./daemon-start.js";
 import { CliError, Exit } from "./exit.js";
 import { inert } from "./inert.js";
@@ -15,7 +15,7 @@ export async function daemonCommand(action: string | undefined, options: { confi
   const configFile = findConfigPath(options.config);
   const paths = daemonPaths(stateDir(), configFile);
   const record = readDaemonRecord(paths.file);
-  const why = record ? staleness(record, configHash(configFile)) : "none";
+  const why = record ? staleness(record, configFile) : "none";
   if (action === "status") return status(configFile, why === undefined ? record : undefined, why, options.json === true);
   if (action === "stop") {
     if (!record || why === "gone") {
@@ -39,7 +39,7 @@ async function runHere(configOption: string | undefined): Promise<number> {
   const config = await configFor(configOption);
   const paths = daemonPaths(stateDir(), config.file);
   const running = readDaemonRecord(paths.file);
-  if (running && running.pid !== process.pid && staleness(running, configHash(config.file)) === undefined) {
+  if (running && running.pid !== process.pid && staleness(running, config.file) === undefined) {
     throw new CliError(`an mcpx ${running.kind === "daemon" ? "daemon" : "serve --http"} already serves ${config.file} (pid ${running.pid})`);
   }
   const { warnings } = readConfig(config.file);

@@ -5,12 +5,15 @@
  * a question (the store followed, as for any call), or not taken.
  */
 import { existsSync } from "node:fs";
+import { isatty } from "node:tty";
 import { printOutcome, type EndedCall } from "./call-result.js";
 import { daemonRequest, Unreachable, type DaemonReply } from "./daemon-client.js";
 import type { DaemonPaths, DaemonRecord } from "./daemon-file.js";
 import { forget, reachDaemon } from "./daemon-start.js";
-import { CliError, Exit } from "./exit.js";
+import { CliError, cliErrorOf, Exit } from "./exit.js";
 import { inert } from "./inert.js";
+import type { Output } from "./run-result.js";
+import { writeOut } from "./write-out.js";
 
 export interface DaemonSend {
   configFile: string;
@@ -55,13 +58,22 @@ export async function throughDaemon(send: DaemonSend, follow: FollowOptions, rep
     replied?.();
     return await followReply(reply, record, send, follow);
   } catch (error) {
-    if (error instanceof CliError) throw error;
+    // By its name: on the warm path (call-warm.cjs), what a question's follower throws is tsc's CliError, not the bundle's.
+    if (cliErrorOf(error)) throw error;
     throw new CliError(`the ${follow.what} through the mcpx daemon (pid ${record.pid}) failed: ${(error as Error).message}; ${send.noDaemon}`);
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
 }
+
+/** stdout through its file descriptor (write-out.ts): creating `process.stdout` costs a warm call more than the printing. */
+const STDOUT: Output = {
+  write: writeOut,
+  get isTTY() {
+    return isatty(1);
+  },
+};
 
 export interface FollowOptions {
   json?: boolean;
@@ -83,7 +95,7 @@ async function followReply(reply: DaemonReply, record: DaemonRecord, send: Pick<
   const warnings = options.warned || !Array.isArray(body.warnings) ? [] : body.warnings;
   for (const warning of warnings) process.stderr.write(`mcpx: warning: ${String(warning)}\n`);
   if (body.status === "refused") throw new CliError(String(body.message), typeof body.exitCode === "number" ? body.exitCode : Exit.Usage);
-  if (body.status === "ended") return printOutcome(body.call as EndedCall, options.json === true, process.stdout);
+  if (body.status === "ended") return printOutcome(body.call as EndedCall, options.json === true, STDOUT);
   if (body.status !== "waiting")
     throw new CliError(`the mcpx daemon (pid ${record.pid}) answered the ${options.what} with ${inert(String(body.status))}`, Exit.Error);
   for (const question of Array.isArray(body.unattributed) ? (body.unattributed as Array<{ id: string; server: string }>) : []) {

@@ -17,7 +17,17 @@ import { DaemonRuns } from "./daemon-runs.js";
 import { report, unattributedCounts } from "./servers.js";
 import { settled } from "./settled.js";
 import { liveTools } from "../host/live-tools.js";
-import { buildVersion, configHash, daemonPaths, type DaemonRecord, newCredential, removeOwnRecord, writeDaemonRecord } from "./daemon-file.js";
+import {
+  buildVersion,
+  configSeen,
+  daemonPaths,
+  type DaemonRecord,
+  newCredential,
+  QUIET_MS,
+  readDaemonRecord,
+  removeOwnRecord,
+  writeDaemonRecord,
+} from "./daemon-file.js";
 
 /** The idle check runs this often at most (a short idle time is checked more often). */
 const IDLE_CHECK_MS = 30_000;
@@ -39,6 +49,7 @@ export class DaemonSide {
   readonly #startedAt = new Date().toISOString();
   #host: HttpHost | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
+  #statTimer: NodeJS.Timeout | undefined;
   #port = 0;
 
   constructor(
@@ -69,18 +80,21 @@ export class DaemonSide {
   announce(host: HttpHost, port: number): void {
     this.#host = host;
     this.#port = port;
-    const hash = configHash(this.gateway.config.file);
-    if (hash === undefined) return; // no config file (defaults): no command can name this config
-    writeDaemonRecord(this.#file, {
+    const seen = configSeen(this.gateway.config.file);
+    if (seen === undefined) return; // no config file (defaults): no command can name this config
+    const record: DaemonRecord = {
       kind: this.options.kind,
       pid: process.pid,
       port,
       credential: this.#credential,
       configFile: this.gateway.config.file,
-      configHash: hash,
+      configHash: seen.hash,
+      ...(seen.stat !== undefined ? { configStat: seen.stat } : {}),
       version: buildVersion(),
       startedAt: this.#startedAt,
-    });
+    };
+    writeDaemonRecord(this.#file, record);
+    if (seen.stat === undefined) this.#statLater(record);
     if (this.options.kind === "daemon") {
       this.#watchIdle();
       // The daemon is there to make commands cheap: its first `mcpx exec` finds a sandbox loaded.
@@ -88,9 +102,26 @@ export class DaemonSide {
     }
   }
 
+  /**
+   * The config was changed too recently for its stat to stand for its content (configSeen): once
+   * it has been left alone long enough, its stat is recorded, if the bytes are still those this
+   * process runs. Until then commands hash the file; after, a warm call only stats it.
+   */
+  #statLater(record: DaemonRecord): void {
+    this.#statTimer = setTimeout(() => {
+      const seen = configSeen(record.configFile);
+      // Gone or changed: the next command replaces this process. Changed and back: later still.
+      if (seen === undefined || seen.hash !== record.configHash || readDaemonRecord(this.#file)?.pid !== process.pid) return;
+      if (seen.stat === undefined) return void this.#statLater(record);
+      writeDaemonRecord(this.#file, { ...record, configStat: seen.stat });
+    }, QUIET_MS + 100);
+    this.#statTimer.unref();
+  }
+
   /** Going away: calls in flight fail as stopped, and the discovery file goes if it is still ours. */
   close(why: string): void {
     clearInterval(this.#idleTimer);
+    clearTimeout(this.#statTimer);
     removeOwnRecord(this.#file);
     this.#calls.stopAll(why);
     this.#runs.stopAll(why);

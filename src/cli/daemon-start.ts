@@ -10,7 +10,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { processAlive } from "../util/process.js";
 import { daemonRequest } from "./daemon-client.js";
-import { configHash, type DaemonPaths, type DaemonRecord, readDaemonRecord, staleness } from "./daemon-file.js";
+import { type DaemonPaths, type DaemonRecord, readDaemonRecord, staleness } from "./daemon-file.js";
 import { CliError } from "./exit.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mcpx.js", import.meta.url));
@@ -33,15 +33,14 @@ export function daemonWanted(noDaemon: boolean | undefined): boolean {
 
 /** The record of a process serving this config now, starting a daemon when there is none. */
 export async function reachDaemon(configFile: string, paths: DaemonPaths): Promise<DaemonRecord> {
-  const hash = configHash(configFile);
-  return (await usable(paths, hash)) ?? startUnderLock(configFile, paths, hash);
+  return (await usable(paths, configFile)) ?? startUnderLock(configFile, paths);
 }
 
 /** The recorded process when it can serve; a stale one is cleared away (a daemon of another config stopped). */
-export async function usable(paths: DaemonPaths, hash: string | undefined): Promise<DaemonRecord | undefined> {
+export async function usable(paths: DaemonPaths, configFile: string): Promise<DaemonRecord | undefined> {
   const record = readDaemonRecord(paths.file);
   if (!record) return undefined;
-  const why = staleness(record, hash);
+  const why = staleness(record, configFile);
   if (!why) return record;
   if (why !== "gone" && record.kind === "daemon") await stopDaemon(record);
   forget(paths.file, record);
@@ -69,7 +68,7 @@ export function forget(file: string, record: DaemonRecord): void {
   if (readDaemonRecord(file)?.pid === record.pid) rmSync(file, { force: true });
 }
 
-async function startUnderLock(configFile: string, paths: DaemonPaths, hash: string | undefined): Promise<DaemonRecord> {
+async function startUnderLock(configFile: string, paths: DaemonPaths): Promise<DaemonRecord> {
   try {
     const { ensurePrivateDir } = await import("../broker/state-dir.js"); // the cold path only
     ensurePrivateDir(dirname(paths.lock));
@@ -79,13 +78,13 @@ async function startUnderLock(configFile: string, paths: DaemonPaths, hash: stri
   const deadline = Date.now() + START_TIMEOUT_MS + LOCK_STALE_MS;
   while (!takeLock(paths.lock)) {
     // Another command is starting one: its record is what this command uses too.
-    const started = await usable(paths, hash);
+    const started = await usable(paths, configFile);
     if (started) return started;
     if (Date.now() > deadline) throw new CliError(`timed out waiting for another mcpx command to start the daemon (lock ${paths.lock})`);
     await sleep(POLL_MS);
   }
   try {
-    return (await usable(paths, hash)) ?? (await startDaemon(configFile, paths));
+    return (await usable(paths, configFile)) ?? (await startDaemon(configFile, paths));
   } finally {
     rmSync(paths.lock, { force: true });
   }

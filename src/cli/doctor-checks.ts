@@ -11,7 +11,7 @@ import { STORE_FILE } from "../broker/sqlite/sqlite-store.js";
 import { processOAuth } from "../upstream/oauth/process-context.js";
 import { LOCAL_IDENTITY } from "../upstream/oauth/types.js";
 import { CREDENTIALS_FILE } from "../upstream/oauth/credential-store.js";
-import { daemonPaths, readDaemonRecord, configHash, staleness } from "./daemon-file.js";
+import { daemonPaths, readDaemonRecord, staleness } from "./daemon-file.js";
 
 export type CheckStatus = "ok" | "warn" | "fail" | "info";
 
@@ -136,7 +136,7 @@ export async function stateChecks(stateDir: string, storeUrl?: string): Promise<
 export function daemonCheck(stateDir: string, configFile: string): Check {
   const record = readDaemonRecord(daemonPaths(stateDir, configFile).file);
   if (!record) return { name: "daemon", status: "info", detail: "not running (started by the first command that needs live servers)" };
-  const stale = staleness(record, configHash(configFile));
+  const stale = staleness(record, configFile);
   if (stale)
     return {
       name: "daemon",

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { stateDir } from "../broker/state-path.js";
 import { findConfigPath } from "../config/config-path.js";
 import type { ScriptSource } from "../scripts/types.js";
-import { configHash, daemonPaths } from "./daemon-file.js";
+import { daemonPaths } from "./daemon-file.js";
 import { throughDaemon } from "./daemon-send.js";
 import { reachDaemon, usable } from "./daemon-start.js";
 import type { RunKind } from "./run-record.js";
@@ -17,7 +17,7 @@ export async function runThroughDaemon(configOption: string | undefined, kind: R
   const configFile = findConfigPath(configOption);
   const paths = daemonPaths(stateDir(), configFile);
   const runId = randomUUID();
-  const found = await usable(paths, configHash(configFile));
+  const found = await usable(paths, configFile);
   if (!found) {
     // Cold: a bad config is the same error as ever (its warnings said here, once) and starts nothing.
     const { configFor } = await import("./context.js");

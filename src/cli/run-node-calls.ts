@@ -22,7 +22,7 @@ import { sleep } from "../util/sleep.js";
 import { asker, checkedCall } from "./call.js";
 import { openCommandStore } from "./open-store.js";
 import { daemonRequest } from "./daemon-client.js";
-import { configHash, daemonPaths } from "./daemon-file.js";
+import { daemonPaths } from "./daemon-file.js";
 import { daemonWanted, reachDaemon, usable } from "./daemon-start.js";
 import { followCall } from "./follow-call.js";
 import { inertJson } from "./inert.js";
@@ -53,7 +53,7 @@ function throughDaemon(config: Config, store: BrokerStore, follow: (callId: stri
   const configFile = findConfigPath(config.file);
   const paths = daemonPaths(stateDir(), configFile);
   let record: ReturnType<typeof reachDaemon> | undefined;
-  const daemon = () => (record ??= usable(paths, configHash(configFile)).then((found) => found ?? reachDaemon(configFile, paths)));
+  const daemon = () => (record ??= usable(paths, configFile).then((found) => found ?? reachDaemon(configFile, paths)));
   return {
     async call(server, tool, args) {
       const callId = randomUUID();

@@ -9,7 +9,13 @@ import type { ScriptEnvelope, ScriptFailure } from "../scripts/types.js";
 import { Exit } from "./exit.js";
 import { inert, inertJson, inertLines } from "./inert.js";
 
-export function printRun(result: JsonObject, filename: string, json: boolean, out: NodeJS.WritableStream): number {
+/** Where a result is printed: stdout, or what writes to its file descriptor (daemon-send.ts). */
+export interface Output {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+export function printRun(result: JsonObject, filename: string, json: boolean, out: Output): number {
   const envelope = result as unknown as ScriptEnvelope;
   if (json) {
     const { ok, output, value, error, calls, stderr } = envelope;
@@ -17,7 +23,7 @@ export function printRun(result: JsonObject, filename: string, json: boolean, ou
     out.write(`${inertJson(JSON.stringify(document, null, 2))}\n`);
     return envelope.ok ? Exit.Ok : Exit.Error;
   }
-  const terminal = (out as { isTTY?: boolean }).isTTY === true;
+  const terminal = out.isTTY === true;
   const shown = (text: string): string =>
     terminal
       ? text
