@@ -8,10 +8,8 @@
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import type { HotLine } from "./hot-args.js";
 import { hotConfig } from "./hot-config.js";
-import { baselineTiersOnly } from "./hot-tiers.js";
 
 export async function runHot(line: HotLine): Promise<void> {
-  baselineTiersOnly();
   // private, but not swept: that is left to the other commands (broker/state-dir.ts says why)
   const dir = ensurePrivateDir(stateDir(), undefined, { sweep: false });
   // A discovery command never asks a question: the policy rules are not checked.
