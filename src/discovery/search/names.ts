@@ -58,7 +58,11 @@ export function nameTier(query: NameQuery, tool: NamedTool): number {
   if (folded === toolFolded) return NAME_TIER.toolFolded;
   const allowed = typosAllowed(folded.length);
   if (allowed > 0) {
-    const distance = Math.min(editDistance(folded, toolFolded, allowed), editDistance(folded, fullFolded, allowed));
+    // a name whose length is out of reach is not compared at all: a search asks this of every tool
+    const over = allowed + 1;
+    const toTool = Math.abs(toolFolded.length - folded.length) <= allowed ? editDistance(folded, toolFolded, allowed) : over;
+    const toFull = Math.abs(fullFolded.length - folded.length) <= allowed ? editDistance(folded, fullFolded, allowed) : over;
+    const distance = Math.min(toTool, toFull);
     if (distance <= allowed) return NAME_TIER.typo + (allowed + 1 - distance) / (allowed + 2);
   }
   if (folded.length >= 3 && toolFolded.startsWith(folded)) return NAME_TIER.prefix + folded.length / (toolFolded.length + 1);

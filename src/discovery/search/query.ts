@@ -37,10 +37,10 @@ export function searchIndex(index: SearchIndex, query: string, limit = 10, table
   const names = index.tools;
   if (index.query.nameTiers) {
     const asName = nameQuery(text);
-    names.forEach((tool, i) => {
-      const tier = nameTier(asName, tool);
+    for (let i = 0; i < names.length; i++) {
+      const tier = nameTier(asName, names[i]!);
       if (tier > NAME_TIER.none) scores[i] = (scores[i] ?? 0) + tier * TIER_STEP;
-    });
+    }
   }
   if (index.query.nameMention > 0) mentionedNames(names, text, scores, index.query.nameMention);
   return best(scores, count).map(([i, score]) => {
