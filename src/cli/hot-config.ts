@@ -84,9 +84,8 @@ function configKey(file: string, resolved: string): { text: string; changedMs: n
   const stats = statSync(resolved, { bigint: true, throwIfNoEntry: false });
   const code = build();
   if (!stats || code === undefined) return undefined;
-  const changedNs = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
   const text = JSON.stringify([file, resolved, ...[stats.dev, stats.ino, stats.size, stats.mtimeNs, stats.ctimeNs].map(String), code]);
-  return { text, changedMs: Number(changedNs / 1_000_000n) };
+  return { text, changedMs: Math.max(Number(stats.mtimeNs / 1_000_000n), Number(stats.ctimeNs / 1_000_000n)) };
 }
 
 /** This build: the size and time of the module that runs (in a build, the hot commands' bundle); undefined when it cannot be told. */

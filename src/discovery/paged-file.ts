@@ -56,7 +56,10 @@ export function openPagedFile(file: string): PagedFile {
     let bytes = pages.get(n);
     if (!bytes) {
       const start = n * PAGE;
-      bytes = start < HEAD ? first().subarray(Math.min(start, first().length), Math.min(start + PAGE, first().length)) : readAt(fd, start, Math.max(0, Math.min(PAGE, length - start)));
+      bytes =
+        start < HEAD
+          ? first().subarray(Math.min(start, first().length), Math.min(start + PAGE, first().length))
+          : readAt(fd, start, Math.max(0, Math.min(PAGE, length - start)));
       pages.set(n, bytes);
     }
     return bytes;
