@@ -32,8 +32,6 @@ export interface PagedFile {
   lastIndexOf(byte: number, from: number): number;
   /** The bytes [start, end) (a copy when they span pages past the first read). */
   subarray(start: number, end: number): Buffer;
-  /** `Buffer.compare(target, this.subarray(sourceStart, sourceEnd))` reversed, as `Buffer#compare` gives it: the order of these bytes against `target`. */
-  compare(target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number): number;
 }
 
 /** Opens `file` for reading by pages; throws when it cannot be opened. */
@@ -108,15 +106,6 @@ export function openPagedFile(file: string): PagedFile {
       const parts: Buffer[] = [];
       for (let n = firstPage; n <= last; n++) parts.push(page(n).subarray(n === firstPage ? from - n * PAGE : 0, n === last ? to - n * PAGE : PAGE));
       return Buffer.concat(parts);
-    },
-    compare(target, targetStart, targetEnd, sourceStart, sourceEnd) {
-      const from = Math.max(0, sourceStart);
-      const to = Math.min(length, sourceEnd);
-      const within = inHead(to);
-      if (within) return within.compare(target, targetStart, targetEnd, from, to);
-      const n = Math.floor(from / PAGE);
-      if (to > from && Math.floor((to - 1) / PAGE) === n) return page(n).compare(target, targetStart, targetEnd, from - n * PAGE, to - n * PAGE);
-      return paged.subarray(from, to).compare(target, targetStart, targetEnd);
     },
   };
   closing.register(paged, fd);

@@ -122,8 +122,7 @@ function search(bytes: Bytes, start: number, end: number, key: Buffer): unknown 
     const tab = bytes.indexOf(TAB, line);
     const next = bytes.indexOf(NEWLINE, line);
     if (tab < 0 || next < 0 || tab > next) return undefined; // damaged: not found, never a wrong entry
-    // compared where the bytes lie: a Buffer made for each step cost more than the step
-    const order = bytes.compare(key, 0, key.length, line, tab);
+    const order = Buffer.compare(bytes.subarray(line, tab), key);
     if (order === 0) return parse(bytes.subarray(tab + 1, next).toString("utf8"));
     if (order < 0) low = next + 1;
     else high = line;
