@@ -8,7 +8,9 @@
 //   expression that cli/hot-load.ts compiles as a script, and dist/cli/hot-script.cache, V8's
 //   code cache for it with every function compiled (made here with --no-lazy), so a `search`
 //   deserialises bytecode instead of parsing and compiling it (Node 20 has no code cache for
-//   modules: hence a script, not a module).
+//   modules: hence a script, not a module). The config's readers and checkers (cli/context.js
+//   and config/) are left out: a run reads the config kept checked (cli/hot-config.ts), and
+//   only a run that must check it again (the file or the build changed) imports them.
 // Everything else stays as tsc wrote it:
 // - every other import() stays a module of its own, loaded only when it runs (program.js and
 //   hot.js from main.cjs; a never-read server's first read, a host's own config format from the
@@ -34,8 +36,8 @@ import { Script } from 'node:vm';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 const OUT_DIR = path.join(DIST, 'cli');
-/** The hot commands' modules, which hot.js imports when such a line runs. */
-const HOT = new Set(['context.js', 'ls.js', 'search.js'].map((name) => path.join(DIST, 'cli', name)));
+/** The hot commands' modules, which hot.js imports when such a line runs (not context.js: see above). */
+const HOT = new Set(['ls.js', 'search.js'].map((name) => path.join(DIST, 'cli', name)));
 /** Packages bundled: small, pure, and used by every search. */
 const PACKAGES_INSIDE = new Set(['stemmer']);
 const VERSION_MODULE = path.join(DIST, 'version.js');

@@ -41,8 +41,14 @@ const swept = new Set<string>();
  * Create the directory if needed and make sure only the user can enter it. The first time in
  * a process, everything in it is made private too (issue 13: files left loose stayed loose
  * until the command that wrote them ran again), and each change is said on stderr.
+ *
+ * `sweep: false` (`mcpx ls` and `search`, which must cost about one Node start: the sweep's
+ * lstat of every file was a twentieth of a search, issue 14) makes the directory private but
+ * leaves what is in it to the next process that sweeps (any other mcpx command, the daemon);
+ * later calls in this process do not sweep either. Those commands write only 0600 files, and
+ * nobody else can enter the directory once it is 0700, which is checked here every time.
  */
-export function ensurePrivateDir(dir: string, say: Say = onStderr): string {
+export function ensurePrivateDir(dir: string, say: Say = onStderr, options: { sweep?: boolean } = {}): string {
   let stats: Stats;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -55,7 +61,7 @@ export function ensurePrivateDir(dir: string, say: Say = onStderr): string {
   const key = resolve(dir);
   if (!swept.has(key)) {
     swept.add(key);
-    sweep(dir, say);
+    if (options.sweep !== false) sweep(dir, say);
   }
   return dir;
 }

@@ -4,6 +4,7 @@ import { ConfigError } from "../config/errors.js";
 import { findConfigPath } from "../config/config-path.js";
 import { readConfigLazily } from "../config/read-config.js";
 import type { Config } from "../config/types.js";
+import type { CheckedConfig } from "../config/validate.js";
 import { CliError, Exit } from "./exit.js";
 
 /** mcpx's own tools are named `mcpx__…`, so no upstream may be called `mcpx`. */
@@ -17,8 +18,13 @@ export const RESERVED_SERVER_NAME = "mcpx";
  * discovery commands never ask a question, and must cost little more than Node's start.
  */
 export async function configFor(explicit: string | undefined, options: { rules?: boolean } = {}): Promise<Config> {
+  return configFrom(() => readConfigLazily(findConfigPath(explicit)), options);
+}
+
+/** `configFor` of a config `read` gives (cli/hot-config.ts reads the file itself). */
+export async function configFrom(read: () => Promise<CheckedConfig>, options: { rules?: boolean } = {}): Promise<Config> {
   try {
-    const { config, warnings } = await readConfigLazily(findConfigPath(explicit));
+    const { config, warnings } = await read();
     for (const warning of warnings) process.stderr.write(`mcpx: warning: ${warning}\n`);
     if (options.rules !== false) (await import("../broker/policy.js")).parseRules(config.elicitation.rules, config.file);
     const reserved = config.servers.find((server) => server.name === RESERVED_SERVER_NAME);

@@ -8,6 +8,7 @@
  * other V8 flags) is only slower. Without the bundle (the tests' sources, a build without
  * esbuild), hot.ts as it is.
  */
+import { isAscii } from "node:buffer";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -40,10 +41,15 @@ export async function runHotLine(line: HotLine): Promise<void> {
 export function loadHotScript(file: string): { exports: HotModule; cacheRejected: boolean | undefined } {
   const cache = file.replace(/\.js$/, ".cache");
   const cachedData = existsSync(cache) ? readFileSync(cache) : undefined;
-  const script = new Script(readFileSync(file, "utf8"), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(sourceText(readFileSync(file)), { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as HotModule };
   const url = pathToFileURL(file);
   const factory = script.runInThisContext() as HotFactory;
   factory(module.exports, createRequire(file), module, file, dirname(file), (specifier) => import(new URL(specifier, url).href));
   return { exports: module.exports, cacheRejected: cachedData ? script.cachedDataRejected : undefined };
+}
+
+/** The script's text: copied as it is when it is ASCII (the build writes it so), which costs a quarter of decoding it as UTF-8. */
+function sourceText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }

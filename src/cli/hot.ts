@@ -5,18 +5,20 @@
  * one (scripts/bundle-hot.mjs): one module to load instead of about fifty. Nothing else loads it,
  * so `--version` and the commands commander runs never pay for it.
  */
+import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import type { HotLine } from "./hot-args.js";
-import { baselineTiersOnly } from "./hot-tiers.js";
+import { hotConfig } from "./hot-config.js";
 
 export async function runHot(line: HotLine): Promise<void> {
-  baselineTiersOnly();
+  // private, but not swept: that is left to the other commands (broker/state-dir.ts says why)
+  const dir = ensurePrivateDir(stateDir(), undefined, { sweep: false });
   // A discovery command never asks a question: the policy rules are not checked.
-  const config = async () => (await import("./context.js")).configFor(line.options.config, { rules: false });
+  const config = await hotConfig(line.options.config, dir);
   if (line.command === "ls") {
     const { ls } = await import("./ls.js");
-    process.exitCode = await ls(await config(), line.options);
+    process.exitCode = await ls(config, line.options);
   } else {
     const { searchCommand } = await import("./search.js");
-    process.exitCode = await searchCommand(await config(), line.words, line.options);
+    process.exitCode = await searchCommand(config, line.words, line.options);
   }
 }

@@ -8,7 +8,6 @@ import { search as rank, type SearchHit } from "../discovery/search.js";
 import { discoveryView, warnIfOld } from "./discovery-view.js";
 import { CliError, Exit } from "./exit.js";
 import { writeOut } from "./write-out.js";
-import { everyTier } from "./hot-tiers.js";
 import { inert, inertJson } from "./inert.js";
 
 export const DEFAULT_LIMIT = 10;
@@ -23,8 +22,7 @@ export async function searchCommand(config: Config, words: string[], options: { 
   const query = words.join(" ").trim();
   if (query === "") throw new CliError("say what to search for: mcpx search WORDS…", Exit.Usage);
   const view = await discoveryView(config, { cached: options.cached === true });
-  // building the index (after the catalogue changed) is long work: the optimising compiler is back for it
-  const { index } = searchIndexFor(view, { beforeBuild: everyTier });
+  const { index } = searchIndexFor(view);
   const readAt = new Map(view.servers.map((server) => [server.server, server.readAt ?? null]));
   const hits: SearchEntry[] = rank(index, query, options.limit ?? DEFAULT_LIMIT).map((hit) => ({ ...hit, readAt: readAt.get(hit.server) ?? null }));
   warnIfOld(view.servers.filter((server) => hits.some((hit) => hit.server === server.server)));

@@ -9,7 +9,12 @@ import { type CheckedConfig, checkConfig } from "./validate.js";
 
 /** @throws ConfigError for a missing or unreadable file, a syntax error, or an invalid config. */
 export async function readConfigLazily(file: string, env: Env = process.env): Promise<CheckedConfig> {
-  const parsed = parseDocument(readConfigText(file), file);
+  return checkConfigText(readConfigText(file), file, env);
+}
+
+/** `readConfigLazily` of a file whose text was read already. @throws ConfigError for a syntax error or an invalid config. */
+export async function checkConfigText(text: string, file: string, env: Env = process.env): Promise<CheckedConfig> {
+  const parsed = parseDocument(text, file);
   const read = parsed.host ? (await import("./host-readers.js")).HOST_READERS[parsed.host] : undefined;
   const { doc, style, warnings } = configDocument(parsed, file, read);
   const checked = checkConfig(doc, file, env, style);

@@ -20,13 +20,12 @@ const INDEXES: KeptKind = { dir: indexesDir, field: "index", version: 3, max: MA
 
 /**
  * The view's search index: the stored one when it is current, else built now and stored for the
- * next reader. `beforeBuild` runs first when it must be built (a command may prepare for long work).
+ * next reader.
  */
-export function searchIndexFor(view: DiscoveryView, options: { beforeBuild?: () => void } = {}): { index: SearchIndex; built: boolean } {
+export function searchIndexFor(view: DiscoveryView): { index: SearchIndex; built: boolean } {
   const stored = readKept<SearchIndex>(view, INDEXES);
   // an index of another version is read differently by this query side: built again, never read
   if (stored?.version === INDEX_VERSION) return { index: stored, built: false };
-  options.beforeBuild?.();
   const whole = wholeView(view);
   const index = buildIndex({
     tools: allTools(whole),

@@ -76,13 +76,18 @@ export function readSummary(config: Config, stateDir: string, now: number): Serv
   };
   const servers = stored.servers as unknown as StoredServer[];
   return servers.map((server, at) => {
-    const view = { ...server, config: config.servers[at]!, entry: undefined, ageMs: server.readAt ? Math.max(0, now - Date.parse(server.readAt)) : undefined };
-    // Parsed on first use, then kept: a plain property from then on.
-    return Object.defineProperty(view, "tools", {
-      get: () => toolsOf(at),
-      enumerable: true,
-      configurable: true,
-    }) as ServerView;
+    // Parsed on first use, then kept. A getter written in the literal, not defined on the object
+    // after: that turned each view into a slow dictionary of its properties (allocation a search
+    // pays in garbage collection).
+    return {
+      ...server,
+      config: config.servers[at]!,
+      entry: undefined,
+      ageMs: server.readAt ? Math.max(0, now - Date.parse(server.readAt)) : undefined,
+      get tools() {
+        return toolsOf(at);
+      },
+    } as ServerView;
   });
 }
 

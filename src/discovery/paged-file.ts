@@ -30,7 +30,7 @@ export interface PagedFile {
   indexOf(byte: number, from?: number): number;
   /** The last `byte` at or before `from`, or -1. */
   lastIndexOf(byte: number, from: number): number;
-  /** The bytes [start, end) (a copy when they span pages). */
+  /** The bytes [start, end) (a copy when they span pages past the first read). */
   subarray(start: number, end: number): Buffer;
 }
 
@@ -46,23 +46,33 @@ export function openPagedFile(file: string): PagedFile {
   }
   const pages = new Map<number, Buffer>();
   let head: Buffer | undefined;
+  /** The first read: the first HEAD bytes (fewer when the file was cut short since it was opened). */
+  const first = (): Buffer => (head ??= readAt(fd, 0, Math.min(HEAD, length)));
+  // every Buffer made costs a command more than the bytes it looks at: pages are made once, and
+  // what lies in the first read is looked at there, without one
   const page = (n: number): Buffer => {
-    const start = n * PAGE;
-    if (start < HEAD) {
-      head ??= readAt(fd, 0, Math.min(HEAD, length));
-      return head.subarray(Math.min(start, head.length), Math.min(start + PAGE, head.length));
-    }
     let bytes = pages.get(n);
     if (!bytes) {
-      bytes = readAt(fd, start, Math.max(0, Math.min(PAGE, length - start)));
+      const start = n * PAGE;
+      bytes =
+        start < HEAD
+          ? first().subarray(Math.min(start, first().length), Math.min(start + PAGE, first().length))
+          : readAt(fd, start, Math.max(0, Math.min(PAGE, length - start)));
       pages.set(n, bytes);
     }
     return bytes;
   };
+  /** The first read, when bytes up to `end` lie within it; else undefined (then they are read by pages). */
+  const inHead = (end: number): Buffer | undefined => (end <= HEAD && end <= first().length ? first() : undefined);
   const paged: PagedFile = {
     length,
     indexOf(byte, from = 0) {
-      for (let at = Math.max(0, from); at < length; at = (Math.floor(at / PAGE) + 1) * PAGE) {
+      const start = Math.max(0, from);
+      if (start < HEAD) {
+        const found = first().indexOf(byte, start);
+        if (found >= 0 || first().length < HEAD) return found;
+      }
+      for (let at = Math.max(start, HEAD); at < length; at = (Math.floor(at / PAGE) + 1) * PAGE) {
         const n = Math.floor(at / PAGE);
         const bytes = page(n);
         const found = bytes.indexOf(byte, at - n * PAGE);
@@ -72,7 +82,9 @@ export function openPagedFile(file: string): PagedFile {
       return -1;
     },
     lastIndexOf(byte, from) {
-      for (let at = Math.min(from, length - 1); at >= 0; at = Math.floor(at / PAGE) * PAGE - 1) {
+      const start = Math.min(from, length - 1);
+      if (start >= 0 && start < first().length) return first().lastIndexOf(byte, start);
+      for (let at = start; at >= 0; at = Math.floor(at / PAGE) * PAGE - 1) {
         const n = Math.floor(at / PAGE);
         const bytes = page(n);
         const within = at - n * PAGE;
@@ -86,11 +98,13 @@ export function openPagedFile(file: string): PagedFile {
       const from = Math.max(0, start);
       const to = Math.min(length, end);
       if (to <= from) return Buffer.alloc(0);
-      const first = Math.floor(from / PAGE);
+      const within = inHead(to);
+      if (within) return within.subarray(from, to);
+      const firstPage = Math.floor(from / PAGE);
       const last = Math.floor((to - 1) / PAGE);
-      if (first === last) return page(first).subarray(from - first * PAGE, to - first * PAGE);
+      if (firstPage === last) return page(firstPage).subarray(from - firstPage * PAGE, to - firstPage * PAGE);
       const parts: Buffer[] = [];
-      for (let n = first; n <= last; n++) parts.push(page(n).subarray(n === first ? from - n * PAGE : 0, n === last ? to - n * PAGE : PAGE));
+      for (let n = firstPage; n <= last; n++) parts.push(page(n).subarray(n === firstPage ? from - n * PAGE : 0, n === last ? to - n * PAGE : PAGE));
       return Buffer.concat(parts);
     },
   };

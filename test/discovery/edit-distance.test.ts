@@ -1,7 +1,7 @@
 // The banded edit distance name tiers use (search/names.ts) against the full table it replaces:
 // for every pair and bound, the same distance when within the bound, and bound + 1 beyond it.
 import { describe, expect, it } from "vitest";
-import { editDistance } from "../../src/discovery/search/names.js";
+import { bagDistance, editDistance } from "../../src/discovery/search/names.js";
 
 /** Optimal string alignment distance over the whole table: the reference. */
 function fullTable(a: string, b: string): number {
@@ -17,13 +17,13 @@ function fullTable(a: string, b: string): number {
 }
 
 /** A small deterministic generator: the same pairs every run. */
-function* pairs(count: number): Generator<[string, string, number]> {
+function* pairs(count: number, letters = "abcd"): Generator<[string, string, number]> {
   let seed = 12345;
   const next = (n: number): number => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % n;
   };
-  const word = (): string => Array.from({ length: next(13) }, () => "abcd"[next(4)]).join("");
+  const word = (): string => Array.from({ length: next(13) }, () => [...letters][next([...letters].length)]).join("");
   for (let k = 0; k < count; k++) yield [word(), word(), next(4)];
 }
 
@@ -36,6 +36,23 @@ describe("editDistance (banded)", () => {
       if (got !== expected) wrong.push(`${a} ${b} bound ${bound}: ${got}, expected ${expected}`);
     }
     expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  it("agrees with the full table over letters that share a slot of the bag bound (é and i: 128 apart)", () => {
+    const wrong: string[] = [];
+    for (const [a, b, bound] of pairs(20_000, "aeiéx9")) {
+      const expected = Math.min(fullTable(a, b), bound + 1);
+      const got = editDistance(a, b, bound);
+      if (got !== expected) wrong.push(`${a} ${b} bound ${bound}: ${got}, expected ${expected}`);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  it("the bag distance is never above the distance, and tells most names of a query's length apart", () => {
+    for (const [a, b] of pairs(20_000, "abcdefgh")) expect(bagDistance(a, b)).toBeLessThanOrEqual(fullTable(a, b));
+    expect(bagDistance("sendanemail", "getweathers")).toBeGreaterThan(2);
+    expect(bagDistance("sendemail", "sendemial")).toBe(0);
+    expect(bagDistance("sendemail", "sendmail")).toBe(1);
   });
 
   it("counts a swap of neighbours as one typo and stops past the bound", () => {

@@ -58,7 +58,11 @@ export function nameTier(query: NameQuery, tool: NamedTool): number {
   if (folded === toolFolded) return NAME_TIER.toolFolded;
   const allowed = typosAllowed(folded.length);
   if (allowed > 0) {
-    const distance = Math.min(editDistance(folded, toolFolded, allowed), editDistance(folded, fullFolded, allowed));
+    // a name whose length is out of reach is not compared at all: a search asks this of every tool
+    const over = allowed + 1;
+    const toTool = Math.abs(toolFolded.length - folded.length) <= allowed ? editDistance(folded, toolFolded, allowed) : over;
+    const toFull = Math.abs(fullFolded.length - folded.length) <= allowed ? editDistance(folded, fullFolded, allowed) : over;
+    const distance = Math.min(toTool, toFull);
     if (distance <= allowed) return NAME_TIER.typo + (allowed + 1 - distance) / (allowed + 2);
   }
   if (folded.length >= 3 && toolFolded.startsWith(folded)) return NAME_TIER.prefix + folded.length / (toolFolded.length + 1);
@@ -84,6 +88,8 @@ export function editDistance(a: string, b: string, bound: number): number {
   const m = b.length;
   const over = bound + 1;
   if (Math.abs(n - m) > bound) return over;
+  // most names of a length near the query's share too few letters with it to be within reach
+  if (bagDistance(a, b) > bound) return over;
   if (rows[0]!.length < m + 2) rows = [new Int32Array(m + 2), new Int32Array(m + 2), new Int32Array(m + 2)];
   // three named rows, turned by hand: destructuring goes through the iterator protocol, which the
   // interpreter a command runs in pays for on every row
@@ -114,4 +120,34 @@ export function editDistance(a: string, b: string, bound: number): number {
     current = spare;
   }
   return Math.min(previous[m]!, over);
+}
+
+/** Letters counted by their code's low 7 bits: two letters sharing a slot only lower the bound, never raise it. */
+const SLOTS = 128;
+/** How often each slot occurs in `countedFor` (the query: every name is compared with the same one). */
+const wanted = new Int32Array(SLOTS);
+let countedFor: string | undefined;
+/** A name's slots as they are counted, zero again after each use. */
+const seen = new Int32Array(SLOTS);
+
+/**
+ * The bag distance of `a` and `b`: the letters of the one that the other lacks (as multisets),
+ * the larger count of the two. Every typo (a letter added, dropped or changed) adds at most one
+ * to each count and a swap of neighbours adds none, so no string within `bound` typos has a bag
+ * distance above `bound`. A walk over each string, where the table costs their product.
+ */
+export function bagDistance(a: string, b: string): number {
+  if (countedFor !== a) {
+    wanted.fill(0);
+    for (let i = 0; i < a.length; i++) wanted[a.charCodeAt(i) & (SLOTS - 1)]!++;
+    countedFor = a;
+  }
+  let extra = 0;
+  for (let i = 0; i < b.length; i++) {
+    const slot = b.charCodeAt(i) & (SLOTS - 1);
+    if (++seen[slot]! > wanted[slot]!) extra++;
+  }
+  for (let i = 0; i < b.length; i++) seen[b.charCodeAt(i) & (SLOTS - 1)] = 0;
+  // b's letters that a has are b.length - extra; the rest of a's are the ones b lacks
+  return Math.max(extra, a.length - (b.length - extra));
 }

@@ -37,22 +37,43 @@ export function searchIndex(index: SearchIndex, query: string, limit = 10, table
   const names = index.tools;
   if (index.query.nameTiers) {
     const asName = nameQuery(text);
-    names.forEach((tool, i) => {
-      const tier = nameTier(asName, tool);
+    for (let i = 0; i < names.length; i++) {
+      const tier = nameTier(asName, names[i]!);
       if (tier > NAME_TIER.none) scores[i] = (scores[i] ?? 0) + tier * TIER_STEP;
-    });
+    }
   }
   if (index.query.nameMention > 0) mentionedNames(names, text, scores, index.query.nameMention);
-  const ranked: Array<[number, number]> = [];
-  scores.forEach((score, i) => {
-    if (score > 0) ranked.push([i, score]);
-  });
-  ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return ranked.slice(0, count).map(([i, score]) => {
+  return best(scores, count).map(([i, score]) => {
     const tool = index.tools[i]!;
     const description = tool.description ?? index.descriptions?.[String(i)] ?? "";
     return { name: tool.name, server: tool.server, tool: tool.tool, description, score: Math.round(score * 1000) / 1000 };
   });
+}
+
+/** Past this many hits a sort costs less than keeping the best in order as they come. */
+const KEPT_IN_ORDER = 64;
+
+/** The `count` tools with the highest scores above 0, as [tool, score], best first (equal scores: the tool first in the index first). */
+export function best(scores: readonly number[], count: number): Array<[number, number]> {
+  const ranked: Array<[number, number]> = [];
+  if (count > KEPT_IN_ORDER) {
+    scores.forEach((score, i) => {
+      if (score > 0) ranked.push([i, score]);
+    });
+    return ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, count);
+  }
+  // tools come in index order, so a later one ties below an earlier one of the same score: it passes only a lower score
+  for (let i = 0; i < scores.length; i++) {
+    const score = scores[i]!;
+    if (!(score > 0) || (ranked.length === count && !(score > ranked[count - 1]![1]))) continue;
+    let at = ranked.length === count ? count - 1 : ranked.length;
+    while (at > 0 && score > ranked[at - 1]![1]) {
+      ranked[at] = ranked[at - 1]!;
+      at--;
+    }
+    ranked[at] = [i, score];
+  }
+  return ranked;
 }
 
 const lemmaMaps = new WeakMap<SearchIndex, ReadonlyMap<string, string>>();
