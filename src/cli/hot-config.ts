@@ -7,7 +7,8 @@
  * - no `${…}` in it (no variable, no host's reference, so no value from the environment, the
  *   working directory or a prompt) and no `envFile` (no other file read): so nothing but the
  *   file's own text is ever stored, and no secret of the environment lands on disk;
- * - it checked without an error (an error is said each time, from the file).
+ * - it checked without an error (an error is said each time, from the file);
+ * - it holds no secret written in it (mayHoldSecret): no copy of one is made.
  *
  * It is used when its key is the same: the file as named and as resolved (messages name it as
  * named, relative paths in it resolve from its folder), the file's device, inode, size, and
@@ -70,8 +71,31 @@ export async function hotConfig(explicit: string | undefined, stateDir: string, 
     },
     { rules: false },
   );
-  if (key && checked && keepable(text) && now() - key.changedMs >= SETTLED_MS) keep(stored, { version: KEPT_VERSION, key: key.text, checked });
+  if (key && checked && keepable(text) && !mayHoldSecret(checked.config) && now() - key.changedMs >= SETTLED_MS) {
+    keep(stored, { version: KEPT_VERSION, key: key.text, checked });
+  }
   return config;
+}
+
+/** Words that name a credential, in a key or an argument. */
+const CREDENTIAL = /secret|token|passw|passphrase|credential|api[-_]?key|private[-_]?key|bearer|cookie|auth/i;
+
+/**
+ * Whether the checked config may hold a secret written in it: a server's env or header value, a
+ * URL's user info or query, a value under a key or an argument that names a credential. Such a
+ * config is checked every time, never copied: a secret stays in the one file its owner knows of,
+ * and goes from disk when they take it out of that file.
+ */
+export function mayHoldSecret(value: unknown, key = ""): boolean {
+  if (typeof value === "string") {
+    if (CREDENTIAL.test(key) || (key === "args" && CREDENTIAL.test(value))) return true;
+    return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value) || (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && value.includes("?"));
+  }
+  if (Array.isArray(value)) return value.some((item) => mayHoldSecret(item, key));
+  if (typeof value !== "object" || value === null) return false;
+  const entries = Object.entries(value);
+  if ((key === "env" || key === "headers") && entries.length > 0) return true;
+  return entries.some(([name, inner]) => mayHoldSecret(inner, name));
 }
 
 /** Only a text that reads nothing else: no `${…}` reference, no envFile. */

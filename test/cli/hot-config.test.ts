@@ -1,7 +1,7 @@
 /**
  * `mcpx ls` and `search` keep their config checked in the state directory (cli/hot-config.ts):
  * a kept config is never served for a file that changed, for a config that reads the
- * environment or another file, or one changed too recently to tell an edit from it by its
+ * environment or another file or holds a secret written in it, or one changed too recently to tell an edit from it by its
  * times; what is kept is 0600 in 0700 folders, and the warnings are said again from it.
  */
 import { execFile } from "node:child_process";
@@ -85,6 +85,26 @@ describe("hotConfig", () => {
     writeSettled("TOKEN=other\n", envFile);
     expect((await hotConfig(file, state, later)).servers[0]!.env).toEqual({ TOKEN: "other" });
     expect(() => kept()).toThrow(/ENOENT/);
+  });
+
+  it("never copies a secret written in the config: one with an env or header value, a URL's user info or query, a credential's key or argument is checked each time", async () => {
+    const holding = [
+      { mcpServers: { alpha: { command: "node", env: { GITHUB_TOKEN: "ghp_literal" } } } },
+      { mcpServers: { alpha: { url: "http://127.0.0.1:1/a", headers: { authorization: "Bearer literal" } } } },
+      { mcpServers: { alpha: { url: "http://user:pass@127.0.0.1:1/a" } } },
+      { mcpServers: { alpha: { url: "http://127.0.0.1:1/a?key=literal" } } },
+      { mcpServers: { alpha: { command: "node", args: ["server.js", "--api-key", "literal"] } } },
+      { mcpServers: { alpha: { url: "http://127.0.0.1:1/a", oauth: { clientId: "c", clientSecret: "literal" } } } },
+    ];
+    for (const config of holding) {
+      writeSettled(JSON.stringify(config));
+      await hotConfig(file, state, later);
+      expect(() => kept(), JSON.stringify(config)).toThrow(/ENOENT/);
+    }
+    // the control: the same servers without it are kept
+    writeSettled(JSON.stringify({ mcpServers: { alpha: { command: "node", args: ["server.js", "--verbose"] }, bravo: { url: "http://127.0.0.1:1/b" } } }));
+    await hotConfig(file, state, later);
+    expect(kept()).toHaveLength(1);
   });
 
   it("does not keep a config changed moments ago (a second edit within its times' resolution would look the same)", async () => {
