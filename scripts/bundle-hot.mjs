@@ -27,11 +27,11 @@
 //
 //   node scripts/bundle-hot.mjs
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { loadEsbuild } from './esbuild.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
@@ -51,16 +51,6 @@ const IMPORT = '__mcpxImport';
 const SCRIPT_HEAD = `(function (exports, require, module, __filename, __dirname, ${IMPORT}) {`;
 /** A bundle's first line. */
 const BANNER = '// Bundled by scripts/bundle-hot.mjs (the modules it holds: the .inputs.json beside it).';
-
-async function loadEsbuild() {
-  const from = process.env.MCPX_ESBUILD;
-  try {
-    if (from) return await import(pathToFileURL(createRequire(path.join(path.resolve(from), 'package.json')).resolve('esbuild')).href);
-    return await import('esbuild');
-  } catch {
-    return undefined;
-  }
-}
 
 for (const output of OUTPUTS) rmSync(path.join(OUT_DIR, output), { force: true });
 const esbuild = await loadEsbuild();
