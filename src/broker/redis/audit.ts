@@ -29,13 +29,24 @@ redis.call('XADD', stream, 'MAXLEN', '~', ARGV[2], string.format('%d-*', at), 's
 return seq
 `);
 
+interface Waiting {
+  atMs: number;
+  fields: Array<string | number>;
+  written: () => void;
+  failed: (error: unknown) => void;
+}
+
 export class RedisAudit implements AuditTable {
+  /** Entries made this turn of the event loop, sent at its end: a call's answer goes to its host first. */
+  readonly #waiting: Waiting[] = [];
+  #due: NodeJS.Immediate | undefined;
+
   constructor(
     private readonly link: RedisLink,
     private readonly cap: number,
   ) {}
 
-  async append(entry: NewAuditEntry, atMs = Date.now()): Promise<void> {
+  append(entry: NewAuditEntry, atMs = Date.now()): Promise<void> {
     const fields = fieldsOf({
       kind: entry.kind,
       identity: entry.identity,
@@ -54,11 +65,24 @@ export class RedisAudit implements AuditTable {
       answered_from: entry.answeredFrom,
       detail: entry.detail,
     });
-    await this.link.run(APPEND, this.cap, atMs, ...fields);
+    return new Promise((written, failed) => {
+      this.#waiting.push({ atMs, fields, written, failed });
+      this.#due ??= setImmediate(() => this.flush());
+    });
+  }
+
+  /** Send the entries waiting (one connection keeps their order, and puts them before what is sent after). */
+  flush(): void {
+    clearImmediate(this.#due);
+    this.#due = undefined;
+    for (const { atMs, fields, written, failed } of this.#waiting.splice(0)) {
+      this.link.run(APPEND, this.cap, atMs, ...fields).then(() => written(), failed);
+    }
   }
 
   /** Oldest first: the newest `limit` entries that pass the filter, as SQLite's. */
   async list(filter: AuditFilter = {}): Promise<AuditEntry[]> {
+    this.flush();
     const limit = filter.limit ?? 10_000;
     const stream = this.link.key("audit");
     // Ids start at an entry's time or later, so every entry at or after `since` is at or after its id.
@@ -78,6 +102,7 @@ export class RedisAudit implements AuditTable {
   }
 
   async prune(beforeMs: number): Promise<number> {
+    this.flush();
     return this.link.call((client) => client.xtrim(this.link.key("audit"), "MINID", Math.floor(beforeMs)));
   }
 }

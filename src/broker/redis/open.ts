@@ -139,6 +139,7 @@ class RedisStore implements BrokerStore {
 
   async close(): Promise<void> {
     if (!this.#open) return;
+    this.audit.flush(); // sent before the connection's QUIT
     this.#open = false;
     this.liveness.stop();
     await Promise.all([quit(this.link.client), quit(this.subscriber)]);
