@@ -29,7 +29,7 @@ import { freePort, installed, quantile, startRedis } from './redis.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SESSIONS = numberOption('--sessions', 8);
 const SECONDS = numberOption('--seconds', 5);
-const CALLS = numberOption('--calls', 300);
+const CALLS = numberOption('--calls', 1000);
 const ROUNDS = numberOption('--rounds', 20);
 const SECRET = 'bench-cluster-secret-0123456789abcdef-0123';
 const children = [];
