@@ -16,6 +16,7 @@ import { openBroker } from "../helpers/questions-api.js";
 import { postModernToolCall, RawHttpHost } from "../helpers/raw-http.js";
 import { recording, type Received } from "../helpers/recording-transport.js";
 import { expectValidToClient } from "../helpers/spec-validator.js";
+import { until } from "../helpers/until.js";
 import { askingStdio, httpHost, isRequestFrame } from "../relay/support.js";
 
 const FORM = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
@@ -110,7 +111,11 @@ describe("hosts of mcpx serve --http", () => {
     expect(error).toMatchObject({ id: 1, error: { code: -32042, data: { elicitations: [{ mode: "url", elicitationId: "run-url-1" }] } } });
     const retry = host.send(frame(2), { accept: "application/json" });
     await mcpx.waitForLog("a host retried an mcpx__exec it was answered -32042 for");
-    const pending = (await store.store.questions.list(false)).filter((record) => record.server === "ask" && record.hostSession === host.sessionId);
+    // The form's call runs beside the URL's: on a loaded machine its question reaches the store later.
+    const pendingOfHost = async () =>
+      (await store.store.questions.list(false)).filter((record) => record.server === "ask" && record.hostSession === host.sessionId);
+    await until(async () => (await pendingOfHost()).length >= 2, "both questions of the run pending", 10_000);
+    const pending = await pendingOfHost();
     const url = pending.find((record) => record.params.elicitationId === "run-url-1");
     const form = pending.find((record) => record.message === "Which one?");
     expect(url).toBeDefined();
