@@ -24,7 +24,8 @@ import { toolSearchData } from './tool-search-data.mjs';
 import { goldenMetrics, goldenSet, hitMetrics, liveMcpToolSet, metaToolSet, nameMetrics } from './search-eval.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { buildIndex, search } = await import(path.join(ROOT, 'dist', 'discovery', 'search.js'));
+const { buildIndex } = await import(path.join(ROOT, 'dist', 'discovery', 'search-build.js'));
+const { search } = await import(path.join(ROOT, 'dist', 'discovery', 'search.js'));
 const { tune } = await import(path.join(ROOT, 'dist', 'discovery', 'search', 'tuning.js'));
 const { openWordNet } = await import(path.join(ROOT, 'dist', 'discovery', 'search', 'wordnet.js'));
 const { openWordVectors } = await import(path.join(ROOT, 'dist', 'discovery', 'vectors', 'table.js'));

@@ -29,7 +29,7 @@ export interface CatalogResult {
 export async function catalog(config: Config, options: { budget: number; bias?: string; json?: boolean; cached?: boolean }): Promise<number> {
   const view = await discoveryView(config, { cached: options.cached === true });
   const { input } = await catalogInputFor(view);
-  const index = options.bias?.trim() ? searchIndexFor(view).index : undefined;
+  const index = options.bias?.trim() ? (await searchIndexFor(view)).index : undefined;
   const layout = catalogLayout(input, options.budget, options.bias, index);
   if (layout.text === "")
     throw new CliError(`a budget of ${options.budget} tokens does not hold even the catalog's first line (${input.headerTokens} tokens)`, Exit.Usage);

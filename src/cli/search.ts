@@ -22,7 +22,7 @@ export async function searchCommand(config: Config, words: string[], options: { 
   const query = words.join(" ").trim();
   if (query === "") throw new CliError("say what to search for: mcpx search WORDS…", Exit.Usage);
   const view = await discoveryView(config, { cached: options.cached === true });
-  const { index } = searchIndexFor(view);
+  const { index } = await searchIndexFor(view);
   const readAt = new Map(view.servers.map((server) => [server.server, server.readAt ?? null]));
   const hits: SearchEntry[] = rank(index, query, options.limit ?? DEFAULT_LIMIT).map((hit) => ({ ...hit, readAt: readAt.get(hit.server) ?? null }));
   warnIfOld(view.servers.filter((server) => hits.some((hit) => hit.server === server.server)));

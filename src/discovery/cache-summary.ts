@@ -11,7 +11,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
-import type { Config } from "../config/types.js";
+import type { Config, ServerConfig } from "../config/types.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { ENTRY_VERSION } from "./cache-entry.js";
 import { CACHE_FOLDER, keepNewest, readJsonFile, writePrivateAtomically } from "./cache-files.js";
@@ -75,20 +75,46 @@ export function readSummary(config: Config, stateDir: string, now: number): Serv
     return tools[at] ?? [];
   };
   const servers = stored.servers as unknown as StoredServer[];
-  return servers.map((server, at) => {
-    // Parsed on first use, then kept. A getter written in the literal, not defined on the object
-    // after: that turned each view into a slow dictionary of its properties (allocation a search
-    // pays in garbage collection).
-    return {
-      ...server,
-      config: config.servers[at]!,
-      entry: undefined,
-      ageMs: server.readAt ? Math.max(0, now - Date.parse(server.readAt)) : undefined,
-      get tools() {
-        return toolsOf(at);
-      },
-    } as ServerView;
-  });
+  return servers.map((server, at) => new SummaryServer(server, config.servers[at]!, now, () => toolsOf(at)));
+}
+
+/**
+ * A server of the summary: its tools parsed on first use (the getter, on the class, not on each
+ * object: a getter written in an object literal made each view a slow dictionary of its
+ * properties, and a spread of the stored server grew each one's property store step by step, a
+ * kilobyte of garbage a server that a search paid for in garbage collection).
+ */
+class SummaryServer implements ServerView {
+  readonly server: string;
+  readonly config: ServerConfig;
+  readonly key: string;
+  readonly state: ServerView["state"];
+  readonly entry = undefined;
+  readonly contentHash: string | undefined;
+  readonly readAt: string | undefined;
+  readonly ageMs: number | undefined;
+  readonly failure: ServerView["failure"];
+  readonly description: string;
+  readonly toolCount: number;
+  readonly #tools: () => DiscoveryTool[];
+
+  constructor(stored: StoredServer, config: ServerConfig, now: number, tools: () => DiscoveryTool[]) {
+    this.server = stored.server;
+    this.config = config;
+    this.key = stored.key;
+    this.state = stored.state;
+    this.contentHash = stored.contentHash;
+    this.readAt = stored.readAt;
+    this.ageMs = stored.readAt ? Math.max(0, now - Date.parse(stored.readAt)) : undefined;
+    this.failure = stored.failure;
+    this.description = stored.description;
+    this.toolCount = stored.toolCount;
+    this.#tools = tools;
+  }
+
+  get tools(): DiscoveryTool[] {
+    return this.#tools();
+  }
 }
 
 /** The first read's size: the servers line of seventy servers is about 18 KB. A longer line is read on in larger steps. */

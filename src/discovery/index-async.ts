@@ -5,7 +5,8 @@
  * answers; only if no worker can run at all is that one built here, on the caller's thread.
  */
 import { Worker } from "node:worker_threads";
-import { buildIndex, type IndexInput, type SearchIndex } from "./search.js";
+import type { SearchIndex } from "./search.js";
+import { buildIndex, type IndexInput } from "./search-build.js";
 
 /** What a worker is given: plain data, cloned to it. */
 export interface WorkerRequest {

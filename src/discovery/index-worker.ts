@@ -5,7 +5,7 @@
  */
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { buildIndex } from "./search.js";
+import { buildIndex } from "./search-build.js";
 import type { WorkerRequest } from "./index-async.js";
 
 const BACKGROUND_NICE = 10;

@@ -32,6 +32,8 @@ export interface PagedFile {
   lastIndexOf(byte: number, from: number): number;
   /** The bytes [start, end) (a copy when they span pages past the first read). */
   subarray(start: number, end: number): Buffer;
+  /** How the bytes [start, end) order against `key`, as Buffer.compare (a copy made only when they span pages past the first read). */
+  compare(key: Buffer, start: number, end: number): number;
 }
 
 /** Opens `file` for reading by pages; throws when it cannot be opened. */
@@ -107,6 +109,17 @@ export function openPagedFile(file: string): PagedFile {
       for (let n = firstPage; n <= last; n++) parts.push(page(n).subarray(n === firstPage ? from - n * PAGE : 0, n === last ? to - n * PAGE : PAGE));
       return Buffer.concat(parts);
     },
+    compare(key, start, end) {
+      const from = Math.max(0, start);
+      const to = Math.max(from, Math.min(length, end));
+      const within = inHead(to);
+      if (within) return compareBytes(within, from, to, key);
+      const n = Math.floor(from / PAGE);
+      const bytes = to > from && Math.floor((to - 1) / PAGE) === n ? page(n) : undefined;
+      // a page cut short (the file shrank since it was opened) goes through subarray, which reads what is there
+      if (bytes && to - n * PAGE <= bytes.length) return compareBytes(bytes, from - n * PAGE, to - n * PAGE, key);
+      return Buffer.compare(paged.subarray(from, to), key);
+    },
   };
   closing.register(paged, fd);
   return paged;
@@ -123,4 +136,19 @@ function readAt(fd: number, start: number, wanted: number): Buffer {
     got += read;
   }
   return buffer.subarray(0, got);
+}
+
+/**
+ * How `bytes[start, end)` orders against `key`, as Buffer.compare, byte by byte: Buffer's own
+ * compare with offsets makes objects on every call (about 400 bytes; a subarray about 100), and a
+ * search compares a key at every step of every lookup, which it paid for in garbage collection.
+ */
+export function compareBytes(bytes: Buffer, start: number, end: number, key: Buffer): number {
+  const length = Math.min(end - start, key.length);
+  for (let i = 0; i < length; i++) {
+    const difference = bytes[start + i]! - key[i]!;
+    if (difference !== 0) return difference < 0 ? -1 : 1;
+  }
+  const rest = end - start - key.length;
+  return rest === 0 ? 0 : rest < 0 ? -1 : 1;
 }

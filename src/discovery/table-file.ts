@@ -15,7 +15,7 @@
  * tables that lookups reach (paged-file.ts): a query needs a few KB of a file of hundreds.
  */
 import { isAscii } from "node:buffer";
-import { openPagedFile, type PagedFile } from "./paged-file.js";
+import { compareBytes, openPagedFile, type PagedFile } from "./paged-file.js";
 
 const NEWLINE = 0x0a;
 const TAB = 0x09;
@@ -122,12 +122,17 @@ function search(bytes: Bytes, start: number, end: number, key: Buffer): unknown 
     const tab = bytes.indexOf(TAB, line);
     const next = bytes.indexOf(NEWLINE, line);
     if (tab < 0 || next < 0 || tab > next) return undefined; // damaged: not found, never a wrong entry
-    const order = Buffer.compare(bytes.subarray(line, tab), key);
+    const order = compareAt(bytes, line, tab, key);
     if (order === 0) return parse(bytes.subarray(tab + 1, next).toString("utf8"));
     if (order < 0) low = next + 1;
     else high = line;
   }
   return undefined;
+}
+
+/** How `bytes[start, end)` orders against `key`, as Buffer.compare, without a Buffer made for it (a search compares a key at every step). */
+function compareAt(bytes: Bytes, start: number, end: number, key: Buffer): number {
+  return Buffer.isBuffer(bytes) ? compareBytes(bytes, start, end, key) : bytes.compare(key, start, end);
 }
 
 /** UTF-8 text; when it is all ASCII (a kept index's first line is), copied as such, without decoding (a quarter of the cost). */

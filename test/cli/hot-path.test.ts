@@ -216,7 +216,7 @@ describe("the hot commands read only what they print", () => {
     const serversLine = readFileSync(summary).indexOf("\n");
     const index = only("indexes");
     // What the tables hold (the index as its own reader gives it back): most of the file, and none of it needs parsing.
-    const { index: read } = searchIndexFor(
+    const { index: read } = await searchIndexFor(
       readDiscovery(configFromObject(JSON.parse(readFileSync(config.file, "utf8")), config.file), join(config.dir, "state")),
     );
     const tables = JSON.stringify([read.postings, read.related, read.prefixes]).length;
@@ -269,7 +269,7 @@ describe.skipIf(!TOOL_SEARCH_DATA)("mcpx search reads the index by pages", () =>
 
   it("ranks as the modules do, word vectors included (the bundle finds the shipped table)", async () => {
     const view = readDiscovery(configFromObject(JSON.parse(readFileSync(config.file, "utf8")), config.file), join(config.dir, "state"));
-    const { index, built } = searchIndexFor(view);
+    const { index, built } = await searchIndexFor(view);
     expect(built).toBe(false);
     // built by the hot path's first search above
     expect(index.vectors).toBeTruthy();

@@ -107,7 +107,7 @@ describe("the cache writer and readers", () => {
     const filtered = configOf({ fs: stdio({ tools: { allow: ["read_*", "delete_*"], deny: ["delete_*"] } }) });
     const view = readDiscovery(filtered, dir);
     expect(allTools(view).map((tool) => tool.tool)).toEqual(["read_file", "read_dir"]);
-    const { index } = searchIndexFor(view);
+    const { index } = await searchIndexFor(view);
     expect(JSON.stringify(index)).not.toContain("delete_file");
   });
 
@@ -143,34 +143,35 @@ describe("the cache writer and readers", () => {
     const writer = new CacheWriter(dir, silentLogger);
     writer.read(config.servers[0]!, snapshot("alpha"));
     await writer.flush();
-    expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(true);
-    expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(false);
+    expect((await searchIndexFor(readDiscovery(config, dir))).built).toBe(true);
+    expect((await searchIndexFor(readDiscovery(config, dir))).built).toBe(false);
     // The same catalogue read again: a new readAt, the same index.
     const before = indexKey(readDiscovery(config, dir));
     writer.read(config.servers[0]!, snapshot("alpha"));
     await writer.flush();
     expect(indexKey(readDiscovery(config, dir))).toBe(before);
-    expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(false);
+    expect((await searchIndexFor(readDiscovery(config, dir))).built).toBe(false);
     // A new tool, or a new filter: built again.
     writer.read(config.servers[0]!, snapshot("alpha", "beta"));
     await writer.flush();
-    expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(true);
-    expect(searchIndexFor(readDiscovery(configOf({ demo: stdio({ tools: { deny: ["beta"] } }) }), dir)).built).toBe(true);
+    expect((await searchIndexFor(readDiscovery(config, dir))).built).toBe(true);
+    expect((await searchIndexFor(readDiscovery(configOf({ demo: stdio({ tools: { deny: ["beta"] } }) }), dir))).built).toBe(true);
   });
 
-  it("keeps the tools' descriptions out of the index's first line, and a search read from the file still gives its hits theirs", async () => {
+  it("keeps the tools out of the index's first line, and a search read from the file gives the hits of the index built", async () => {
     const dir = fresh();
     const config = configOf({ demo: stdio() });
     const writer = new CacheWriter(dir, silentLogger);
     writer.read(config.servers[0]!, snapshot("alpha", "beta", "gamma"));
     await writer.flush();
-    const built = searchIndexFor(readDiscovery(config, dir));
+    const built = await searchIndexFor(readDiscovery(config, dir));
     expect(built.built).toBe(true);
     const [file] = readdirSync(indexesDir(dir)).map((name) => join(indexesDir(dir), name));
     const firstLine = readFileSync(file!, "utf8").split("\n")[0]!;
-    expect(firstLine).toContain('"tool":"beta"');
-    expect(firstLine).not.toContain("Does beta");
-    const kept = searchIndexFor(readDiscovery(config, dir));
+    // names and descriptions are tables, looked up for a query's hits and name tiers alone
+    expect(firstLine).toContain('"toolCount":3');
+    expect(firstLine).not.toContain("beta");
+    const kept = await searchIndexFor(readDiscovery(config, dir));
     expect(kept.built).toBe(false);
     for (const name of ["alpha", "beta", "gamma"]) {
       const [hit] = search(kept.index, name, 1);
@@ -185,16 +186,16 @@ describe("the cache writer and readers", () => {
     const writer = new CacheWriter(dir, silentLogger);
     writer.read(config.servers[0]!, snapshot("alpha"));
     await writer.flush();
-    expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(true);
+    expect((await searchIndexFor(readDiscovery(config, dir))).built).toBe(true);
     // What an older mcpx kept for the same catalogue: its index is read by another query side.
     const [file] = readdirSync(indexesDir(dir)).map((name) => join(indexesDir(dir), name));
     const text = readFileSync(file!, "utf8");
     const older = text.replace(`"index":{"version":${INDEX_VERSION},`, `"index":{"version":${INDEX_VERSION - 1},`);
     expect(older).not.toBe(text);
     writeFileSync(file!, older);
-    const again = searchIndexFor(readDiscovery(config, dir));
+    const again = await searchIndexFor(readDiscovery(config, dir));
     expect(again.built).toBe(true);
     expect(again.index.version).toBe(INDEX_VERSION);
-    expect(searchIndexFor(readDiscovery(config, dir)).built).toBe(false);
+    expect((await searchIndexFor(readDiscovery(config, dir))).built).toBe(false);
   });
 });

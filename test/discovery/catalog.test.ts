@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { type CatalogInput, catalog, catalogInput } from "../../src/discovery/catalog-budget.js";
 import { discoveryName, type ServerRecord } from "../../src/discovery/records.js";
-import { buildIndex } from "../../src/discovery/search.js";
+import { buildIndex } from "../../src/discovery/search-build.js";
 import { countTokens } from "../../src/discovery/tokens.js";
 import { liveMcpTools, TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
 

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { goldenMetrics, goldenSet, hitMetrics, liveMcpToolSet, metaToolSet, nameMetrics, type Rank } from "../../bench/search-eval.mjs";
-import { buildIndex, type SearchIndex, search } from "../../src/discovery/search.js";
+import { buildIndex } from "../../src/discovery/search-build.js";
+import { type SearchIndex, search } from "../../src/discovery/search.js";
 import { TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
 
 const rank =

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ToolRecord } from "../../src/discovery/records.js";
-import { buildIndex, INDEX_VERSION, type SearchIndex, search } from "../../src/discovery/search.js";
+import { buildIndex } from "../../src/discovery/search-build.js";
+import { INDEX_VERSION, type SearchIndex, search } from "../../src/discovery/search.js";
 import { DEFAULT_TABLE, openWordVectors } from "../../src/discovery/vectors/table.js";
 
 function tool(server: string, name: string, description: string): ToolRecord {

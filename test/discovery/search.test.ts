@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ToolRecord } from "../../src/discovery/records.js";
-import { buildIndex, INDEX_VERSION, type SearchIndex, search } from "../../src/discovery/search.js";
+import { buildIndex } from "../../src/discovery/search-build.js";
+import { INDEX_VERSION, type SearchIndex, search } from "../../src/discovery/search.js";
 import type { Lexicon, RelatedWord } from "../../src/discovery/search/wordnet.js";
 import { openWordNet } from "../../src/discovery/search/wordnet.js";
 

@@ -205,12 +205,13 @@ describe("a host on stdio (mcpx serve)", () => {
 describe("another host", () => {
   it("cannot see or touch a host's task: unknown to it, absent from its list, and it hears nothing of it", async () => {
     const id = await startTask(hosts.A, "stdio__slow_echo", { text: "A's", ms: 400 });
+    // one at a time: a request made before the one ahead of it is awaited rejects with nothing yet listening (an unhandled rejection)
     for (const attempt of [
-      hosts.B.client.experimental.tasks.getTask(id),
-      hosts.B.client.experimental.tasks.getTaskResult(id, CallToolResultSchema),
-      hosts.B.client.experimental.tasks.cancelTask(id),
+      () => hosts.B.client.experimental.tasks.getTask(id),
+      () => hosts.B.client.experimental.tasks.getTaskResult(id, CallToolResultSchema),
+      () => hosts.B.client.experimental.tasks.cancelTask(id),
     ]) {
-      const error = await errorOf(attempt);
+      const error = await errorOf(attempt());
       expect(error.code).toBe(-32602);
     }
     const theirs = await hosts.B.client.experimental.tasks.listTasks();

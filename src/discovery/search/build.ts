@@ -11,42 +11,8 @@ import { type FieldWeights, type SearchTuning, tune } from "./tuning.js";
 import { catalogueVectors, type IndexVectors, vectorIdf } from "../vectors/embed.js";
 import type { WordVector, WordVectors } from "../vectors/table.js";
 import type { Lexicon } from "./wordnet.js";
-import { type NamedTool, namedTool } from "./names.js";
-
-export const INDEX_VERSION = 4;
-
-export interface IndexedTool extends NamedTool {
-  server: string;
-  /** Absent in an index read from the cache: there the descriptions are in `descriptions` (cache-index.ts). */
-  description?: string;
-}
-
-export interface SearchIndex {
-  /** Changes whenever the shape or the meaning of the index changes: an index of another version is rebuilt, never read. */
-  version: typeof INDEX_VERSION;
-  /** What the query side must do the same way, or may tune. */
-  query: Pick<SearchTuning, "stemming" | "k1" | "nameTiers" | "nameMention" | "prefix" | "prefixWeight" | "vectorWeight" | "vectorFloor">;
-  tools: IndexedTool[];
-  /**
-   * term -> "idf tool weight tool weight ...": the tools holding the term and its length-normalised,
-   * field-weighted frequency. Strings, not arrays: parsing the index stays quick (a CLI command
-   * parses it whole) and a query splits only the few entries it reads.
-   */
-  postings: Record<string, string>;
-  /** the first `query.prefix` letters of a term -> "term term ...": the catalogue's terms starting so ("financi" finds "financ"). */
-  prefixes: Record<string, string>;
-  /** word -> "term weight term weight ...": the catalogue terms a related word leads to, and what it counts there. */
-  related: Record<string, string>;
-  /** word -> lemma: words taken to their WordNet lemma, not stemmed, because their stem is another word ("news", whose stem is "new"). */
-  lemmas: Record<string, string>;
-  /** The tools' word vectors (search/../vectors/), when the word-vector table could be read at build time. */
-  vectors?: IndexVectors;
-  /**
-   * The tools' descriptions by their place in `tools` ("0", "1", …), when they are not in `tools`:
-   * an index kept on disk stores them as a table a query looks up for its hits alone (cache-index.ts).
-   */
-  descriptions?: Record<string, string>;
-}
+import { nameTables } from "./names.js";
+import { INDEX_VERSION, type SearchIndex } from "./index-shape.js";
 
 type Field = keyof FieldWeights;
 
@@ -159,8 +125,10 @@ export function buildSearchIndex(tools: ToolRecord[], serverDescriptions: Record
       vectorWeight: vectors ? tuning.vectorWeight : 0,
       vectorFloor: tuning.vectorFloor,
     },
+    toolCount: tools.length,
+    tools: Object.fromEntries(tools.map(({ name, server, tool, description }, i) => [String(i), [name, server, tool, summary(description)]])),
     // the folded names here, not per query: folding 1,000 names cost a command milliseconds
-    tools: tools.map(({ name, server, tool, description }) => ({ ...namedTool({ name, tool }), server, description: summary(description) })),
+    ...nameTables(tools),
     postings: Object.fromEntries(withIdf),
     prefixes: Object.fromEntries([...prefixTable(postings.keys(), tuning.prefix)].map(([start, terms]) => [start, terms.join(" ")])),
     related: Object.fromEntries([...related].map(([word, targets]) => [word, [...targets].flat().join(" ")])),

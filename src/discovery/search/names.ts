@@ -23,18 +23,26 @@ export const NAME_TIER = {
 
 /** Longest folded query compared letter by letter against names; longer ones are sentences, not names. */
 const MAX_NAME = 120;
+/** A prefix is looked for among the names that share its first letters, this many. */
+const START = 3;
 
 export interface NameQuery {
   exact: string;
   folded: string;
 }
 
-/** A tool's names, as given and folded (computed once per index, not per query). */
-export interface NamedTool {
-  name: string;
-  tool: string;
-  fullFolded: string;
-  toolFolded: string;
+/**
+ * The catalogue's names as tables a query looks a few entries up in, so that it never reads
+ * every name (an index kept on disk looks each entry up in its file: table-file.ts). Each value
+ * lists tools by their number in the index.
+ */
+export interface NameTables {
+  /** `=NAME` (SERVER__TOOL as given), `~FOLDED` (it folded), `t=TOOL` (the tool's own name), `t~FOLDED` -> "tool tool …". */
+  names: Record<string, string>;
+  /** A folded name's length -> "tool folded tool folded …": the names a typo can reach. */
+  nameLengths: Record<string, string>;
+  /** The first letters of a tool's folded own name -> "tool folded …": the names a prefix can start. */
+  nameStarts: Record<string, string>;
 }
 
 export function nameQuery(query: string): NameQuery {
@@ -42,31 +50,75 @@ export function nameQuery(query: string): NameQuery {
   return { exact, folded: foldName(exact) };
 }
 
-export function namedTool(tool: { name: string; tool: string }): NamedTool {
-  return { name: tool.name, tool: tool.tool, fullFolded: foldName(tool.name), toolFolded: foldName(tool.tool) };
+/** The tables of these tools' names (`SERVER__TOOL` and the tool's own), tool `i` being `tools[i]`. */
+export function nameTables(tools: ReadonlyArray<{ name: string; tool: string }>): NameTables {
+  const names = new Map<string, number[]>();
+  const lengths = new Map<string, string[]>();
+  const starts = new Map<string, string[]>();
+  const add = <T>(table: Map<string, T[]>, key: string, ...values: T[]) => {
+    const list = table.get(key);
+    if (list) list.push(...values);
+    else table.set(key, values);
+  };
+  tools.forEach(({ name, tool }, i) => {
+    const fullFolded = foldName(name);
+    const toolFolded = foldName(tool);
+    const keys = new Set([`=${name}`, `~${fullFolded}`, `t=${tool}`, `t~${toolFolded}`]);
+    for (const key of keys) add(names, key, i);
+    for (const folded of new Set([fullFolded, toolFolded])) if (folded.length > 0) add(lengths, String(folded.length), String(i), folded);
+    if (toolFolded.length >= START) add(starts, toolFolded.slice(0, START), String(i), toolFolded);
+  });
+  const asText = <T>(table: Map<string, T[]>) => Object.fromEntries([...table].map(([key, list]) => [key, list.join(" ")]));
+  return { names: asText(names), nameLengths: asText(lengths), nameStarts: asText(starts) };
 }
 
-/** A name's tier for a query, with a fraction within the tier (closer typos, longer prefixes rank higher). */
-export function nameTier(query: NameQuery, tool: NamedTool): number {
+/**
+ * Each tool whose name the query is, or nearly, with its tier (the best it reaches, with a
+ * fraction within the tier: closer typos and longer prefixes rank higher), by tool number.
+ */
+export function nameTiers(query: NameQuery, tables: NameTables): Map<number, number> {
+  const tiers = new Map<number, number>();
+  const raise = (tool: number, tier: number) => {
+    if (!(tier <= (tiers.get(tool) ?? 0))) tiers.set(tool, tier);
+  };
+  const named = (key: string, tier: number) => {
+    for (const tool of listed(tables.names, key)) raise(Number(tool), tier);
+  };
   const { exact, folded } = query;
-  if (exact === tool.name) return NAME_TIER.fullExact;
-  // nothing to fold (a name of symbols only) or a sentence, not a name: only the exact name counts
-  if (folded.length === 0 || folded.length > MAX_NAME) return exact === tool.tool ? NAME_TIER.toolExact : NAME_TIER.none;
-  const { toolFolded, fullFolded } = tool;
-  if (folded === fullFolded) return NAME_TIER.fullFolded;
-  if (exact === tool.tool) return NAME_TIER.toolExact;
-  if (folded === toolFolded) return NAME_TIER.toolFolded;
+  named(`=${exact}`, NAME_TIER.fullExact);
+  named(`t=${exact}`, NAME_TIER.toolExact);
+  // nothing to fold (a name of symbols only) or a sentence, not a name: only the exact names count
+  if (folded.length === 0 || folded.length > MAX_NAME) return tiers;
+  named(`~${folded}`, NAME_TIER.fullFolded);
+  named(`t~${folded}`, NAME_TIER.toolFolded);
   const allowed = typosAllowed(folded.length);
-  if (allowed > 0) {
-    // a name whose length is out of reach is not compared at all: a search asks this of every tool
-    const over = allowed + 1;
-    const toTool = Math.abs(toolFolded.length - folded.length) <= allowed ? editDistance(folded, toolFolded, allowed) : over;
-    const toFull = Math.abs(fullFolded.length - folded.length) <= allowed ? editDistance(folded, fullFolded, allowed) : over;
-    const distance = Math.min(toTool, toFull);
-    if (distance <= allowed) return NAME_TIER.typo + (allowed + 1 - distance) / (allowed + 2);
+  // only names of a length within reach are compared: a table line for each length
+  for (let length = folded.length - allowed; allowed > 0 && length <= folded.length + allowed; length++) {
+    const line = listed(tables.nameLengths, String(length));
+    for (let at = 0; at + 1 < line.length; at += 2) {
+      const distance = editDistance(folded, line[at + 1]!, allowed);
+      if (distance <= allowed) raise(Number(line[at]), NAME_TIER.typo + (allowed + 1 - distance) / (allowed + 2));
+    }
   }
-  if (folded.length >= 3 && toolFolded.startsWith(folded)) return NAME_TIER.prefix + folded.length / (toolFolded.length + 1);
-  return NAME_TIER.none;
+  if (folded.length >= START) {
+    const line = listed(tables.nameStarts, folded.slice(0, START));
+    for (let at = 0; at + 1 < line.length; at += 2) {
+      const name = line[at + 1]!;
+      if (name.startsWith(folded)) raise(Number(line[at]), NAME_TIER.prefix + folded.length / (name.length + 1));
+    }
+  }
+  return tiers;
+}
+
+/** The tools whose own name, folded, is `folded` (a query word naming a tool). */
+export function toolsNamed(tables: NameTables, folded: string): number[] {
+  return listed(tables.names, `t~${folded}`).map(Number);
+}
+
+/** A table's entry as its words; none when it has no such key (or a damaged file gives something else). */
+function listed(table: Record<string, string>, key: string): string[] {
+  const value: unknown = Object.hasOwn(table, key) ? table[key] : undefined;
+  return typeof value === "string" && value !== "" ? value.split(" ") : [];
 }
 
 /** One typo in a short name, two in a long one, none in a name too short to tell typos from other names. */

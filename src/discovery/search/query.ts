@@ -7,8 +7,8 @@
  */
 import { closeness, type DecodedVectors, decodeVectors, sifWeight, type TextWord, textVector, vectorIdf } from "../vectors/embed.js";
 import type { WordVectors } from "../vectors/table.js";
-import type { SearchIndex } from "./build.js";
-import { NAME_TIER, type NamedTool, nameQuery, nameTier } from "./names.js";
+import type { IndexedTool, SearchIndex } from "./index-shape.js";
+import { nameQuery, nameTiers, toolsNamed } from "./names.js";
 import { foldName, isStopWord, stem, terms, words } from "./text.js";
 
 export interface SearchHit {
@@ -33,20 +33,16 @@ export function searchIndex(index: SearchIndex, query: string, limit = 10, table
   if (count === 0 || text.trim() === "") return [];
   const scores = textScores(index, text);
   if (table) vectorScores(index, text, table, scores);
-  // the index holds each tool's folded names (build.ts)
-  const names = index.tools;
   if (index.query.nameTiers) {
-    const asName = nameQuery(text);
-    for (let i = 0; i < names.length; i++) {
-      const tier = nameTier(asName, names[i]!);
-      if (tier > NAME_TIER.none) scores[i] = (scores[i] ?? 0) + tier * TIER_STEP;
-    }
+    for (const [tool, tier] of nameTiers(nameQuery(text), index)) if (tool >= 0 && tool < scores.length) scores[tool]! += tier * TIER_STEP;
   }
-  if (index.query.nameMention > 0) mentionedNames(names, text, scores, index.query.nameMention);
-  return best(scores, count).map(([i, score]) => {
-    const tool = index.tools[i]!;
-    const description = tool.description ?? index.descriptions?.[String(i)] ?? "";
-    return { name: tool.name, server: tool.server, tool: tool.tool, description, score: Math.round(score * 1000) / 1000 };
+  if (index.query.nameMention > 0) mentionedNames(index, text, scores, index.query.nameMention);
+  return best(scores, count).flatMap(([i, score]) => {
+    const tool: unknown = Object.hasOwn(index.tools, String(i)) ? index.tools[String(i)] : undefined;
+    // a damaged file's entry is no hit (never a wrong one)
+    if (!Array.isArray(tool) || tool.length !== 4 || !tool.every((field) => typeof field === "string")) return [];
+    const [name, server, toolName, description] = tool as IndexedTool;
+    return [{ name, server, tool: toolName, description, score: Math.round(score * 1000) / 1000 }];
   });
 }
 
@@ -99,7 +95,7 @@ function postingsOf(index: SearchIndex, term: string): Float64Array | undefined 
 
 /** BM25 per tool: for each query term, its best route (direct, or through a related word) to that tool. */
 function textScores(index: SearchIndex, query: string): number[] {
-  const scores = new Array<number>(index.tools.length).fill(0);
+  const scores = new Array<number>(index.toolCount).fill(0);
   const k1 = index.query.k1;
   // a word said twice counts once: repetition in a request is emphasis, not a second need
   const distinct = [...new Set(terms(query, index.query.stemming, lemmasOf(index)))].slice(0, MAX_TERMS);
@@ -132,17 +128,14 @@ function textScores(index: SearchIndex, query: string): number[] {
 }
 
 /** A query word that is some tool's whole name ("fetch the page", "use read_file on it") points at that tool. */
-function mentionedNames(tools: NamedTool[], query: string, scores: number[], bonus: number): void {
+function mentionedNames(index: SearchIndex, query: string, scores: number[], bonus: number): void {
   const mentioned = new Set(
     query
       .split(/\s+/)
       .map(foldName)
       .filter((word) => word.length >= 3),
   );
-  if (mentioned.size === 0) return;
-  tools.forEach((tool, i) => {
-    if (mentioned.has(tool.toolFolded)) scores[i] = (scores[i] ?? 0) + bonus;
-  });
+  for (const word of mentioned) for (const tool of toolsNamed(index, word)) if (tool >= 0 && tool < scores.length) scores[tool]! += bonus;
 }
 
 const decoded = new WeakMap<SearchIndex, DecodedVectors | null>();
@@ -150,7 +143,7 @@ const decoded = new WeakMap<SearchIndex, DecodedVectors | null>();
 /** The index's tool vectors, decoded once per index; null when it has none (or they do not fit its tools). */
 function vectorsOf(index: SearchIndex): DecodedVectors | null {
   let vectors = decoded.get(index);
-  if (vectors === undefined) decoded.set(index, (vectors = (index.vectors && decodeVectors(index.vectors, index.tools.length)) || null));
+  if (vectors === undefined) decoded.set(index, (vectors = (index.vectors && decodeVectors(index.vectors, index.toolCount)) || null));
   return vectors;
 }
 
@@ -173,7 +166,7 @@ function vectorScores(index: SearchIndex, text: string, table: Pick<WordVectors,
       if (looked.size >= MAX_TERMS) continue;
       const term = index.query.stemming ? (lemmas.get(word) ?? stem(word)) : word;
       const holders = ((postingsOf(index, term)?.length ?? 1) - 1) / 2;
-      const idf = vectorIdf(index.tools.length, holders);
+      const idf = vectorIdf(index.toolCount, holders);
       looked.set(word, (entry = { vector: table.vector(word), idf, known: holders > 0 || Object.hasOwn(index.related, term) }));
     }
     queryWords.push(entry);
