@@ -79,7 +79,7 @@ export function ago(ms: number): string {
 }
 
 /** A line on stderr for each of these servers whose data is more than a day old (design rule 12: say how old). */
-export function warnIfOld(servers: readonly ServerView[]): void {
+export function warnIfOld(servers: ReadonlyArray<Pick<ServerView, "server" | "ageMs">>): void {
   for (const server of servers) {
     if (server.ageMs !== undefined && server.ageMs > OLD_MS) {
       process.stderr.write(`mcpx: ${inert(server.server)}'s catalogue was read ${ago(server.ageMs)}; mcpx refresh ${inert(server.server)} reads it again\n`);

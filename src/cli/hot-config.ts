@@ -46,14 +46,27 @@ export function keptConfigsDir(stateDir: string): string {
 
 /** The config `--config explicit` names, from what is kept in `stateDir` when it is current; else read, checked, and kept when it may be. */
 export async function hotConfig(explicit: string | undefined, stateDir: string, now: () => number = Date.now): Promise<Config> {
-  const file = findConfigPath(explicit);
-  const resolved = resolve(file);
-  const stored = join(keptConfigsDir(stateDir), `${fastHash(resolved)}.json`);
-  const key = configKey(file, resolved);
+  return (await hotConfigKept(explicit, stateDir, now)).config;
+}
+
+/** A config as the hot commands take it, and the key it is kept under (undefined when it may not be kept: it is checked every run). */
+export interface HotConfig {
+  config: Config;
+  /** The config file, resolved. */
+  resolved: string;
+  keptAs: string | undefined;
+  /** What checking it warned of (said on stderr already). */
+  warnings: readonly string[];
+}
+
+/** hotConfig, saying whether the config is kept, and under what key: what a later run may take as the same config (search-stamp.ts). */
+export async function hotConfigKept(explicit: string | undefined, stateDir: string, now: () => number = Date.now): Promise<HotConfig> {
+  const { file, resolved, key } = configIdentity(explicit);
+  const stored = keptConfigFile(stateDir, resolved);
   const kept = key ? readJsonFile(stored) : undefined;
   if (isKept(kept) && kept.key === key?.text) {
     for (const warning of kept.checked.warnings) process.stderr.write(`mcpx: warning: ${warning}\n`);
-    return kept.checked.config;
+    return { config: kept.checked.config, resolved, keptAs: kept.key, warnings: kept.checked.warnings };
   }
   // the readers and checkers load only now: a kept config needs none of them
   const [{ configFrom }, { readConfigText }, { checkConfigText }] = await Promise.all([
@@ -71,10 +84,20 @@ export async function hotConfig(explicit: string | undefined, stateDir: string, 
     },
     { rules: false },
   );
-  if (key && checked && keepable(text) && !mayHoldSecret(checked.config) && now() - key.changedMs >= SETTLED_MS) {
-    keep(stored, { version: KEPT_VERSION, key: key.text, checked });
-  }
-  return config;
+  const keepIt = key && checked && keepable(text) && !mayHoldSecret(checked.config) && now() - key.changedMs >= SETTLED_MS;
+  const keptAs = keepIt && checked && keep(stored, { version: KEPT_VERSION, key: key.text, checked }) ? key.text : undefined;
+  return { config, resolved, keptAs, warnings: checked?.warnings ?? [] };
+}
+
+/** The config file `--config explicit` names, resolved, and the key a config kept for it must have (undefined when the file cannot be looked at). */
+export function configIdentity(explicit: string | undefined): { file: string; resolved: string; key: { text: string; changedMs: number } | undefined } {
+  const file = findConfigPath(explicit);
+  const resolved = resolve(file);
+  return { file, resolved, key: configKey(file, resolved) };
+}
+
+function keptConfigFile(stateDir: string, resolved: string): string {
+  return join(keptConfigsDir(stateDir), `${fastHash(resolved)}.json`);
 }
 
 /** Words that name a credential, in a key or an argument. */
@@ -124,14 +147,17 @@ function isKept(value: unknown): value is Kept {
   return kept.version === KEPT_VERSION && typeof kept.key === "string" && typeof kept.checked?.config === "object" && Array.isArray(kept.checked?.warnings);
 }
 
-function keep(file: string, kept: Kept): void {
+/** Whether it is kept. */
+function keep(file: string, kept: Kept): boolean {
   const text = JSON.stringify(kept);
   // only what JSON gives back as it was (a config is plain data; this keeps it so)
-  if (!isDeepStrictEqual(JSON.parse(text), kept)) return;
+  if (!isDeepStrictEqual(JSON.parse(text), kept)) return false;
   try {
     writePrivateAtomically(file, text);
     keepNewest(file.slice(0, file.lastIndexOf("/")), MAX_KEPT_CONFIGS);
+    return true;
   } catch {
     // not kept: the next run checks the file again, which is slower, never wrong
+    return false;
   }
 }

@@ -7,18 +7,28 @@
  */
 import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import type { HotLine } from "./hot-args.js";
-import { hotConfig } from "./hot-config.js";
+import { configIdentity, hotConfigKept } from "./hot-config.js";
 
 export async function runHot(line: HotLine): Promise<void> {
   // private, but not swept: that is left to the other commands (broker/state-dir.ts says why)
   const dir = ensurePrivateDir(stateDir(), undefined, { sweep: false });
+  if (line.command === "search") {
+    const { stampedSearch } = await import("./search.js");
+    // a search whose stamp is true reads no config and no view (search-stamp.ts)
+    const { resolved, key } = configIdentity(line.options.config);
+    const stamped = key && stampedSearch(dir, { resolved, configKey: key.text }, line.words, line.options);
+    if (stamped !== undefined) {
+      process.exitCode = stamped;
+      return;
+    }
+  }
   // A discovery command never asks a question: the policy rules are not checked.
-  const config = await hotConfig(line.options.config, dir);
+  const { config, resolved, keptAs, warnings } = await hotConfigKept(line.options.config, dir);
   if (line.command === "ls") {
     const { ls } = await import("./ls.js");
     process.exitCode = await ls(config, line.options);
   } else {
     const { searchCommand } = await import("./search.js");
-    process.exitCode = await searchCommand(config, line.words, line.options);
+    process.exitCode = await searchCommand(config, line.words, line.options, { stateDir: dir, resolved, keptAs, warnings });
   }
 }

@@ -1,6 +1,6 @@
 /** The search index, kept beside the cache entries (cache-kept.ts): made by the first reader after a change. */
 import { indexesDir } from "./cache-files.js";
-import { keep, type KeptKind, readKept, wholeView } from "./cache-kept.js";
+import { keep, type KeptKind, readKept, readKeptFor, wholeView } from "./cache-kept.js";
 import { allTools, type DiscoveryView } from "./cache-read.js";
 import { INDEX_VERSION, type SearchIndex } from "./search.js";
 
@@ -25,6 +25,12 @@ const INDEXES: KeptKind = {
   max: MAX_INDEXES,
   tables: INDEX_TABLES,
 };
+
+/** The index kept for the config file `configFile` when it was made for `key` (a view's `indexKey`) by this query side; else undefined. */
+export function readSearchIndex(stateDir: string, configFile: string, key: string): SearchIndex | undefined {
+  const stored = readKeptFor<SearchIndex>(stateDir, configFile, INDEXES, key);
+  return stored?.version === INDEX_VERSION ? stored : undefined;
+}
 
 /**
  * The view's search index: the stored one when it is current, else built now and stored for the

@@ -44,14 +44,19 @@ export function indexKey(view: DiscoveryView): string {
 
 /** The kept one, when it is current for the view; else undefined. */
 export function readKept<T>(view: DiscoveryView, kind: KeptKind): T | undefined {
+  return readKeptFor<T>(view.stateDir, view.config.file, kind, indexKey(view));
+}
+
+/** The kept one of the config file `configFile`, when it was made for `key` (a view's `indexKey`); else undefined. */
+export function readKeptFor<T>(stateDir: string, configFile: string, kind: KeptKind, key: string): T | undefined {
   let stored: Record<string, unknown> | undefined;
   try {
     // its first line, then only the pages of its tables that lookups reach
-    stored = readTableFile(keptFile(view, kind), kind.field);
+    stored = readTableFile(keptFileOf(stateDir, configFile, kind), kind.field);
   } catch {
     return undefined;
   }
-  if (!isObject(stored) || stored.version !== kind.version || stored.key !== indexKey(view) || !isObject(stored[kind.field])) return undefined;
+  if (!isObject(stored) || stored.version !== kind.version || stored.key !== key || !isObject(stored[kind.field])) return undefined;
   return stored[kind.field] as T;
 }
 
@@ -72,5 +77,9 @@ export function wholeView(view: DiscoveryView): DiscoveryView {
 }
 
 function keptFile(view: DiscoveryView, kind: KeptKind): string {
-  return join(kind.dir(view.stateDir), `${fastHash(view.config.file)}.json`);
+  return keptFileOf(view.stateDir, view.config.file, kind);
+}
+
+function keptFileOf(stateDir: string, configFile: string, kind: KeptKind): string {
+  return join(kind.dir(stateDir), `${fastHash(configFile)}.json`);
 }
