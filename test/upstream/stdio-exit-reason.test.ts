@@ -1,8 +1,9 @@
 /**
  * A stdio server that exits at once is down with its exit's reason whichever mcpx sees first:
- * the pipe closing under a write, or the process's exit. The servers here close their stdin
- * before they exit, so that the write fails (EPIPE) before the exit, every time: the order a
- * loaded machine gives at random (seen once in a fresh-clone `npm test`, why-down.test.ts).
+ * the pipe closing under a write, or the process's exit. The servers here close their stdin and
+ * exit only when told to (SIGUSR2) after mcpx has written, so that the write fails (EPIPE) before
+ * the exit, every time: the order a loaded machine gives at random (seen once in a fresh-clone
+ * `npm test`, why-down.test.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerConfig } from "../../src/config/types.js";
@@ -13,13 +14,15 @@ import { silentLogger } from "../../src/util/log.js";
 
 const LIMITS = { maxMessageBytes: 1 << 20, limitName: "limits.maxUpstreamMessageBytes" };
 
-/** Node code that closes its stdin, says so on stderr, then (after `exitAfterMs`, if given) writes `error` and exits 1. */
-function closesStdin(error: string, exitAfterMs?: number): string[] {
-  const exit =
-    exitAfterMs === undefined
-      ? "setInterval(() => {}, 1000);"
-      : `setTimeout(() => { console.error(${JSON.stringify(error)}); process.exit(1); }, ${exitAfterMs});`;
-  return ["-e", `require('node:fs').closeSync(0); console.error('stdin closed'); ${exit}`];
+/** Node code that closes its stdin and says so on stderr; on SIGUSR2 it writes `error` and exits 1 (without `error`, it lives on). */
+function closesStdin(error?: string): string[] {
+  const onSignal = error === undefined ? "" : `process.on('SIGUSR2', () => { console.error(${JSON.stringify(error)}); process.exit(1); });`;
+  return ["-e", `${onSignal} setInterval(() => {}, 1000); require('node:fs').closeSync(0); console.error('stdin closed');`];
+}
+
+/** Tells a process of `closesStdin` to exit. */
+function exitNow(channel: StdioChannel): void {
+  process.kill(channel.pid!, "SIGUSR2");
 }
 
 function stdioConfig(name: string, args: string[]): ServerConfig {
@@ -63,19 +66,21 @@ describe("a stdio server whose pipe closes before mcpx sees it exit", () => {
   });
 
   it("refuses a write with the exit's reason and the line that says what is wrong, not the broken pipe", async () => {
-    const channel = channelFor(stdioConfig("quitter", closesStdin("Error: Cannot find module '/x/server.js'", 300)));
+    const channel = channelFor(stdioConfig("quitter", closesStdin("Error: Cannot find module '/x/server.js'")));
     channels.push(channel);
     const closed = heard(channel, "stdin closed");
     await channel.start();
     await closed;
+    const refused = channel.send(PING); // the write fails here (EPIPE), before the process exits
+    exitNow(channel);
     const reason = "the server process exited with code 1: Error: Cannot find module '/x/server.js'";
-    await expect(channel.send(PING)).rejects.toThrow(reason);
+    await expect(refused).rejects.toThrow(reason);
     // Once told, a later write is refused with the same reason, at once.
     await expect(channel.send(PING)).rejects.toThrow(reason);
   });
 
   it("fails the handshake with that reason (the probe's write broke first, and initialize found the pipe gone)", async () => {
-    const config = stdioConfig("quitter-handshake", closesStdin("ModuleNotFoundError: No module named 'mcp'", 300));
+    const config = stdioConfig("quitter-handshake", closesStdin("ModuleNotFoundError: No module named 'mcp'"));
     let channel: StdioChannel | undefined;
     const opened = openConnection({
       config,
@@ -92,6 +97,8 @@ describe("a stdio server whose pipe closes before mcpx sees it exit", () => {
         stdio.start = async () => {
           await start();
           await closed;
+          // A timer runs after the probe's write, which follows the start at once.
+          setTimeout(() => exitNow(stdio), 10);
         };
         channel = stdio;
         return new Peer(made, { request: async () => ({}), notification: () => {} }, silentLogger);
@@ -106,7 +113,7 @@ describe("a stdio server whose pipe closes before mcpx sees it exit", () => {
   });
 
   it("is still reported, after a short bound, when the process closed its stdin and does not exit", async () => {
-    const channel = channelFor(stdioConfig("deaf", closesStdin("never written")));
+    const channel = channelFor(stdioConfig("deaf", closesStdin()));
     channels.push(channel);
     const closed = heard(channel, "stdin closed");
     await channel.start();
