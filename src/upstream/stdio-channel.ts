@@ -2,6 +2,7 @@
  * An upstream that runs as a child process speaking MCP on its stdin/stdout.
  * Its stderr goes to mcpx's log and, line by line, to `onstderr` (the upstream keeps a tail of
  * it to say why the server is down). Shutdown is orderly: close stdin, then SIGTERM, then SIGKILL.
+ * Why it ended is told by `ProcessEnd`, alike to the close and to a write the closed pipe refused.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Arrival, Channel } from "../rpc/channel.js";
@@ -12,7 +13,7 @@ import { parseFrame, type JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { GatewayError } from "../protocol/errors.js";
 import type { Logger } from "../util/log.js";
 import { within } from "../util/sleep.js";
-import { saysWhatIsWrong, TAIL_LINES } from "./stderr-tail.js";
+import { ProcessEnd } from "./process-end.js";
 
 export interface StdioSpec {
   command: string;
@@ -24,15 +25,17 @@ export interface StdioSpec {
 const GRACE_MS = 2_000;
 /** How long an exit waits for the rest of stderr (a grandchild may hold the pipe open). */
 const STDERR_DRAIN_MS = 250;
+/**
+ * How long a write the pipe refused waits for the process's exit to be seen, and its reason told
+ * (the stderr drain above included); a process that closed its stdin and lives on is reported then.
+ */
+const EXIT_SEEN_MS = 1_000;
 
 export class StdioChannel implements Channel, ReportsOversized {
   #child: ChildProcessWithoutNullStreams | undefined;
   #exited: Promise<void> = Promise.resolve();
   #closing = false;
-  /** The last stderr line that said what is wrong; an exit's reason quotes it. */
-  #wrong: string | undefined;
-  /** Lines since it: one long before the exit (as far back as a tail keeps) is not its cause. */
-  #sinceWrong = 0;
+  readonly #end = new ProcessEnd();
   onmessage?: (message: JsonRpcMessage, arrival: Arrival) => void;
   onjunk?: (why: string) => void;
   onclose?: (reason?: Error) => void;
@@ -77,11 +80,7 @@ export class StdioChannel implements Channel, ReportsOversized {
       const stderr = new LineReader(64 * 1024, {
         line: (text) => {
           this.log.info("upstream stderr", { stderr: text });
-          this.#sinceWrong++;
-          if (saysWhatIsWrong(text)) {
-            this.#wrong = cut(text.trim());
-            this.#sinceWrong = 0;
-          }
+          this.#end.heard(text);
           this.onstderr?.(text);
         },
         oversized: () => {},
@@ -97,10 +96,11 @@ export class StdioChannel implements Channel, ReportsOversized {
         reject(new GatewayError("UPSTREAM_UNAVAILABLE", `could not start "${this.spec.command}": ${error.message}`));
       });
       child.once("exit", (code, signal) => {
-        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.#end.exited(code, signal);
         void within(stderrClosed, STDERR_DRAIN_MS, undefined).then(() => {
-          const why = this.#wrong && this.#sinceWrong < TAIL_LINES ? `: ${this.#wrong}` : "";
-          this.onclose?.(this.#closing ? undefined : new GatewayError("UPSTREAM_EXITED", `the server process ${how}${why}`));
+          // Told before the close, and the close before any refused write hears it: the peer is closed by then.
+          const reason = this.#end.tell();
+          this.onclose?.(this.#closing ? undefined : reason);
         });
       });
     });
@@ -108,12 +108,24 @@ export class StdioChannel implements Channel, ReportsOversized {
 
   send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
-    if (!child || child.exitCode !== null || !child.stdin.writable) {
-      return Promise.reject(new GatewayError("UPSTREAM_UNAVAILABLE", "the server process is not running"));
-    }
+    if (!child) return Promise.reject(new GatewayError("UPSTREAM_UNAVAILABLE", "the server process is not running"));
+    if (child.exitCode !== null || child.signalCode !== null || !child.stdin.writable) return this.#refused(child);
     return new Promise((resolve, reject) => {
-      child.stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+      child.stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? this.#refused(child, error).catch(reject) : resolve()));
     });
+  }
+
+  /**
+   * A write the closed pipe refused. The process closes its pipes as it exits, and on a busy
+   * machine the broken pipe may be seen before the exit: the exit's reason (quoting what the
+   * process said was wrong) is the better one, so it is waited for, a moment at most.
+   */
+  async #refused(child: ChildProcessWithoutNullStreams, cause?: Error): Promise<never> {
+    const reason = await this.#end.whyGone(EXIT_SEEN_MS);
+    if (reason) throw reason;
+    const running = child.exitCode === null && child.signalCode === null;
+    const why = running ? `does not read its stdin${cause ? ` (${cause.message})` : ""}` : "is not running";
+    throw new GatewayError("UPSTREAM_UNAVAILABLE", `the server process ${why}`);
   }
 
   async close(): Promise<void> {
@@ -133,13 +145,6 @@ export class StdioChannel implements Channel, ReportsOversized {
     signalGroup(child, "SIGKILL");
     await this.#exited;
   }
-}
-
-/** A reason quotes at most this much of a stderr line. */
-const MAX_QUOTED = 300;
-
-function cut(text: string): string {
-  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED - 1)}…` : text;
 }
 
 function signalGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
