@@ -15,7 +15,7 @@ import { inert } from "./inert.js";
 export interface ViewOptions {
   /** Answer from the cache alone: never start a server. */
   cached?: boolean;
-  /** Only these servers matter to the command (a never-read server outside them is not read). */
+  /** Only these servers matter to the command: a never-read server outside them is not read, and with `schemas` the view holds these alone (the others' entries unread). */
   only?: readonly string[];
   /** The command needs the tools' schemas (not only names, descriptions and signatures). */
   schemas?: boolean;
@@ -26,8 +26,9 @@ const OLD_MS = 24 * 3600 * 1000;
 
 export async function discoveryView(config: Config, options: ViewOptions = {}): Promise<DiscoveryView> {
   const dir = ensurePrivateDir(stateDir());
-  const read = { schemas: options.schemas === true };
-  let view = await readView(config, dir, read.schemas);
+  // with schemas, the entries of the servers that matter only (a view of them alone)
+  const read = { schemas: options.schemas === true, ...(options.only ? { only: options.only } : {}) };
+  let view = await readView(config, dir, read);
   const wanted = (server: ServerView): boolean => options.only === undefined || options.only.includes(server.server);
   const neverRead = (): ServerView[] => view.servers.filter((server) => server.state === "never read" && wanted(server));
   let unread = neverRead();
@@ -36,7 +37,7 @@ export async function discoveryView(config: Config, options: ViewOptions = {}): 
   const shared = config.store === undefined ? undefined : await (await import("./shared-schemas.js")).openCommandSchemas(config, dir);
   try {
     if (shared && (await shared.pull(unread.map((server) => server.config))).length > 0) {
-      view = await readView(config, dir, read.schemas);
+      view = await readView(config, dir, read);
       unread = neverRead();
     }
     if (unread.length > 0 && options.cached !== true) {
@@ -49,7 +50,7 @@ export async function discoveryView(config: Config, options: ViewOptions = {}): 
         unread.map((server) => server.server),
         shared?.schemas,
       );
-      view = await readView(config, dir, read.schemas);
+      view = await readView(config, dir, read);
     }
   } finally {
     await shared?.close();
@@ -58,8 +59,8 @@ export async function discoveryView(config: Config, options: ViewOptions = {}): 
 }
 
 /** The summary answers most commands with a few small modules; the entries need the rest (loaded then). */
-async function readView(config: Config, dir: string, schemas: boolean): Promise<DiscoveryView> {
-  return (schemas ? undefined : summaryView(config, dir)) ?? (await import("../discovery/cache-read.js")).readDiscovery(config, dir, { schemas });
+async function readView(config: Config, dir: string, read: { schemas: boolean; only?: readonly string[] }): Promise<DiscoveryView> {
+  return (read.schemas ? undefined : summaryView(config, dir)) ?? (await import("../discovery/cache-read.js")).readDiscovery(config, dir, read);
 }
 
 /** "read 3 h ago", "never read", …: how old a server's data is, in words. */

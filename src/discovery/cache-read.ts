@@ -19,13 +19,23 @@ import { toolRecord } from "./tool-records.js";
 
 export type { DiscoveryTool, DiscoveryView, ServerState, ServerView } from "./cache-view.js";
 
-export function readDiscovery(config: Config, stateDir: string, options: { schemas?: boolean; now?: number } = {}): DiscoveryView {
+/**
+ * `only` (with `schemas`): the view of these servers alone, the others' entries not read (a
+ * command about one server, `mcpx types`, read all seventy entries before: a fifth of its time).
+ */
+export function readDiscovery(
+  config: Config,
+  stateDir: string,
+  options: { schemas?: boolean; now?: number; only?: readonly string[] } = {},
+): DiscoveryView {
   const now = options.now ?? Date.now();
   const summarised = options.schemas === true ? undefined : summaryView(config, stateDir, now);
   if (summarised) return summarised;
+  const only = options.schemas === true ? options.only : undefined;
+  const servers = only === undefined ? config.servers : config.servers.filter((server) => only.includes(server.name));
   // The generation before the entries: a write in between makes the summary stale at once, never wrong.
   const generation = currentGeneration(stateDir);
-  const view = { config, stateDir, servers: config.servers.map((server) => serverView(config, server, stateDir, now)), schemas: true };
+  const view = { config, stateDir, servers: servers.map((server) => serverView(config, server, stateDir, now)), schemas: true };
   // Made for the next reader when it was missing or stale (a reader that asked for schemas did not look).
   if (options.schemas !== true) writeSummary(view, generation);
   return view;

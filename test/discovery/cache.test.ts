@@ -137,6 +137,21 @@ describe("the cache writer and readers", () => {
     expect(filtered.servers[0]!.tools.map((tool) => tool.tool)).toEqual(["beta"]);
   });
 
+  it("with schemas and only some servers, reads those servers' entries alone", async () => {
+    const dir = fresh();
+    const config = configOf({ demo: stdio(), other: stdio({ args: ["other.js"] }) });
+    const writer = new CacheWriter(dir, silentLogger);
+    writer.read(config.servers[0]!, snapshot("alpha"));
+    writer.read(config.servers[1]!, snapshot("gamma"));
+    await writer.flush();
+    const view = readDiscovery(config, dir, { schemas: true, only: ["other"] });
+    expect(view.servers.map((server) => server.server)).toEqual(["other"]);
+    expect(view.servers[0]!.tools.map((tool) => tool.tool)).toEqual(["gamma"]);
+    expect(view.servers[0]!.tools[0]!.inputSchema).toEqual({ type: "object" });
+    // without schemas, `only` changes nothing: the summary's view is every server's
+    expect(readDiscovery(config, dir, { only: ["other"] }).servers.map((server) => server.server)).toEqual(["demo", "other"]);
+  });
+
   it("keeps the search index until what it is built from changes", async () => {
     const dir = fresh();
     const config = configOf({ demo: stdio() });
