@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Bundles the hot path after tsc (`npm run build`), beside tsc's files:
 // - dist/cli/main.cjs: main.js as CommonJS, with its own few modules (version.js, exit.js,
-//   hot-args.js, hot-load.js), which bin/mcpx.js requires, so `--version`, `ls` and `search`
-//   start no ES module loader (issue 14: about a fifth of Node's own start);
+//   hot-args.js, hot-load.js), which bin/mcpx.js requires, so `--version`, `ls`, `search`,
+//   `types` and `catalog` start no ES module loader (issue 14: about a fifth of Node's own start);
 // - dist/cli/hot-script.js: hot.js with the modules of `ls` and `search` (HOT: hot.js imports
 //   them with import()) and everything they import statically, as one CommonJS function
 //   expression that cli/hot-load.ts compiles as a script, and dist/cli/hot-script.cache, V8's
@@ -10,7 +10,9 @@
 //   deserialises bytecode instead of parsing and compiling it (Node 20 has no code cache for
 //   modules: hence a script, not a module). The config's readers and checkers (cli/context.js
 //   and config/) are left out: a run reads the config kept checked (cli/hot-config.ts), and
-//   only a run that must check it again (the file or the build changed) imports them.
+//   only a run that must check it again (the file or the build changed) imports them;
+// - dist/cli/hot-render-script.js and its cache: the same for `types` and `catalog`
+//   (hot-render.js with their modules: the renderings `ls` and `search` never load).
 // Everything else stays as tsc wrote it:
 // - every other import() stays a module of its own, loaded only when it runs (program.js and
 //   hot.js from main.cjs; a never-read server's first read, a host's own config format from the
@@ -36,13 +38,16 @@ import { loadEsbuild } from './esbuild.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 const OUT_DIR = path.join(DIST, 'cli');
-/** The hot commands' modules, which hot.js imports when such a line runs (not context.js: see above). */
-const HOT = new Set(['ls.js', 'search.js'].map((name) => path.join(DIST, 'cli', name)));
+/** Each hot script: its entry, and the commands' modules it imports when such a line runs, bundled in (not context.js: see above). */
+const SCRIPTS = [
+  { name: 'hot-script', entry: 'hot.js', commands: ['ls.js', 'search.js'] },
+  { name: 'hot-render-script', entry: 'hot-render.js', commands: ['types.js', 'catalog.js'] },
+];
 /** Packages bundled: small, pure, and used by every search. */
 const PACKAGES_INSIDE = new Set(['stemmer']);
 const VERSION_MODULE = path.join(DIST, 'version.js');
 /** What this script writes, each under dist/cli/ (removed first, and left removed without esbuild). */
-const OUTPUTS = ['main.cjs', 'main.inputs.json', 'hot-script.js', 'hot-script.inputs.json', 'hot-script.cache'];
+const OUTPUTS = ['main.cjs', 'main.inputs.json', ...SCRIPTS.flatMap(({ name }) => [`${name}.js`, `${name}.inputs.json`, `${name}.cache`])];
 /** `import.meta.url` in CommonJS: esbuild replaces it with this name, which the banner defines. */
 const MODULE_URL = '__mcpxModuleUrl';
 const MODULE_URL_LINE = `var ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;`;
@@ -66,10 +71,10 @@ const fromBundle = (file) => {
 };
 
 /**
- * The resolution rules above. `statically` is the set of modules the bundle holds through static
- * imports (from a first pass); undefined in that first pass.
+ * The resolution rules above. `hot`: the commands' modules the bundle holds; `statically`: the
+ * modules it holds through static imports (from a first pass), undefined in that first pass.
  */
-function hotPath(statically) {
+function hotPath(hot, statically) {
   return {
     name: 'hot-path',
     setup(build) {
@@ -80,7 +85,7 @@ function hotPath(statically) {
           const bare = !args.path.startsWith('.') && !path.isAbsolute(args.path) && !args.path.startsWith('node:');
           return bare && !PACKAGES_INSIDE.has(args.path) ? { path: args.path, external: true } : resolved;
         }
-        const separate = args.kind === 'dynamic-import' && !HOT.has(resolved.path) && !statically?.has(resolved.path);
+        const separate = args.kind === 'dynamic-import' && !hot.has(resolved.path) && !statically?.has(resolved.path);
         return separate ? { path: fromBundle(resolved.path), external: true } : resolved;
       });
       build.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, (args) => {
@@ -113,12 +118,12 @@ const listed = (input) => {
   return packaged >= 0 ? file.slice(packaged + 1) : path.relative(DIST, file).split(path.sep).join('/');
 };
 
-/** `entry` bundled as CommonJS: its code, the modules it holds, and the import()s it left as they are. */
-async function bundle(entry) {
+/** `entry` bundled as CommonJS, with the modules `hot` (and what they import): its code, the modules it holds, and the import()s it left as they are. */
+async function bundle(entry, hot = new Set()) {
   // First pass: which modules static imports bring in (every dynamic one but the hot commands' kept out).
-  const first = await esbuild.build({ ...options(entry, hotPath(undefined)), outfile: `${entry}.bundle` });
+  const first = await esbuild.build({ ...options(entry, hotPath(hot, undefined)), outfile: `${entry}.bundle` });
   const statically = new Set(Object.keys(first.metafile.inputs).map((input) => path.resolve(ROOT, input)));
-  const result = await esbuild.build({ ...options(entry, hotPath(statically)), outfile: `${entry}.bundle` });
+  const result = await esbuild.build({ ...options(entry, hotPath(hot, statically)), outfile: `${entry}.bundle` });
   const [output] = result.outputFiles;
   const imports = Object.values(result.metafile.outputs).flatMap((out) => out.imports);
   return {
@@ -138,25 +143,27 @@ function write(name, code, inputs) {
 const main = await bundle(path.join(OUT_DIR, 'main.js'));
 write('main.cjs', `${BANNER}\n${MODULE_URL_LINE}\n${main.code}`, main.inputs);
 
-// The hot script: its import()s of modules left out go through the loader's function, each
+// Each hot script: its import()s of modules left out go through the loader's function, each
 // replaced where esbuild wrote it, and none may be left (a script has nothing to resolve one from).
-const hot = await bundle(path.join(OUT_DIR, 'hot.js'));
-let code = hot.code;
-for (const specifier of hot.dynamic) {
-  const call = `import(${JSON.stringify(specifier)})`;
-  if (!code.includes(call)) throw new Error(`bundle-hot: esbuild did not write ${call} as expected`);
-  code = code.split(call).join(`${IMPORT}(${JSON.stringify(specifier)})`);
-}
-if (/\bimport\(\s*["'`.]/.test(code)) throw new Error('bundle-hot: the hot script still holds an import() it cannot resolve');
-const script = `${SCRIPT_HEAD}\n${BANNER}\n${MODULE_URL_LINE}\n${code}\n})`;
-const scriptFile = path.join(OUT_DIR, 'hot-script.js');
-write('hot-script.js', script, hot.inputs);
+for (const { name, entry, commands } of SCRIPTS) {
+  const hot = await bundle(path.join(OUT_DIR, entry), new Set(commands.map((command) => path.join(DIST, 'cli', command))));
+  let code = hot.code;
+  for (const specifier of hot.dynamic) {
+    const call = `import(${JSON.stringify(specifier)})`;
+    if (!code.includes(call)) throw new Error(`bundle-hot: esbuild did not write ${call} as expected`);
+    code = code.split(call).join(`${IMPORT}(${JSON.stringify(specifier)})`);
+  }
+  if (/\bimport\(\s*["'`.]/.test(code)) throw new Error(`bundle-hot: ${name} still holds an import() it cannot resolve`);
+  const script = `${SCRIPT_HEAD}\n${BANNER}\n${MODULE_URL_LINE}\n${code}\n})`;
+  const scriptFile = path.join(OUT_DIR, `${name}.js`);
+  write(`${name}.js`, script, hot.inputs);
 
-// Every function compiled (--no-lazy) before the cache is taken, then V8's default again (the
-// flag is not part of what V8 checks a cache against: cli/hot-load.ts's test shows it is taken).
-setFlagsFromString('--no-lazy');
-const compiled = new Script(script, { filename: scriptFile });
-setFlagsFromString('--lazy');
-const cache = compiled.createCachedData();
-writeFileSync(path.join(OUT_DIR, 'hot-script.cache'), cache);
-process.stderr.write(`bundle-hot: dist/cli/hot-script.cache, ${Math.round(cache.length / 1024)} KiB\n`);
+  // Every function compiled (--no-lazy) before the cache is taken, then V8's default again (the
+  // flag is not part of what V8 checks a cache against: cli/hot-load.ts's test shows it is taken).
+  setFlagsFromString('--no-lazy');
+  const compiled = new Script(script, { filename: scriptFile });
+  setFlagsFromString('--lazy');
+  const cache = compiled.createCachedData();
+  writeFileSync(path.join(OUT_DIR, `${name}.cache`), cache);
+  process.stderr.write(`bundle-hot: dist/cli/${name}.cache, ${Math.round(cache.length / 1024)} KiB\n`);
+}

@@ -11,6 +11,7 @@ import { catalogLayout } from "../discovery/catalog-budget.js";
 import { discoveryView, warnIfOld } from "./discovery-view.js";
 import { CliError, Exit } from "./exit.js";
 import { inert, inertJson } from "./inert.js";
+import { writeOut } from "./write-out.js";
 
 export interface CatalogResult {
   budget: number;
@@ -35,7 +36,7 @@ export async function catalog(config: Config, options: { budget: number; bias?: 
     throw new CliError(`a budget of ${options.budget} tokens does not hold even the catalog's first line (${input.headerTokens} tokens)`, Exit.Usage);
   warnIfOld(view.servers);
   if (!options.json) {
-    process.stdout.write(layout.text.split("\n").map(inert).join("\n"));
+    writeOut(layout.text.split("\n").map(inert).join("\n"));
     return Exit.Ok;
   }
   const readAt = new Map(view.servers.map((server) => [server.server, server.readAt ?? null]));
@@ -54,6 +55,6 @@ export async function catalog(config: Config, options: { budget: number; bias?: 
     shown: layout.shown.map((tool) => tool.name),
     omitted: input.tools.length - layout.shown.length,
   };
-  process.stdout.write(`${inertJson(JSON.stringify(result, null, 2))}\n`);
+  writeOut(`${inertJson(JSON.stringify(result, null, 2))}\n`);
   return Exit.Ok;
 }

@@ -18,6 +18,7 @@
  * not kept: another edit within its file system's time resolution would not change the key.
  */
 import { statSync } from "node:fs";
+import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
@@ -38,6 +39,14 @@ interface Kept {
   version: typeof KEPT_VERSION;
   key: string;
   checked: CheckedConfig;
+}
+
+/**
+ * The hot commands' state directory, made private but not swept: that is left to the other
+ * commands (broker/state-dir.ts says why). The hot commands write only 0600 files into it.
+ */
+export function hotStateDir(): string {
+  return ensurePrivateDir(stateDir(), undefined, { sweep: false });
 }
 
 export function keptConfigsDir(stateDir: string): string {

@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 import type { HotLine } from "./hot-args.js";
 
+/** hot.ts or hot-render.ts, each taking the lines of its commands (runHotLine sends each its own). */
 type HotModule = { runHot(line: HotLine): Promise<void> };
 
 /**
@@ -32,8 +33,11 @@ type HotFactory = (
 ) => void;
 
 export async function runHotLine(line: HotLine): Promise<void> {
-  const script = import.meta.url.endsWith(".cjs") ? fileURLToPath(new URL("./hot-script.js", import.meta.url)) : undefined;
-  const hot: HotModule = script && existsSync(script) ? loadHotScript(script).exports : await import("./hot.js");
+  // `types` and `catalog` have a script of their own (hot-render.ts), with the renderings `ls` and `search` never load
+  const render = line.command === "types" || line.command === "catalog";
+  const name = render ? "./hot-render-script.js" : "./hot-script.js";
+  const script = import.meta.url.endsWith(".cjs") ? fileURLToPath(new URL(name, import.meta.url)) : undefined;
+  const hot: HotModule = script && existsSync(script) ? loadHotScript(script).exports : render ? await import("./hot-render.js") : await import("./hot.js");
   await hot.runHot(line);
 }
 

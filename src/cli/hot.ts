@@ -3,15 +3,14 @@
  * lines hot-args.ts reads (main.ts sends them here). The build bundles this file with the
  * modules these commands load (the `import()`s below, and what they import statically) into
  * one (scripts/bundle-hot.mjs): one module to load instead of about fifty. Nothing else loads it,
- * so `--version` and the commands commander runs never pay for it.
+ * so `--version` and the commands commander runs never pay for it. `types` and `catalog` have
+ * their own (hot-render.ts), so that these two do not load the renderings.
  */
-import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
-import type { HotLine } from "./hot-args.js";
-import { configIdentity, hotConfigKept } from "./hot-config.js";
+import type { LsLine, SearchLine } from "./hot-args.js";
+import { configIdentity, hotConfigKept, hotStateDir } from "./hot-config.js";
 
-export async function runHot(line: HotLine): Promise<void> {
-  // private, but not swept: that is left to the other commands (broker/state-dir.ts says why)
-  const dir = ensurePrivateDir(stateDir(), undefined, { sweep: false });
+export async function runHot(line: LsLine | SearchLine): Promise<void> {
+  const dir = hotStateDir();
   if (line.command === "search") {
     const { stampedSearch } = await import("./search.js");
     // a search whose stamp is true reads no config and no view (search-stamp.ts)

@@ -9,6 +9,7 @@ import { didYouMean, nearest } from "../util/nearest.js";
 import { ageWords, discoveryView, warnIfOld } from "./discovery-view.js";
 import { CliError, Exit } from "./exit.js";
 import { inert, inertJson } from "./inert.js";
+import { writeOut } from "./write-out.js";
 
 interface Target {
   server: string;
@@ -38,12 +39,12 @@ export async function types(config: Config, spec: string, options: { json?: bool
       tools: tools.map((tool) => tool.name),
       servers: servers.map((server) => ({ server: server.server, readAt: server.readAt ?? null })),
     };
-    process.stdout.write(`${inertJson(JSON.stringify(json, null, 2))}\n`);
+    writeOut(`${inertJson(JSON.stringify(json, null, 2))}\n`);
     return Exit.Ok;
   }
   // Upstream descriptions are in the doc comments: each line made inert for the terminal.
   const header = servers.map((server) => `// ${server.server}: ${server.tools.length} tools, ${ageWords(server)}`).join("\n");
-  process.stdout.write(`${[header, ...typescript.split("\n")].map(inert).join("\n").trimEnd()}\n`);
+  writeOut(`${[header, ...typescript.split("\n")].map(inert).join("\n").trimEnd()}\n`);
   return Exit.Ok;
 }
 

@@ -23,11 +23,7 @@ export type { DiscoveryTool, DiscoveryView, ServerState, ServerView } from "./ca
  * `only` (with `schemas`): the view of these servers alone, the others' entries not read (a
  * command about one server, `mcpx types`, read all seventy entries before: a fifth of its time).
  */
-export function readDiscovery(
-  config: Config,
-  stateDir: string,
-  options: { schemas?: boolean; now?: number; only?: readonly string[] } = {},
-): DiscoveryView {
+export function readDiscovery(config: Config, stateDir: string, options: { schemas?: boolean; now?: number; only?: readonly string[] } = {}): DiscoveryView {
   const now = options.now ?? Date.now();
   const summarised = options.schemas === true ? undefined : summaryView(config, stateDir, now);
   if (summarised) return summarised;

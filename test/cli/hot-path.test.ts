@@ -82,17 +82,27 @@ describe("the hot commands load none of the heavy modules", () => {
   });
 
   it("the bundled hot path (when the build made one) holds none of them either", () => {
-    // scripts/bundle-hot.mjs lists the modules it put into dist/cli/hot-script.js; a build without esbuild leaves none.
-    const list = join(ROOT, "dist", "cli", "hot-script.inputs.json");
-    if (!existsSync(list)) return;
-    const inputs = (JSON.parse(readFileSync(list, "utf8")) as string[]).map((input) => `file://${ROOT}/dist/${input}`);
-    expect(inputs).toContain(`file://${ROOT}/dist/cli/ls.js`);
-    expect(forbiddenIn(inputs)).toEqual([]);
-    expect(inputs.filter((input) => /\/dist\/cli\/(program|read-catalogues)\.js$/.test(input))).toEqual([]);
+    // scripts/bundle-hot.mjs lists the modules it put into each hot script; a build without esbuild leaves none.
+    const listed = (name: string) => {
+      const list = join(ROOT, "dist", "cli", `${name}.inputs.json`);
+      return existsSync(list) ? (JSON.parse(readFileSync(list, "utf8")) as string[]).map((input) => `file://${ROOT}/dist/${input}`) : undefined;
+    };
+    const hot = listed("hot-script");
+    const render = listed("hot-render-script");
+    if (!hot || !render) return;
+    expect(hot).toContain(`file://${ROOT}/dist/cli/ls.js`);
+    expect(render).toContain(`file://${ROOT}/dist/cli/types.js`);
+    expect(render).toContain(`file://${ROOT}/dist/cli/catalog.js`);
+    // ls and search never load the renderings
+    expect(hot.filter((input) => /\/dist\/(cli\/(types|catalog)|discovery\/(typescript|catalog-budget))\.js$/.test(input))).toEqual([]);
+    for (const inputs of [hot, render]) {
+      expect(forbiddenIn(inputs)).toEqual([]);
+      expect(inputs.filter((input) => /\/dist\/cli\/(program|read-catalogues)\.js$/.test(input))).toEqual([]);
+    }
   });
 
-  it("the bundled hot script's code cache is one this Node takes (else every search compiles it)", async () => {
-    const script = join(ROOT, "dist", "cli", "hot-script.js");
+  it.each(["hot-script", "hot-render-script"])("the bundled %s's code cache is one this Node takes (else every run compiles it)", async (name) => {
+    const script = join(ROOT, "dist", "cli", `${name}.js`);
     if (!existsSync(join(ROOT, "dist", "cli", "main.cjs"))) return;
     // In a plain Node, compiled as cli/hot-load.ts does (vitest's workers may run under other V8 flags).
     const probe = [
@@ -135,16 +145,40 @@ describe("the hot commands load none of the heavy modules", () => {
     }
   });
 
+  it("mcpx types and mcpx catalog, and with --json", async () => {
+    // The first catalog counts its lines' tokens (that one loads the tokenizer); later ones read them.
+    expect((await mcpx("catalog", "--budget", "100")).code).toBe(0);
+    for (const args of [
+      ["types", "many.tool_007"],
+      ["types", "--json", "many"],
+      ["catalog", "--budget", "400"],
+      ["catalog", "--json", "--budget=300", "--bias", "tool seven"],
+    ]) {
+      const run = await loadedBy([...args, "--config", config.file], config, log);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/tool_00/);
+      expect(forbiddenIn(run.modules), args.join(" ")).toEqual([]);
+    }
+  });
+
   it("a line read without commander answers as commander does", async () => {
     // `-cFILE` is a line hot-args.ts leaves to commander: the same answer either way.
     for (const args of [
       ["ls", "--json"],
       ["search", "--json", "-n", "2", "tool", "seven"],
+      ["types", "many.tool_007"],
+      ["types", "--json", "many.tool_001,many.tool_002"],
+      ["types", "nothing"],
+      ["catalog", "--budget", "500", "--bias", "seven"],
+      ["catalog", "--json", "--budget", "300"],
+      ["catalog", "--budget", "2"],
     ]) {
       const hot = await runMcpx([...args, "-c", config.file], config);
       const commander = await runMcpx([...args, `-c${config.file}`], config);
-      expect(hot.code, hot.stderr).toBe(0);
-      expect(hot.stdout.replace(/"readAt": "[^"]*"/g, "")).toBe(commander.stdout.replace(/"readAt": "[^"]*"/g, ""));
+      expect(hot.code, hot.stderr).toBe(commander.code);
+      // when the data was read, and how long ago, moves between the two runs
+      const timeless = (text: string) => text.replace(/"readAt": "[^"]*"/g, "").replace(/read \d+ (s|min|h|days) ago/g, "read … ago");
+      expect(timeless(hot.stdout)).toBe(timeless(commander.stdout));
       expect(hot.stderr).toBe(commander.stderr);
     }
   });
@@ -282,7 +316,7 @@ describe.skipIf(!TOOL_SEARCH_DATA)("mcpx search reads the index by pages", () =>
   });
 });
 
-describe("hotLine: the ls and search lines read without commander", () => {
+describe("hotLine: the ls, search, types and catalog lines read without commander", () => {
   it("reads the plain lines", () => {
     expect(hotLine(["ls"])).toEqual({ command: "ls", options: {} });
     expect(hotLine(["ls", "--json", "-c", "a.json", "--cached"])).toEqual({ command: "ls", options: { json: true, config: "a.json", cached: true } });
@@ -297,6 +331,12 @@ describe("hotLine: the ls and search lines read without commander", () => {
       words: ["-", "x"],
       options: { limit: 12, config: "b.json" },
     });
+    expect(hotLine(["types", "github.create_issue,fs", "--json"])).toEqual({ command: "types", spec: "github.create_issue,fs", options: { json: true } });
+    expect(hotLine(["catalog", "--budget", "2000", "--bias", "send an email", "-c", "a.json"])).toEqual({
+      command: "catalog",
+      options: { budget: 2000, bias: "send an email", config: "a.json" },
+    });
+    expect(hotLine(["catalog", "--cached", "--budget=50"])).toEqual({ command: "catalog", options: { budget: 50, cached: true } });
   });
 
   it("leaves every other line to commander", () => {
@@ -322,6 +362,18 @@ describe("hotLine: the ls and search lines read without commander", () => {
       ["search", "x", "-n", "2", "-n", "3"],
       ["search", "x", "--", "-y"],
       ["search", "x", "--live"],
+      ["types"],
+      ["types", "a", "b"],
+      ["types", "a", "--limit", "3"],
+      ["types", "a", "--bias", "b"],
+      ["catalog"],
+      ["catalog", "--bias", "x"],
+      ["catalog", "--budget", "0"],
+      ["catalog", "--budget", "1e3"],
+      ["catalog", "--budget", "100", "extra"],
+      ["catalog", "--budget", "100", "--budget", "200"],
+      ["catalog", "--budget", "100", "--bias", "-x"],
+      ["catalog", "--budget", "100", "-n", "3"],
     ]) {
       expect(hotLine(args), args.join(" ")).toBeUndefined();
     }

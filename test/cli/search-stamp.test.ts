@@ -97,7 +97,10 @@ describe("a search whose stamp is true", () => {
     expect(whole.stderr).toContain('left out server "broken"');
     expect(stamps(config)).toHaveLength(1);
     const stamped = await searchReads(config, ["send", "email"]);
-    expect(stamped.files.filter((file) => file.includes("/discovery/summaries/")), JSON.stringify(stamped.files)).toEqual([]);
+    expect(
+      stamped.files.filter((file) => file.includes("/discovery/summaries/")),
+      JSON.stringify(stamped.files),
+    ).toEqual([]);
     expect(stamped.stderr).toContain('left out server "broken"');
     expect(stamped.stdout).toBe(whole.stdout);
   }, 60_000);
