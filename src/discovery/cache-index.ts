@@ -1,6 +1,6 @@
 /** The search index, kept beside the cache entries (cache-kept.ts): made by the first reader after a change. */
 import { indexesDir } from "./cache-files.js";
-import { keep, type KeptKind, readKept, readKeptFor, wholeView } from "./cache-kept.js";
+import { indexKey, keep, type KeptKind, readKeptFor, wholeView } from "./cache-kept.js";
 import { allTools, type DiscoveryView } from "./cache-read.js";
 import { INDEX_VERSION, type SearchIndex } from "./search.js";
 
@@ -29,17 +29,22 @@ const INDEXES: KeptKind = {
 /** The index kept for the config file `configFile` when it was made for `key` (a view's `indexKey`) by this query side; else undefined. */
 export function readSearchIndex(stateDir: string, configFile: string, key: string): SearchIndex | undefined {
   const stored = readKeptFor<SearchIndex>(stateDir, configFile, INDEXES, key);
-  return stored?.version === INDEX_VERSION ? stored : undefined;
+  // an index of another version is read differently by this query side: built again, never read;
+  // a count no catalogue reaches is a damaged file (a query makes an array of that length)
+  const count = stored?.toolCount;
+  return stored?.version === INDEX_VERSION && Number.isSafeInteger(count) && count! >= 0 && count! <= MAX_TOOLS ? stored : undefined;
 }
+
+/** More tools than any index holds (a catalogue is capped per server, and a config lists a bounded number of servers). */
+const MAX_TOOLS = 1_000_000;
 
 /**
  * The view's search index: the stored one when it is current, else built now and stored for the
  * next reader (the builder, WordNet's reader and the table's are loaded only then).
  */
 export async function searchIndexFor(view: DiscoveryView): Promise<{ index: SearchIndex; built: boolean }> {
-  const stored = readKept<SearchIndex>(view, INDEXES);
-  // an index of another version is read differently by this query side: built again, never read
-  if (stored?.version === INDEX_VERSION) return { index: stored, built: false };
+  const stored = readSearchIndex(view.stateDir, view.config.file, indexKey(view));
+  if (stored) return { index: stored, built: false };
   const { buildIndex } = await import("./search-build.js");
   const whole = wholeView(view);
   const index = buildIndex({

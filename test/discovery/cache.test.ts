@@ -212,5 +212,11 @@ describe("the cache writer and readers", () => {
     expect(again.built).toBe(true);
     expect(again.index.version).toBe(INDEX_VERSION);
     expect((await searchIndexFor(readDiscovery(config, dir))).built).toBe(false);
+    // A damaged count (a query would make an array that long) is no index either.
+    const current = readFileSync(file!, "utf8");
+    const damaged = current.replace('"toolCount":1,', '"toolCount":1e12,');
+    expect(damaged).not.toBe(current);
+    writeFileSync(file!, damaged);
+    expect((await searchIndexFor(readDiscovery(config, dir))).built).toBe(true);
   });
 });
