@@ -18,10 +18,10 @@
  * not kept: another edit within its file system's time resolution would not change the key.
  */
 import { statSync } from "node:fs";
-import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { ensurePrivateDir, stateDir } from "../broker/state-dir.js";
 import { findConfigPath } from "../config/config-path.js";
 import type { Config } from "../config/types.js";
 import type { CheckedConfig } from "../config/validate.js";
