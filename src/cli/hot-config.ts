@@ -13,9 +13,10 @@
  * It is used when its key is the same: the file as named and as resolved (messages name it as
  * named, relative paths in it resolve from its folder), the file's device, inode, size, and
  * modification and change times in nanoseconds (taken before the text is read, so an edit after
- * it leaves the key stale, never the config), and this build (the size and time of the module
- * that runs: a new build checks again). A file changed less than SETTLED_MS before it was read is
- * not kept: another edit within its file system's time resolution would not change the key.
+ * it leaves the key stale, never the config), and this build (the size and time of the
+ * `main.cjs` the build writes, else of the module that runs: a new build checks again). A file
+ * changed less than SETTLED_MS before it was read is not kept: another edit within its file
+ * system's time resolution would not change the key.
  */
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -144,9 +145,15 @@ function configKey(file: string, resolved: string): { text: string; changedMs: n
   return { text, changedMs: Math.max(Number(stats.mtimeNs / 1_000_000n), Number(stats.ctimeNs / 1_000_000n)) };
 }
 
-/** This build: the size and time of the module that runs (in a build, the hot commands' bundle); undefined when it cannot be told. */
+/**
+ * This build: the size and time of `main.cjs`, which the build writes beside the hot scripts
+ * (every hot command, whichever script runs it, keys on the same file: keyed on its own script,
+ * `types` and `ls` each found the other's kept config stale and checked the file again); without
+ * it (tsc's modules, the tests' sources), the module that runs. Undefined when it cannot be told.
+ */
 function build(): string | undefined {
-  const stats = statSync(fileURLToPath(import.meta.url), { bigint: true, throwIfNoEntry: false });
+  const entry = statSync(new URL("./main.cjs", import.meta.url), { bigint: true, throwIfNoEntry: false });
+  const stats = entry ?? statSync(fileURLToPath(import.meta.url), { bigint: true, throwIfNoEntry: false });
   return stats ? `${stats.size}:${stats.mtimeNs}` : undefined;
 }
 

@@ -8,10 +8,11 @@
  * do, and the others go to commander.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hotLine } from "../../src/cli/hot-args.js";
+import { SETTLED_MS } from "../../src/cli/hot-config.js";
 import { configFromObject } from "../../src/config/index.js";
 import { searchIndexFor } from "../../src/discovery/cache-index.js";
 import { readDiscovery } from "../../src/discovery/cache-read.js";
@@ -157,6 +158,21 @@ describe("the hot commands load none of the heavy modules", () => {
       const run = await loadedBy([...args, "--config", config.file], config, log);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/tool_00/);
+      expect(forbiddenIn(run.modules), args.join(" ")).toEqual([]);
+    }
+  });
+
+  it("every hot command finds the config another kept (one key for every hot script of a build)", async () => {
+    // settled (hot-config.ts keeps a config changed 2 s ago or more): its times set back, and its change time waited out
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(config.file, past, past);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, statSync(config.file).ctimeMs + SETTLED_MS + 50 - Date.now())));
+    expect((await mcpx("catalog", "--budget", "100")).code).toBe(0);
+    for (const args of [["types", "many"], ["ls"], ["catalog", "--budget", "200"], ["search", "tool"], ["types", "many.tool_001"]]) {
+      const run = await loadedBy([...args, "--config", config.file], config, log);
+      expect(run.code, run.stderr).toBe(0);
+      // the config's reader and checker load only when the config is checked again
+      expect(run.modules.filter((module) => /\/dist\/(config\/(read-config|validate)|cli\/context)\.js$/.test(module)), args.join(" ")).toEqual([]);
       expect(forbiddenIn(run.modules), args.join(" ")).toEqual([]);
     }
   });
