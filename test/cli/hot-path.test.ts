@@ -172,7 +172,10 @@ describe("the hot commands load none of the heavy modules", () => {
       const run = await loadedBy([...args, "--config", config.file], config, log);
       expect(run.code, run.stderr).toBe(0);
       // the config's reader and checker load only when the config is checked again
-      expect(run.modules.filter((module) => /\/dist\/(config\/(read-config|validate)|cli\/context)\.js$/.test(module)), args.join(" ")).toEqual([]);
+      expect(
+        run.modules.filter((module) => /\/dist\/(config\/(read-config|validate)|cli\/context)\.js$/.test(module)),
+        args.join(" "),
+      ).toEqual([]);
       expect(forbiddenIn(run.modules), args.join(" ")).toEqual([]);
     }
   });
