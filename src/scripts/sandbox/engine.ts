@@ -10,7 +10,7 @@ import { CappedText } from "./capped-text.js";
 import { callsFailure, type ErrorReport, failureOf, lineOf } from "./failure.js";
 import type { FromWorker, RunRequest, Stream, ToWorker } from "./messages.js";
 import { PRELUDE, PRELUDE_FILENAME } from "./prelude.js";
-import { programOf, syntaxFailure } from "./source.js";
+import { syntaxFailure } from "./program-text.js";
 
 /** QuickJS's own stack (the worker's V8 stack, 8 MB, holds several times this: see workers.ts). */
 export const STACK_BYTES = 1024 * 1024;
@@ -73,8 +73,7 @@ export class EngineRun {
   }
 
   start(): void {
-    const { source } = this.#request;
-    const program = programOf(source);
+    const { source, program } = this.#request;
     if (!program.ok) {
       this.#end({ failure: program.failure });
       return;

@@ -7,8 +7,13 @@ import type { ScriptFailure, ScriptLimits, ScriptSource } from "../types.js";
 
 export type Stream = 1 | 2;
 
+/** What QuickJS runs: the script made JavaScript (source.ts), or why it could not be. */
+export type Program = { ok: true; code: string } | { ok: false; failure: ScriptFailure };
+
 export interface RunRequest {
   source: Pick<ScriptSource, "code" | "language" | "filename" | "args">;
+  /** The source made JavaScript by the process starting the run: the worker loads no sucrase. */
+  program: Program;
   /** The servers as the script reaches them (names only). */
   servers: { variable: string; server: string; tools: { fn: string; tool: string }[] }[];
   limits: Required<ScriptLimits>;

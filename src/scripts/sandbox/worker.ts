@@ -1,6 +1,6 @@
 /**
  * A sandbox's worker thread (workers.ts starts it): loads QuickJS (its wasm compiled once per
- * worker) and sucrase before any script arrives, so a warm worker starts a run at once, then
+ * worker) before any script arrives (the script comes made JavaScript: source.ts), so a warm worker starts a run at once, then
  * runs exactly one script (engine.ts) and is ended by the main thread. Nothing the script does
  * reaches this thread's Node APIs: QuickJS has none of them, only the natives engine.ts gives it.
  */
@@ -10,6 +10,7 @@ import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, t
 import { DEFAULT_SCRIPT_LIMITS } from "../types.js";
 import { EngineRun, type Prepared, prepare } from "./engine.js";
 import type { FromWorker, RunRequest, ToWorker } from "./messages.js";
+import { wrapScript } from "./program-text.js";
 import { wasmMemory, type WorkerData } from "./wasm-memory.js";
 
 const port = parentPort;
@@ -28,12 +29,15 @@ const loaded = (async (): Promise<Prepared> => {
 })();
 
 /**
- * One throwaway run of a typed script before the real one: the first run through sucrase and
- * QuickJS's wasm costs tens of milliseconds that a warm worker should not make its run pay.
+ * One throwaway run before the real one: the first run through QuickJS's wasm costs tens of
+ * milliseconds that a warm worker should not make its run pay.
  */
+const WARM_UP = "const n = 1;\nconsole.log(textOf([]), args.length);\nreturn { n };";
+
 function warmUp(module: QuickJSWASMModule): void {
   const request: RunRequest = {
-    source: { code: "const n: number = 1;\nconsole.log(textOf([]), args.length);\nreturn { n };", language: "ts", filename: "warm-up.ts", args: [] },
+    source: { code: WARM_UP, language: "js", filename: "warm-up.js", args: [] },
+    program: { ok: true, code: wrapScript(WARM_UP) },
     servers: [],
     limits: { ...DEFAULT_SCRIPT_LIMITS, callArgsBytes: 1024, callResultBytes: 1024 },
     startedAt: Date.now(),
