@@ -57,7 +57,9 @@ function mcpx(args: string[]): Promise<Run> {
 /** Each run's own ids, timings and times, which differ between any two runs. */
 const settled = (text: string): string =>
   text
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, "<time>").replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>").replace(/"durationMs": *\d+/g, '"durationMs": 0');
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, "<time>")
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
+    .replace(/"durationMs": *\d+/g, '"durationMs": 0');
 
 /**
  * The same line through the fast path and through commander's `exec`; both through the daemon.
@@ -97,18 +99,22 @@ describe("a warm mcpx exec", () => {
     ["prints and returns", PRINTS, ["a", "--", "-b"], 0],
     ["throws", THROWS, [], 1],
     ["does not parse", "const = 1;", [], 1],
-  ])("a script that %s: what commander's exec says, plain and --json", async (_what, code, args, exit) => {
-    await mcpx(["exec", "return 1", "--config", config.file]); // the daemon, warm
-    const plain = await bothWays(code, [], args);
-    expect(plain.fast.files).toEqual(["dist/cli/exec-warm.cjs", "dist/cli/main.cjs"]);
-    expect(plain.fast.code, plain.fast.stderr).toBe(exit);
-    expect(same(plain.fast)).toEqual(same(plain.commander));
-    const json = await bothWays(code, ["--json"], args);
-    expect(json.fast.code).toBe(exit);
-    expect(same(json.fast)).toEqual(same(json.commander));
-    const envelope = JSON.parse(json.fast.stdout) as { ok: boolean };
-    expect(envelope.ok).toBe(exit === 0);
-  }, 90_000);
+  ])(
+    "a script that %s: what commander's exec says, plain and --json",
+    async (_what, code, args, exit) => {
+      await mcpx(["exec", "return 1", "--config", config.file]); // the daemon, warm
+      const plain = await bothWays(code, [], args);
+      expect(plain.fast.files).toEqual(["dist/cli/exec-warm.cjs", "dist/cli/main.cjs"]);
+      expect(plain.fast.code, plain.fast.stderr).toBe(exit);
+      expect(same(plain.fast)).toEqual(same(plain.commander));
+      const json = await bothWays(code, ["--json"], args);
+      expect(json.fast.code).toBe(exit);
+      expect(same(json.fast)).toEqual(same(json.commander));
+      const envelope = JSON.parse(json.fast.stdout) as { ok: boolean };
+      expect(envelope.ok).toBe(exit === 0);
+    },
+    90_000,
+  );
 
   it("prints what the script printed and returned, with its args after --", async () => {
     await mcpx(["exec", "return 1", "--config", config.file]); // the daemon, warm
