@@ -65,7 +65,7 @@ export class SandboxRun implements RunningScript {
   #ended = false;
   #resolve!: (envelope: ScriptEnvelope) => void;
 
-  constructor(source: ScriptSource, program: Program, servers: readonly ScriptServer[], caller: ToolCaller, limits: ScriptLimits) {
+  constructor(source: ScriptSource, program: Program | undefined, servers: readonly ScriptServer[], caller: ToolCaller, limits: ScriptLimits) {
     this.#servers = servers;
     this.#caller = caller;
     this.#limits = fullLimits(limits);
@@ -89,7 +89,7 @@ export class SandboxRun implements RunningScript {
       type: "run",
       request: {
         source: { code: source.code, language: source.language, filename: source.filename, args: source.args },
-        program,
+        ...(program ? { program } : {}),
         servers: servers.map((server) => ({ variable: server.variable, server: server.server, tools: server.tools.map(({ fn, tool }) => ({ fn, tool })) })),
         limits: this.#limits,
         startedAt: this.#startedAt,
