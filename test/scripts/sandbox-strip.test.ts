@@ -9,8 +9,12 @@ import { STRIPPED_HERE_CHARS, startScript } from "../../src/scripts/run-script.j
 import { DEFAULT_SCRIPT_LIMITS, type ScriptEnvelope } from "../../src/scripts/types.js";
 
 const run = async (code: string): Promise<ScriptEnvelope> =>
-  (await startScript({ code, language: "ts", filename: "strip.ts", args: [] }, [], async () => ({ content: [] }), { ...DEFAULT_SCRIPT_LIMITS, timeoutMs: 60_000 }))
-    .done;
+  (
+    await startScript({ code, language: "ts", filename: "strip.ts", args: [] }, [], async () => ({ content: [] }), {
+      ...DEFAULT_SCRIPT_LIMITS,
+      timeoutMs: 60_000,
+    })
+  ).done;
 
 /** `lines` typed lines before the script's end, each a statement TypeScript must strip. */
 const typed = (lines: number, end: string): string => `${"void (1 as number);\n".repeat(lines)}${end}`;
@@ -19,12 +23,16 @@ describe("stripping a script's TypeScript", () => {
   it.each([
     ["short, in this process", 10],
     ["long, in the worker", Math.ceil((2 * STRIPPED_HERE_CHARS) / 20)],
-  ])("%s: the value, and a syntax error on its own line", async (_where, lines) => {
-    const ok = await run(typed(lines, "const m: string = 'x';\nreturn m + 1;"));
-    expect(ok).toMatchObject({ ok: true, value: "x1" });
-    const broken = await run(typed(lines, "const = 2;"));
-    expect(broken).toMatchObject({ ok: false, error: { kind: "syntax", line: lines + 1 } });
-  }, 60_000);
+  ])(
+    "%s: the value, and a syntax error on its own line",
+    async (_where, lines) => {
+      const ok = await run(typed(lines, "const m: string = 'x';\nreturn m + 1;"));
+      expect(ok).toMatchObject({ ok: true, value: "x1" });
+      const broken = await run(typed(lines, "const = 2;"));
+      expect(broken).toMatchObject({ ok: false, error: { kind: "syntax", line: lines + 1 } });
+    },
+    60_000,
+  );
 
   it("a script of megabytes keeps this process's event loop free while it is stripped", async () => {
     const code = typed(100_000, "return 1;"); // 2 MB: about a second of sucrase on a loaded machine
