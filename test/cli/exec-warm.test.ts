@@ -32,14 +32,14 @@ beforeAll(() => {
 });
 afterAll(stopDaemons);
 
-function mcpx(args: string[]): Promise<Run> {
+function mcpx(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const log = join(config.dir, "modules.log");
   rmSync(log, { force: true });
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ["--import", fixture("module-log.mjs"), MCPX_BIN, ...args],
-      { env: { ...config.env, MCPX_MODULE_LOG: log }, timeout: 60_000 },
+      { env: { ...config.env, MCPX_MODULE_LOG: log, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
         const files = readFileSync(log, "utf8")
@@ -93,6 +93,14 @@ describe("a warm mcpx exec", () => {
     expect(warm.code, warm.stderr).toBe(0);
     expect(warm.stdout).toBe("1\n");
     expect(warm.files).toEqual(["dist/cli/exec-warm.cjs", "dist/cli/main.cjs"]);
+  }, 90_000);
+
+  it("MCPX_NO_DAEMON=1 leaves the running daemon alone: the plain line is commander's (--no-daemon's runner)", async () => {
+    await mcpx(["exec", "return 1", "--config", config.file]); // the daemon, warm
+    const alone = await mcpx(["exec", "return 2", "--config", config.file], { MCPX_NO_DAEMON: "1" });
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(alone.stdout).toBe("2\n");
+    expect(alone.files).toContain("dist/cli/program.bundle.js");
   }, 90_000);
 
   it.each([
