@@ -13,7 +13,9 @@
 // dist/cli/call-warm.cjs is daemon-call.js with the modules it imports statically, as one
 // CommonJS file: main.cjs requires it for a plain `mcpx call` line (cli/call-line.ts), so a warm
 // call starts no ES module loader and reads one file instead of commander and some twenty chunks.
-// Its import()s (the cold start, a call that waits on a question) stay tsc's modules.
+// dist/cli/exec-warm.cjs is run-daemon.js the same way, for a plain `mcpx exec` line
+// (cli/exec-line.ts). Their import()s (the cold start, a call that waits on a question) stay
+// tsc's modules.
 //
 // Packages stay packages. version.js is written with the version in it (it reads
 // ../package.json, which is not beside the bundle). Without esbuild, nothing is written and
@@ -35,15 +37,16 @@ const ENTRIES = {
   worker: path.join(DIST, 'scripts', 'sandbox', 'worker.js'),
 };
 const CHUNK_PREFIX = 'cold-';
-/** The warm call's CommonJS bundle, dist/cli/call-warm.cjs. */
-const WARM = 'call-warm';
+/** The warm lines' CommonJS bundles, dist/cli/NAME.cjs, by the module each bundles. */
+const WARM = { 'call-warm': 'daemon-call.js', 'exec-warm': 'run-daemon.js' };
 /** `import.meta.url` in CommonJS: esbuild replaces it with this name, which the banner defines. */
 const MODULE_URL = '__mcpxModuleUrl';
 
 for (const name of readdirSync(OUT_DIR)) {
   const ours =
     name.startsWith(CHUNK_PREFIX) ||
-    ['program.bundle.js', 'program.bundle.inputs.json', 'index-worker.js', 'worker.js', `${WARM}.cjs`, `${WARM}.inputs.json`].includes(name);
+    ['program.bundle.js', 'program.bundle.inputs.json', 'index-worker.js', 'worker.js'].includes(name) ||
+    Object.keys(WARM).some((warm) => [`${warm}.cjs`, `${warm}.inputs.json`].includes(name));
   if (ours) rmSync(path.join(OUT_DIR, name), { force: true });
 }
 const esbuild = await loadEsbuild();
@@ -101,20 +104,22 @@ const importsOutside = {
     });
   },
 };
-const warm = await esbuild.build({
-  entryPoints: [path.join(OUT_DIR, 'daemon-call.js')],
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  outfile: path.join(OUT_DIR, `${WARM}.cjs`),
-  define: { 'import.meta.url': MODULE_URL },
-  metafile: true,
-  plugins: [importsOutside, packagesOutside],
-  logLevel: 'warning',
-  absWorkingDir: ROOT,
-  banner: { js: `// Bundled by scripts/bundle-cold.mjs.\nvar ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;` },
-});
-const warmInputs = inputsOf(warm.metafile);
-writeFileSync(path.join(OUT_DIR, `${WARM}.inputs.json`), `${JSON.stringify(warmInputs, null, 2)}\n`);
-process.stderr.write(`bundle-cold: dist/cli/${WARM}.cjs holds ${warmInputs.length} modules\n`);
+for (const [name, entry] of Object.entries(WARM)) {
+  const warm = await esbuild.build({
+    entryPoints: [path.join(OUT_DIR, entry)],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outfile: path.join(OUT_DIR, `${name}.cjs`),
+    define: { 'import.meta.url': MODULE_URL },
+    metafile: true,
+    plugins: [importsOutside, packagesOutside],
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+    banner: { js: `// Bundled by scripts/bundle-cold.mjs.\nvar ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;` },
+  });
+  const warmInputs = inputsOf(warm.metafile);
+  writeFileSync(path.join(OUT_DIR, `${name}.inputs.json`), `${JSON.stringify(warmInputs, null, 2)}\n`);
+  process.stderr.write(`bundle-cold: dist/cli/${name}.cjs holds ${warmInputs.length} modules\n`);
+}

@@ -4,8 +4,9 @@
  * `mcpx --version`, `ls` and `search` must cost about what Node takes to start (issue 14), so
  * this file loads next to nothing: `--version` is answered at once, a plain `ls` or `search`
  * line is read here (hot-args.ts) and runs through hot-load.ts with only its own modules; a
- * plain `call` line goes to the daemon already serving its config (call-line.ts); every other
- * line (and such a call with no daemon to take it) goes to commander (program.ts), which
+ * plain `call` or `exec` line goes to the daemon already serving its config (call-line.ts,
+ * exec-line.ts); every other
+ * line (and such a line with no daemon to take it) goes to commander (program.ts), which
  * imports each command's modules when that command runs. The build writes this file as CommonJS, `dist/cli/main.cjs`, with its few
  * modules inside (scripts/bundle-hot.mjs), which bin/mcpx.js requires: no ES module loader
  * starts for those three commands. No top-level await, so it can be CommonJS.
@@ -17,15 +18,23 @@ import { writeOut } from "./write-out.js";
 import { hotLine } from "./hot-args.js";
 import { runHotLine } from "./hot-load.js";
 import { callLine, runCallLine } from "./call-line.js";
+import { execLine, runExecLine } from "./exec-line.js";
 
 async function start(args: readonly string[]): Promise<void> {
   const hot = hotLine(args);
   if (hot) return runHotLine(hot);
-  const call = callLine(args);
-  const warm = call && (await runCallLine(call));
+  const warm = await runWarmLine(args);
   if (warm !== undefined) process.exitCode = warm;
   else if (bundleIsCurrent()) await ((await import(BUNDLE.href)) as typeof import("./program.js")).runProgram(process.argv);
   else await (await import("./program.js")).runProgram(process.argv);
+}
+
+/** A plain `call` or `exec` line made through the daemon already serving its config; undefined: commander's turn. */
+async function runWarmLine(args: readonly string[]): Promise<number | undefined> {
+  const call = callLine(args);
+  if (call) return runCallLine(call);
+  const exec = execLine(args);
+  return exec && runExecLine(exec);
 }
 
 const BUNDLE = new URL("./program.bundle.js", import.meta.url);

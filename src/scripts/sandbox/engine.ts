@@ -8,9 +8,9 @@ import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRunt
 import type { ScriptFailure } from "../types.js";
 import { CappedText } from "./capped-text.js";
 import { callsFailure, type ErrorReport, failureOf, lineOf } from "./failure.js";
-import type { FromWorker, RunRequest, Stream, ToWorker } from "./messages.js";
+import type { FromWorker, ProgramRequest, Stream, ToWorker } from "./messages.js";
 import { PRELUDE, PRELUDE_FILENAME } from "./prelude.js";
-import { programOf, syntaxFailure } from "./source.js";
+import { syntaxFailure } from "./program-text.js";
 
 /** QuickJS's own stack (the worker's V8 stack, 8 MB, holds several times this: see workers.ts). */
 export const STACK_BYTES = 1024 * 1024;
@@ -36,7 +36,7 @@ export function prepare(module: QuickJSWASMModule): Prepared {
 type Result = Extract<ToWorker, { type: "result" }>;
 
 export class EngineRun {
-  readonly #request: RunRequest;
+  readonly #request: ProgramRequest;
   readonly #post: Post;
   readonly #runtime: QuickJSRuntime;
   readonly #context: QuickJSContext;
@@ -59,7 +59,7 @@ export class EngineRun {
   #ending: ScriptFailure | undefined;
   #finished = false;
 
-  constructor(prepared: Prepared, request: RunRequest, post: Post) {
+  constructor(prepared: Prepared, request: ProgramRequest, post: Post) {
     this.#request = request;
     this.#post = post;
     this.#deadline = request.startedAt + request.limits.timeoutMs;
@@ -73,8 +73,7 @@ export class EngineRun {
   }
 
   start(): void {
-    const { source } = this.#request;
-    const program = programOf(source);
+    const { source, program } = this.#request;
     if (!program.ok) {
       this.#end({ failure: program.failure });
       return;

@@ -7,14 +7,25 @@ import type { ScriptFailure, ScriptLimits, ScriptSource } from "../types.js";
 
 export type Stream = 1 | 2;
 
+/** What QuickJS runs: the script made JavaScript (source.ts), or why it could not be. */
+export type Program = { ok: true; code: string } | { ok: false; failure: ScriptFailure };
+
 export interface RunRequest {
   source: Pick<ScriptSource, "code" | "language" | "filename" | "args">;
+  /**
+   * The source made JavaScript by the process starting the run, so a worker need not load
+   * sucrase; absent for a long source (run-script.ts), which the worker makes JavaScript itself.
+   */
+  program?: Program;
   /** The servers as the script reaches them (names only). */
   servers: { variable: string; server: string; tools: { fn: string; tool: string }[] }[];
   limits: Required<ScriptLimits>;
   /** When the run began (Date.now()): the deadline counts from here. */
   startedAt: number;
 }
+
+/** A run's request with its program, as the engine runs it. */
+export type ProgramRequest = RunRequest & { program: Program };
 
 export type ToWorker =
   | { type: "run"; request: RunRequest }

@@ -22,7 +22,7 @@ import type {
 import { answerOf } from "./answer.js";
 import { CappedText } from "./capped-text.js";
 import { callsFailure } from "./failure.js";
-import { type FromWorker, fromWorker, type ToWorker } from "./messages.js";
+import { type FromWorker, fromWorker, type Program, type ToWorker } from "./messages.js";
 import { takeWorker, warmSandbox } from "./workers.js";
 
 /** How long an onElicit handler may take to answer (and never beyond the run's deadline). */
@@ -65,7 +65,7 @@ export class SandboxRun implements RunningScript {
   #ended = false;
   #resolve!: (envelope: ScriptEnvelope) => void;
 
-  constructor(source: ScriptSource, servers: readonly ScriptServer[], caller: ToolCaller, limits: ScriptLimits) {
+  constructor(source: ScriptSource, program: Program | undefined, servers: readonly ScriptServer[], caller: ToolCaller, limits: ScriptLimits) {
     this.#servers = servers;
     this.#caller = caller;
     this.#limits = fullLimits(limits);
@@ -89,6 +89,7 @@ export class SandboxRun implements RunningScript {
       type: "run",
       request: {
         source: { code: source.code, language: source.language, filename: source.filename, args: source.args },
+        ...(program ? { program } : {}),
         servers: servers.map((server) => ({ variable: server.variable, server: server.server, tools: server.tools.map(({ fn, tool }) => ({ fn, tool })) })),
         limits: this.#limits,
         startedAt: this.#startedAt,

@@ -2,12 +2,15 @@
  * A script's source made the program QuickJS runs: TypeScript's types stripped (sucrase keeps
  * every line where it was), then wrapped in an async function, opened on the script's own first
  * line, so `return` and `await` work at the top and every line number QuickJS reports is the
- * script's. Runs in the sandbox's worker.
+ * script's. Runs in the process that starts the run (run-script.ts imports it when the first
+ * run starts, or when the sandbox is warmed), not in each worker: sucrase is loaded once per
+ * process, and a spare worker loads QuickJS alone (about 100 ms less of its load, measured:
+ * docs/scripts.md). sucrase only parses and prints the text: nothing of the script runs here.
  */
 import { transform } from "sucrase";
-import type { ScriptFailure, ScriptSource } from "../types.js";
-
-export type Program = { ok: true; code: string } | { ok: false; failure: ScriptFailure };
+import type { ScriptSource } from "../types.js";
+import type { Program } from "./messages.js";
+import { syntaxFailure, wrapScript } from "./program-text.js";
 
 export function programOf(source: Pick<ScriptSource, "code" | "language">): Program {
   let js = source.code;
@@ -21,13 +24,5 @@ export function programOf(source: Pick<ScriptSource, "code" | "language">): Prog
       return { ok: false, failure: syntaxFailure(source.code, message, line) };
     }
   }
-  return { ok: true, code: `(async () => {${js}\n})()` };
-}
-
-/** A syntax error, said plainly where the line is an import or export, which scripts have none of. */
-export function syntaxFailure(code: string, message: string, line: number | undefined): ScriptFailure {
-  const text = line === undefined ? "" : (code.split("\n")[line - 1] ?? "");
-  const moduleWord = /^\s*(import|export)\b/.exec(text)?.[1];
-  const said = moduleWord ? `a script cannot ${moduleWord} modules (${message}): it runs in a sandbox where the servers are globals` : message;
-  return { kind: "syntax", message: said, ...(line === undefined ? {} : { line }) };
+  return { ok: true, code: wrapScript(js) };
 }

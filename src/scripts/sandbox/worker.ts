@@ -1,6 +1,7 @@
 /**
  * A sandbox's worker thread (workers.ts starts it): loads QuickJS (its wasm compiled once per
- * worker) and sucrase before any script arrives, so a warm worker starts a run at once, then
+ * worker) before any script arrives (the script comes made JavaScript: source.ts; a long one
+ * is made JavaScript here), so a warm worker starts a run at once, then
  * runs exactly one script (engine.ts) and is ended by the main thread. Nothing the script does
  * reaches this thread's Node APIs: QuickJS has none of them, only the natives engine.ts gives it.
  */
@@ -9,7 +10,8 @@ import * as release from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
 import { DEFAULT_SCRIPT_LIMITS } from "../types.js";
 import { EngineRun, type Prepared, prepare } from "./engine.js";
-import type { FromWorker, RunRequest, ToWorker } from "./messages.js";
+import type { FromWorker, ProgramRequest, RunRequest, ToWorker } from "./messages.js";
+import { wrapScript } from "./program-text.js";
 import { wasmMemory, type WorkerData } from "./wasm-memory.js";
 
 const port = parentPort;
@@ -28,12 +30,15 @@ const loaded = (async (): Promise<Prepared> => {
 })();
 
 /**
- * One throwaway run of a typed script before the real one: the first run through sucrase and
- * QuickJS's wasm costs tens of milliseconds that a warm worker should not make its run pay.
+ * One throwaway run before the real one: the first run through QuickJS's wasm costs tens of
+ * milliseconds that a warm worker should not make its run pay.
  */
+const WARM_UP = "const n = 1;\nconsole.log(textOf([]), args.length);\nreturn { n };";
+
 function warmUp(module: QuickJSWASMModule): void {
-  const request: RunRequest = {
-    source: { code: "const n: number = 1;\nconsole.log(textOf([]), args.length);\nreturn { n };", language: "ts", filename: "warm-up.ts", args: [] },
+  const request: ProgramRequest = {
+    source: { code: WARM_UP, language: "js", filename: "warm-up.js", args: [] },
+    program: { ok: true, code: wrapScript(WARM_UP) },
     servers: [],
     limits: { ...DEFAULT_SCRIPT_LIMITS, callArgsBytes: 1024, callResultBytes: 1024 },
     startedAt: Date.now(),
@@ -43,12 +48,19 @@ function warmUp(module: QuickJSWASMModule): void {
   prepared.runtime.setInterruptHandler(() => true);
 }
 
+/** A long source comes as it is (run-script.ts): made JavaScript here, sucrase loaded for it alone. */
+async function withProgram(request: RunRequest): Promise<ProgramRequest> {
+  if (request.program) return { ...request, program: request.program };
+  const { programOf } = await import("./source.js");
+  return { ...request, program: programOf(request.source) };
+}
+
 let run: EngineRun | undefined;
 port.on("message", (message: ToWorker) => {
   switch (message.type) {
     case "run":
-      void loaded.then((prepared) => {
-        run = new EngineRun(prepared, message.request, post);
+      void loaded.then(async (prepared) => {
+        run = new EngineRun(prepared, await withProgram(message.request), post);
         run.start();
       });
       return;

@@ -1,8 +1,8 @@
 /**
  * The sandbox's worker threads, one per run, never reused (a run's worker is ended with it).
  * One spare is kept loaded once a run has ended (or `warmSandbox()` asked for it), so the next
- * run starts in a few milliseconds instead of loading QuickJS and sucrase first. An idle spare
- * never keeps the process alive.
+ * run starts in a few milliseconds instead of loading QuickJS first (sucrase is the main
+ * thread's: source.ts). An idle spare never keeps the process alive.
  */
 import { Worker } from "node:worker_threads";
 import { DEFAULT_SCRIPT_LIMITS } from "../types.js";
