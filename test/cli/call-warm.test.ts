@@ -5,36 +5,16 @@
  * record holds the config's stat (cli/daemon-file.ts). Every module a run loads is listed by a
  * preload (test/fixtures/module-log.mjs).
  */
-import { execFile } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../../src/broker/sqlite/sqlite-store.js";
-import { fixture, MCPX_BIN, ROOT, type TempConfig } from "../helpers/mcpx.js";
+import { ROOT, type TempConfig } from "../helpers/mcpx.js";
+import { runLogged } from "../helpers/module-log.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { callEcho, daemonConfig, recordOf, stateOf, stopDaemons, until } from "./daemon-support.js";
 
 afterAll(stopDaemons);
-
-function loadedBy(
-  args: string[],
-  config: TempConfig,
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string; modules: string[] }> {
-  const log = join(config.dir, "modules.log");
-  rmSync(log, { force: true });
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", fixture("module-log.mjs"), MCPX_BIN, ...args],
-      { env: { ...config.env, MCPX_MODULE_LOG: log, ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
-        resolve({ code, stdout, stderr, modules: readFileSync(log, "utf8").split("\n").filter(Boolean) });
-      },
-    );
-  });
-}
 
 /** The files of dist/ and node_modules/ a run loaded, as paths under the project. */
 const loadedFiles = (modules: readonly string[]): string[] =>
@@ -50,14 +30,14 @@ describe("a warm mcpx call", () => {
     const config = daemonConfig();
     expect((await callEcho(config, "cold")).code).toBe(0);
     // Whether or not the record has the stat yet (the config was written just now): warm, and right.
-    const early = await loadedBy(warmLine(config, "early"), config);
+    const early = await runLogged(warmLine(config, "early"), config);
     expect(early.code, early.stderr).toBe(0);
     expect(early.stdout).toBe('{"label":"early"}\n');
     expect([...new Set(loadedFiles(early.modules))].sort()).toEqual(["dist/cli/call-warm.cjs", "dist/cli/main.cjs"]);
 
     // Once the config has been left alone, the daemon records its stat, and a command needs no hash.
     await until("the config's stat in the record", () => recordOf(config)?.configStat, 15_000);
-    const warm = await loadedBy(warmLine(config, "warm"), config);
+    const warm = await runLogged(warmLine(config, "warm"), config);
     expect(warm.code, warm.stderr).toBe(0);
     expect(warm.stdout).toBe('{"label":"warm"}\n');
     expect(warm.stderr).toBe("");

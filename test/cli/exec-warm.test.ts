@@ -7,11 +7,11 @@
  * parse, and one whose tool call asks a question (exit 75 and the input-required document).
  * Every module a run loads is listed by a preload (test/fixtures/module-log.mjs).
  */
-import { execFile } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixture, MCPX_BIN, ROOT, type TempConfig } from "../helpers/mcpx.js";
+import { ROOT, type TempConfig } from "../helpers/mcpx.js";
+import { runLogged } from "../helpers/module-log.js";
 import { runMcpx } from "../helpers/upstreams.js";
 import { type InputRequired, mcpxOnPath, runShell } from "../broker-e2e/support.js";
 import { askingStdio } from "../relay/support.js";
@@ -32,26 +32,13 @@ beforeAll(() => {
 });
 afterAll(stopDaemons);
 
-function mcpx(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const log = join(config.dir, "modules.log");
-  rmSync(log, { force: true });
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", fixture("module-log.mjs"), MCPX_BIN, ...args],
-      { env: { ...config.env, MCPX_MODULE_LOG: log, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
-        const files = readFileSync(log, "utf8")
-          .split("\n")
-          .filter(Boolean)
-          .map((module) => module.replace(/^cjs:/, "").replace(/^file:\/\//, ""))
-          .filter((file) => file.includes("/dist/") || file.includes("/node_modules/"))
-          .map((file) => file.slice(file.indexOf(file.includes("/dist/") ? "/dist/" : "/node_modules/") + 1));
-        resolve({ code, stdout, stderr, files: [...new Set(files)].sort() });
-      },
-    );
-  });
+async function mcpx(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const { modules, ...run } = await runLogged(args, config, { env, timeoutMs: 60_000 });
+  const files = modules
+    .map((module) => module.replace(/^cjs:/, "").replace(/^file:\/\//, ""))
+    .filter((file) => file.includes("/dist/") || file.includes("/node_modules/"))
+    .map((file) => file.slice(file.indexOf(file.includes("/dist/") ? "/dist/" : "/node_modules/") + 1));
+  return { ...run, files: [...new Set(files)].sort() };
 }
 
 /** Each run's own ids, timings and times, which differ between any two runs. */

@@ -21,6 +21,7 @@ import { type CatalogueServers, startCatalogueServers } from "../helpers/catalog
 import { TOOL_SEARCH_DATA } from "../helpers/tool-search-data.js";
 import { fixture, MCPX_BIN, nodeServer, ROOT, writeConfig, type TempConfig } from "../helpers/mcpx.js";
 import { runMcpx, type CliRun } from "../helpers/upstreams.js";
+import { runLogged } from "../helpers/module-log.js";
 
 const FORBIDDEN: readonly [string, RegExp][] = [
   ["commander", /\/node_modules\/commander\//],
@@ -40,34 +41,16 @@ const FORBIDDEN: readonly [string, RegExp][] = [
   ["the readers of other hosts' config files", /\/dist\/config\/(hosts\/|host-import\.js$|host-readers\.js$)/],
 ];
 
-/** Run mcpx with the module log on; the modules it loaded, and its result. */
-function loadedBy(args: string[], config: TempConfig, log: string): Promise<CliRun & { modules: string[] }> {
-  rmSync(log, { force: true });
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", fixture("module-log.mjs"), MCPX_BIN, ...args],
-      { env: { ...config.env, MCPX_MODULE_LOG: log }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
-        resolve({ code, stdout, stderr, modules: readFileSync(log, "utf8").split("\n").filter(Boolean) });
-      },
-    );
-  });
-}
-
 function forbiddenIn(modules: readonly string[]): string[] {
   return FORBIDDEN.filter(([, pattern]) => modules.some((module) => pattern.test(module))).map(([name]) => name);
 }
 
 describe("the hot commands load none of the heavy modules", () => {
   let config: TempConfig;
-  let log: string;
   const mcpx = (...args: string[]) => runMcpx([...args, "--config", config.file], config);
 
   beforeAll(async () => {
     config = writeConfig({ mcpServers: { many: nodeServer("many-tools-server.mjs", ["--count", "30"]) } });
-    log = join(config.dir, "modules.log");
     const refresh = await mcpx("refresh");
     expect(refresh.code, refresh.stderr).toBe(0);
     // The first search builds the index (that one may load the builder and WordNet); later ones read it.
@@ -77,7 +60,7 @@ describe("the hot commands load none of the heavy modules", () => {
   afterAll(() => rmSync(config.dir, { recursive: true, force: true }));
 
   it("the log sees what a command line through commander loads (the check can fail)", async () => {
-    const run = await loadedBy(["servers", "--config", config.file], config, log);
+    const run = await runLogged(["servers", "--config", config.file], config);
     expect(run.code, run.stderr).toBe(0);
     expect(forbiddenIn(run.modules)).toContain("commander");
   });
@@ -118,14 +101,14 @@ describe("the hot commands load none of the heavy modules", () => {
   });
 
   it("mcpx --version", async () => {
-    const run = await loadedBy(["--version"], config, log);
+    const run = await runLogged(["--version"], config);
     expect(run.code, run.stderr).toBe(0);
     expect(forbiddenIn(run.modules)).toEqual([]);
   });
 
   it("mcpx ls, and with --json", async () => {
     for (const args of [["ls"], ["ls", "--json", "--cached"]]) {
-      const run = await loadedBy([...args, "--config", config.file], config, log);
+      const run = await runLogged([...args, "--config", config.file], config);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain("many");
       expect(forbiddenIn(run.modules)).toEqual([]);
@@ -139,7 +122,7 @@ describe("the hot commands load none of the heavy modules", () => {
       ["search", "tool", "number", "7"],
       ["search", "--limit", "3", "--json", "tool_007"],
     ]) {
-      const run = await loadedBy([...args, "--config", config.file], config, log);
+      const run = await runLogged([...args, "--config", config.file], config);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain("many__tool_007");
       expect(forbiddenIn(run.modules)).toEqual([]);
@@ -155,7 +138,7 @@ describe("the hot commands load none of the heavy modules", () => {
       ["catalog", "--budget", "400"],
       ["catalog", "--json", "--budget=300", "--bias", "tool seven"],
     ]) {
-      const run = await loadedBy([...args, "--config", config.file], config, log);
+      const run = await runLogged([...args, "--config", config.file], config);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/tool_00/);
       expect(forbiddenIn(run.modules), args.join(" ")).toEqual([]);
@@ -169,7 +152,7 @@ describe("the hot commands load none of the heavy modules", () => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, statSync(config.file).ctimeMs + SETTLED_MS + 50 - Date.now())));
     expect((await mcpx("catalog", "--budget", "100")).code).toBe(0);
     for (const args of [["types", "many"], ["ls"], ["catalog", "--budget", "200"], ["search", "tool"], ["types", "many.tool_001"]]) {
-      const run = await loadedBy([...args, "--config", config.file], config, log);
+      const run = await runLogged([...args, "--config", config.file], config);
       expect(run.code, run.stderr).toBe(0);
       // the config's reader and checker load only when the config is checked again
       expect(
