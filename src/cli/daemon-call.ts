@@ -7,13 +7,11 @@
  * the call.
  */
 import { stateDir } from "../broker/state-path.js";
-import { findConfigPath } from "../config/config-path.js";
 import { progressFile, ProgressDisplay } from "./call-progress.js";
 import type { CallLine } from "./call-line.js";
-import { daemonPaths, type DaemonPaths, type DaemonRecord } from "./daemon-file.js";
 import { commandId } from "./daemon-id.js";
 import { throughDaemon } from "./daemon-send.js";
-import { daemonWanted, reachDaemon, usable } from "./daemon-start.js";
+import { daemonFor, type Reached, servingDaemon } from "./daemon-start.js";
 import { inert } from "./inert.js";
 
 const PROGRESS_POLL_MS = 100;
@@ -24,30 +22,18 @@ export async function callThroughDaemon(
   args: readonly string[],
   options: { json?: boolean },
 ): Promise<number> {
-  const configFile = findConfigPath(configOption);
-  const paths = daemonPaths(stateDir(), configFile);
-  const found = await usable(paths, configFile);
-  if (!found) {
-    // Cold: the config and the call are checked here first, so a bad config or a typo is the
-    // same error as ever (its warnings said here, once) and starts nothing.
+  const daemon = await daemonFor(configOption, async () => {
+    // Cold: the call is checked here first too, so a typo is the same error as ever.
     const [{ configFor }, { checkedCall }] = await Promise.all([import("./context.js"), import("./call.js")]);
     checkedCall(await configFor(configOption), target, args);
-  }
-  const record = found ?? (await reachDaemon(configFile, paths));
-  return sendCall({ configFile, paths, record, warned: !found }, target, args, options);
+  });
+  return sendCall(daemon, target, args, options);
 }
 
-/**
- * A plain call line that main.ts read itself (call-line.ts): made through the process already
- * serving its config; undefined, having done nothing, when none does (or `MCPX_NO_DAEMON` says
- * not to use one), and commander's `call` takes the line.
- */
+/** A plain call line that main.ts read itself (call-line.ts): made through the process already serving its config; undefined when none does. */
 export async function warmCall(line: CallLine): Promise<number | undefined> {
-  if (!daemonWanted(false)) return undefined;
-  const configFile = findConfigPath(line.options.config);
-  const paths = daemonPaths(stateDir(), configFile);
-  const record = await usable(paths, configFile);
-  return record && sendCall({ configFile, paths, record, warned: false }, line.target, line.args, line.options);
+  const daemon = await servingDaemon(line.options.config);
+  return daemon && sendCall(daemon, line.target, line.args, line.options);
 }
 
 /** process.stderr, created only when there is progress to show (it costs a warm call about a tenth of Node's start). */
@@ -57,14 +43,6 @@ const STDERR = {
     return process.stderr.isTTY;
   },
 };
-
-interface Reached {
-  configFile: string;
-  paths: DaemonPaths;
-  record: DaemonRecord;
-  /** The config's warnings were said here already (a cold start read it). */
-  warned: boolean;
-}
 
 async function sendCall(daemon: Reached, target: string, args: readonly string[], options: { json?: boolean }): Promise<number> {
   const { configFile, paths, record } = daemon;

@@ -8,9 +8,11 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stateDir } from "../broker/state-path.js";
+import { findConfigPath } from "../config/config-path.js";
 import { processAlive } from "../util/process.js";
 import { daemonRequest } from "./daemon-client.js";
-import { type DaemonPaths, type DaemonRecord, readDaemonRecord, staleness } from "./daemon-file.js";
+import { daemonPaths, type DaemonPaths, type DaemonRecord, readDaemonRecord, staleness } from "./daemon-file.js";
 import { CliError } from "./exit.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mcpx.js", import.meta.url));
@@ -29,6 +31,41 @@ const MAX_LOG_BYTES = 1024 * 1024;
 
 export function daemonWanted(noDaemon: boolean | undefined): boolean {
   return noDaemon !== true && process.env[NO_DAEMON_ENV] !== "1";
+}
+
+/** The process a command goes through: where its files are, its record, and whether the config's warnings were said here. */
+export interface Reached {
+  configFile: string;
+  paths: DaemonPaths;
+  record: DaemonRecord;
+  /** The config's warnings were said here already (a cold start read it). */
+  warned: boolean;
+}
+
+/**
+ * The process serving the config `configOption` names, started when none does. `cold` runs
+ * first then (the command's config and arguments checked here, so a bad one is the same error
+ * as ever and starts nothing).
+ */
+export async function daemonFor(configOption: string | undefined, cold: () => Promise<void>): Promise<Reached> {
+  const configFile = findConfigPath(configOption);
+  const paths = daemonPaths(stateDir(), configFile);
+  const found = await usable(paths, configFile);
+  if (!found) await cold();
+  return { configFile, paths, record: found ?? (await reachDaemon(configFile, paths)), warned: !found };
+}
+
+/**
+ * The process already serving the config `configOption` names, for a line main.ts read itself
+ * (call-line.ts, exec-line.ts); undefined, having done nothing, when none does or
+ * `MCPX_NO_DAEMON` says not to use one (commander's turn then).
+ */
+export async function servingDaemon(configOption: string | undefined): Promise<Reached | undefined> {
+  if (!daemonWanted(false)) return undefined;
+  const configFile = findConfigPath(configOption);
+  const paths = daemonPaths(stateDir(), configFile);
+  const record = await usable(paths, configFile);
+  return record && { configFile, paths, record, warned: false };
 }
 
 /** The record of a process serving this config now, starting a daemon when there is none. */

@@ -5,49 +5,25 @@
  * warm path reads no config and opens no store; a plain exec line (exec-line.ts) takes it from
  * `dist/cli/exec-warm.cjs`, this file as one CommonJS file.
  */
-import { stateDir } from "../broker/state-path.js";
-import { findConfigPath } from "../config/config-path.js";
 import type { ScriptSource } from "../scripts/types.js";
-import { daemonPaths, type DaemonPaths, type DaemonRecord } from "./daemon-file.js";
 import { commandId } from "./daemon-id.js";
 import { throughDaemon } from "./daemon-send.js";
-import { daemonWanted, reachDaemon, usable } from "./daemon-start.js";
+import { daemonFor, type Reached, servingDaemon } from "./daemon-start.js";
 import type { ExecLine } from "./exec-line.js";
 import type { RunKind } from "./run-record.js";
 import { execSource } from "./run-source.js";
 
 export async function runThroughDaemon(configOption: string | undefined, kind: RunKind, source: ScriptSource, options: { json?: boolean }): Promise<number> {
-  const configFile = findConfigPath(configOption);
-  const paths = daemonPaths(stateDir(), configFile);
-  const found = await usable(paths, configFile);
-  if (!found) {
-    // Cold: a bad config is the same error as ever (its warnings said here, once) and starts nothing.
-    const { configFor } = await import("./context.js");
-    await configFor(configOption);
-  }
-  const record = found ?? (await reachDaemon(configFile, paths));
-  return sendRun({ configFile, paths, record, warned: !found }, kind, source, options);
+  const daemon = await daemonFor(configOption, async () => {
+    await (await import("./context.js")).configFor(configOption);
+  });
+  return sendRun(daemon, kind, source, options);
 }
 
-/**
- * A plain exec line that main.ts read itself (exec-line.ts): run through the process already
- * serving its config, as commander's `exec` would; undefined, having done nothing, when none
- * does (or `MCPX_NO_DAEMON` says not to use one), and commander's `exec` takes the line.
- */
+/** A plain exec line that main.ts read itself (exec-line.ts): run through the process already serving its config, as commander's `exec` would; undefined when none does. */
 export async function warmExec(line: ExecLine): Promise<number | undefined> {
-  if (!daemonWanted(false)) return undefined;
-  const configFile = findConfigPath(line.options.config);
-  const paths = daemonPaths(stateDir(), configFile);
-  const record = await usable(paths, configFile);
-  return record && sendRun({ configFile, paths, record, warned: false }, "exec", execSource(line.code, line.args), line.options);
-}
-
-interface Reached {
-  configFile: string;
-  paths: DaemonPaths;
-  record: DaemonRecord;
-  /** The config's warnings were said here already (a cold start read it). */
-  warned: boolean;
+  const daemon = await servingDaemon(line.options.config);
+  return daemon && sendRun(daemon, "exec", execSource(line.code, line.args), line.options);
 }
 
 function sendRun(daemon: Reached, kind: RunKind, source: ScriptSource, options: { json?: boolean }): Promise<number> {
