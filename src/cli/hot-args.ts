@@ -5,6 +5,7 @@
  * option, a value that looks like an option, a bad number, `--`, `-cFILE`) gives undefined,
  * and commander reads the line, so its help and its errors stay the only ones.
  */
+import { scanLine } from "./plain-line.js";
 
 export interface LsLine {
   command: "ls";
@@ -33,8 +34,8 @@ export type HotLine = LsLine | SearchLine | TypesLine | CatalogLine;
 type Command = HotLine["command"];
 type ValueKey = "config" | "limit" | "budget" | "bias";
 
-/** The flags each hot command takes: a flag, or an option with a value (`--name VALUE` or `--name=VALUE`). */
-const FLAGS: Record<string, "json" | "cached"> = { "--json": "json", "--cached": "cached" };
+/** The flags and options with a value each hot command takes (plain-line.ts reads them). */
+const FLAGS = { "--json": "json", "--cached": "cached" } as const;
 const CONFIG = { "-c": "config", "--config": "config" } as const;
 const VALUES: Record<Command, Record<string, ValueKey>> = {
   ls: CONFIG,
@@ -48,41 +49,19 @@ const COMMANDS = new Set<string>(Object.keys(VALUES));
 export function hotLine(args: readonly string[]): HotLine | undefined {
   const [command, ...rest] = args;
   if (command === undefined || !COMMANDS.has(command)) return undefined;
-  const values = VALUES[command as Command];
-  const options: { config?: string; json?: boolean; cached?: boolean; limit?: number; budget?: number; bias?: string } = {};
-  const seen = new Set<string>();
-  const words: string[] = [];
-  for (let at = 0; at < rest.length; at++) {
-    const arg = rest[at]!;
-    // What commander takes for an operand: "-" alone too.
-    if (arg.length < 2 || !arg.startsWith("-")) {
-      words.push(arg);
-      continue;
-    }
-    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = equals > 0 ? arg.slice(0, equals) : arg;
-    const flag = FLAGS[name];
-    if (flag) {
-      if (equals > 0 || seen.has(flag)) return undefined;
-      seen.add(flag);
-      options[flag] = true;
-      continue;
-    }
-    const key = values[name];
-    if (key === undefined || seen.has(key)) return undefined;
-    seen.add(key);
-    const value = equals > 0 ? arg.slice(equals + 1) : rest[++at];
-    if (value === undefined || value.startsWith("-")) return undefined;
-    if (key === "config" || key === "bias") options[key] = value;
-    else {
-      // a whole number from 1, written plainly (commander's reading of anything else is its own)
-      const number = Number(value);
-      if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < 1) return undefined;
-      options[key] = number;
-    }
-  }
-  const { config, json, cached, limit, budget, bias } = options;
-  const common = { ...(config !== undefined ? { config } : {}), ...(json ? { json } : {}), ...(cached ? { cached } : {}) };
+  const line = scanLine(rest, { flags: FLAGS, values: VALUES[command as Command] });
+  if (!line) return undefined;
+  const limit = wholeNumber(line.values.get("limit"));
+  const budget = wholeNumber(line.values.get("budget"));
+  if (limit === null || budget === null) return undefined;
+  const config = line.values.get("config");
+  const bias = line.values.get("bias");
+  const words = line.operands;
+  const common = {
+    ...(config !== undefined ? { config } : {}),
+    ...(line.flags.has("json") ? { json: true } : {}),
+    ...(line.flags.has("cached") ? { cached: true } : {}),
+  };
   if (command === "ls") return words.length === 0 ? { command, options: common } : undefined;
   if (command === "search") return words.length > 0 ? { command, words, options: { ...common, ...(limit !== undefined ? { limit } : {}) } } : undefined;
   if (command === "types") return words.length === 1 ? { command, spec: words[0]!, options: common } : undefined;
@@ -90,4 +69,11 @@ export function hotLine(args: readonly string[]): HotLine | undefined {
   return words.length === 0 && budget !== undefined
     ? { command: "catalog", options: { ...common, budget, ...(bias !== undefined ? { bias } : {}) } }
     : undefined;
+}
+
+/** A whole number from 1, written plainly; null: anything else (commander's reading of it is its own); undefined: not given. */
+function wholeNumber(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  return /^\d+$/.test(value) && Number.isSafeInteger(number) && number >= 1 ? number : null;
 }
