@@ -69,9 +69,17 @@ export interface HotConfig {
   warnings: readonly string[];
 }
 
-/** hotConfig, saying whether the config is kept, and under what key: what a later run may take as the same config (search-stamp.ts). */
-export async function hotConfigKept(explicit: string | undefined, stateDir: string, now: () => number = Date.now): Promise<HotConfig> {
-  const { file, resolved, key } = configIdentity(explicit);
+/**
+ * hotConfig, saying whether the config is kept, and under what key: what a later run may take as
+ * the same config (search-stamp.ts). `identity`: the file's, when the caller has it already.
+ */
+export async function hotConfigKept(
+  explicit: string | undefined,
+  stateDir: string,
+  now: () => number = Date.now,
+  identity: ConfigIdentity = configIdentity(explicit),
+): Promise<HotConfig> {
+  const { file, resolved, key } = identity;
   const stored = keptConfigFile(stateDir, resolved);
   const kept = key ? readJsonFile(stored) : undefined;
   if (isKept(kept) && kept.key === key?.text) {
@@ -99,8 +107,15 @@ export async function hotConfigKept(explicit: string | undefined, stateDir: stri
   return { config, resolved, keptAs, warnings: checked?.warnings ?? [] };
 }
 
-/** The config file `--config explicit` names, resolved, and the key a config kept for it must have (undefined when the file cannot be looked at). */
-export function configIdentity(explicit: string | undefined): { file: string; resolved: string; key: { text: string; changedMs: number } | undefined } {
+/** The config file as named and resolved, and the key a config kept for it must have (undefined when the file cannot be looked at). */
+export interface ConfigIdentity {
+  file: string;
+  resolved: string;
+  key: { text: string; changedMs: number } | undefined;
+}
+
+/** The identity of the config file `--config explicit` names. */
+export function configIdentity(explicit: string | undefined): ConfigIdentity {
   const file = findConfigPath(explicit);
   const resolved = resolve(file);
   return { file, resolved, key: configKey(file, resolved) };

@@ -11,18 +11,18 @@ import { configIdentity, hotConfigKept, hotStateDir } from "./hot-config.js";
 
 export async function runHot(line: LsLine | SearchLine): Promise<void> {
   const dir = hotStateDir();
-  if (line.command === "search") {
+  const identity = configIdentity(line.options.config);
+  if (line.command === "search" && identity.key) {
     const { stampedSearch } = await import("./search.js");
     // a search whose stamp is true reads no config and no view (search-stamp.ts)
-    const { resolved, key } = configIdentity(line.options.config);
-    const stamped = key && stampedSearch(dir, { resolved, configKey: key.text }, line.words, line.options);
+    const stamped = stampedSearch(dir, { resolved: identity.resolved, configKey: identity.key.text }, line.words, line.options);
     if (stamped !== undefined) {
       process.exitCode = stamped;
       return;
     }
   }
   // A discovery command never asks a question: the policy rules are not checked.
-  const { config, resolved, keptAs, warnings } = await hotConfigKept(line.options.config, dir);
+  const { config, resolved, keptAs, warnings } = await hotConfigKept(line.options.config, dir, Date.now, identity);
   if (line.command === "ls") {
     const { ls } = await import("./ls.js");
     process.exitCode = await ls(config, line.options);
