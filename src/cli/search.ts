@@ -6,6 +6,7 @@
 import type { Config } from "../config/types.js";
 import { indexKey, readSearchIndex, searchIndexFor } from "../discovery/cache-index.js";
 import { currentGeneration } from "../discovery/cache-summary.js";
+import { ageOf } from "../discovery/cache-view.js";
 import { search as rank, type SearchHit, type SearchIndex } from "../discovery/search.js";
 import { discoveryView, warnIfOld } from "./discovery-view.js";
 import { CliError, Exit } from "./exit.js";
@@ -85,10 +86,6 @@ function printSearch(index: SearchIndex, readAt: Record<string, string | null>, 
   const width = Math.max(...hits.map((hit) => inert(hit.name).length));
   writeOut(`${hits.map((hit) => `${inert(hit.name).padEnd(width)}  ${firstLine(hit.description)}`.trimEnd()).join("\n")}\n`);
   return Exit.Ok;
-}
-
-function ageOf(readAt: string | null, now: number): number | undefined {
-  return readAt ? Math.max(0, now - Date.parse(readAt)) : undefined;
 }
 
 function firstLine(description: string): string {

@@ -10,7 +10,7 @@
 import type { Config, ServerConfig } from "../config/types.js";
 import { hiddenBy } from "../config/tool-filter.js";
 import type { CacheEntry } from "./cache-entry.js";
-import type { DiscoveryTool, DiscoveryView, ServerState, ServerView } from "./cache-view.js";
+import { ageOf, type DiscoveryTool, type DiscoveryView, type ServerState, type ServerView } from "./cache-view.js";
 import { definitionKey, definitionOf } from "./cache-key.js";
 import { readEntry } from "./cache-read-entry.js";
 import { currentGeneration, summaryView, writeSummary } from "./cache-summary.js";
@@ -58,7 +58,7 @@ function serverView(config: Config, server: ServerConfig, stateDir: string, now:
     entry,
     contentHash: read?.contentHash,
     readAt: read?.readAt,
-    ageMs: read ? Math.max(0, now - Date.parse(read.readAt)) : undefined,
+    ageMs: ageOf(read?.readAt, now),
     failure,
     description: read?.description ?? "",
     tools,

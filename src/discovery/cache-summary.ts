@@ -16,7 +16,7 @@ import { isObject } from "../protocol/jsonrpc.js";
 import { ENTRY_VERSION } from "./cache-entry.js";
 import { CACHE_FOLDER, keepNewest, readJsonFile, writePrivateAtomically } from "./cache-files.js";
 import { definitionOf } from "./cache-key.js";
-import type { DiscoveryTool, DiscoveryView, ServerView } from "./cache-view.js";
+import { ageOf, type DiscoveryTool, type DiscoveryView, type ServerView } from "./cache-view.js";
 import { fastHash } from "./hash.js";
 
 /** Bumped when a summary's shape changes; the entries' version is checked too (a summary of entries now read as absent is stale). */
@@ -105,7 +105,7 @@ class SummaryServer implements ServerView {
     this.state = stored.state;
     this.contentHash = stored.contentHash;
     this.readAt = stored.readAt;
-    this.ageMs = stored.readAt ? Math.max(0, now - Date.parse(stored.readAt)) : undefined;
+    this.ageMs = ageOf(stored.readAt, now);
     this.failure = stored.failure;
     this.description = stored.description;
     this.toolCount = stored.toolCount;

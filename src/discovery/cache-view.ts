@@ -39,3 +39,8 @@ export interface DiscoveryView {
   /** Tools carry their input and output schemas (and servers their entries). */
   schemas: boolean;
 }
+
+/** How long ago a read made at `readAt` (ISO 8601) was, at `now`: a server view's `ageMs`; undefined when it was never read. */
+export function ageOf(readAt: string | null | undefined, now: number): number | undefined {
+  return readAt ? Math.max(0, now - Date.parse(readAt)) : undefined;
+}
